@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers point one way: photobook -> PhotoBookCLI -> PhotoBook -> Imaging, EXIF, JPEG, PNG, PDF -> C modules.
+// Only JPEG, PNG and PDF import a C module.
+let optimize: [SwiftSetting] = [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+
+let package = Package(
+    name: "photobook",
+    products: [
+        .executable(name: "photobook", targets: ["photobook"]),
+    ],
+    targets: [
+        // The C side: one system-library module per Debian library, and C shims where setjmp is unavoidable.
+        .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16"),
+        .systemLibrary(name: "CHaru", path: "Sources/CHaru"),
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/CJPEGShim"),
+        .target(name: "CPNGShim", dependencies: ["CPNG"], path: "Sources/CPNGShim"),
+
+        // Typed Swift over each C library, and the pure-Swift pieces.
+        .target(name: "Imaging", swiftSettings: optimize),
+        .target(name: "EXIF"),
+        .target(name: "JPEG", dependencies: ["CJPEGShim", "Imaging"], swiftSettings: optimize),
+        .target(name: "PNG", dependencies: ["CPNGShim", "Imaging"], swiftSettings: optimize),
+        .target(name: "PDF", dependencies: ["CHaru"]),
+
+        // The engine, the command line, and the thin executable.
+        .target(name: "PhotoBook", dependencies: ["Imaging", "EXIF", "JPEG", "PNG", "PDF"]),
+        .target(name: "PhotoBookCLI", dependencies: ["PhotoBook"]),
+        .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
+
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "EXIFTests", dependencies: ["EXIF"]),
+        .testTarget(name: "JPEGTests", dependencies: ["JPEG", "Imaging"]),
+        .testTarget(name: "PNGTests", dependencies: ["PNG", "Imaging"]),
+        .testTarget(name: "PDFTests", dependencies: ["PDF", "JPEG", "Imaging"]),
+        .testTarget(name: "PhotoBookTests", dependencies: ["PhotoBook", "Imaging", "JPEG"]),
+        .testTarget(name: "PhotoBookCLITests", dependencies: ["photobook", "JPEG", "PNG", "Imaging"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

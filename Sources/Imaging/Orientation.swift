@@ -1,0 +1,22 @@
+/// How a stored image must be turned to be seen upright: the eight values of EXIF tag 0x0112.
+///
+/// The case names say where the stored image's first row and first column end up, as the TIFF
+/// specification does ("row 0 is the visual top, column 0 the visual left" is `.topLeft`).
+public enum Orientation: Int, Sendable, CaseIterable {
+    case topLeft = 1       // as stored
+    case topRight = 2      // mirrored left-right
+    case bottomRight = 3   // rotated 180°
+    case bottomLeft = 4    // mirrored top-bottom
+    case leftTop = 5       // transposed (mirror along the main diagonal)
+    case rightTop = 6      // needs a 90° clockwise turn
+    case rightBottom = 7   // transversed (mirror along the other diagonal)
+    case leftBottom = 8    // needs a 90° counter-clockwise turn
+
+    /// The orientation for an EXIF value; anything outside 1-8 means "as stored", never an error.
+    public init(exifValue: Int) {
+        self = Orientation(rawValue: exifValue) ?? .topLeft
+    }
+
+    /// True when the upright image is the stored one with width and height exchanged (values 5-8).
+    public var swapsDimensions: Bool { rawValue >= 5 }
+}

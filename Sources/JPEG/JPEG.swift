@@ -1,0 +1,49 @@
+import Imaging
+import CJPEGShim
+
+public enum JPEGColorSpace: Sendable, Equatable { case grayscale, ycbcr, rgb, cmyk, ycck, unknown }
+
+/// What the header of a JPEG says, read without decoding any pixels.
+public struct JPEGInfo: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var components: Int
+    public var colorSpace: JPEGColorSpace
+    public var isProgressive: Bool
+    /// The TIFF structure of the first APP1 "Exif" segment (the "Exif\0\0" prefix removed), if any.
+    public var exif: [UInt8]?
+}
+
+public enum JPEGError: Error, Sendable, Equatable, CustomStringConvertible {
+    case notJPEG
+    case unsupported(String)
+    case corrupt(String)
+    case tooLarge(width: Int, height: Int, limit: Int)
+    case cancelled
+    public var description: String {
+        switch self {
+        case .notJPEG: return "not a JPEG file"
+        case .unsupported(let why): return "unsupported JPEG (\(why))"
+        case .corrupt(let why): return "corrupt JPEG (\(why))"
+        case .tooLarge(let w, let h, let limit): return "image is \(w)x\(h) pixels, more than the limit of \(limit)"
+        case .cancelled: return "cancelled"
+        }
+    }
+}
+
+public enum JPEGDecoder {
+    public static func readInfo(_ data: [UInt8]) throws(JPEGError) -> JPEGInfo {
+        fatalError("STUB: JPEG helper implements this")
+    }
+    public static func decode(_ data: [UInt8], minimumWidth: Int, minimumHeight: Int, maxPixels: Int,
+                              shouldCancel: () -> Bool = { false }) throws(JPEGError) -> RGBImage {
+        fatalError("STUB: JPEG helper implements this")
+    }
+}
+
+public enum JPEGEncoder {
+    public static func encode(_ image: RGBImage, quality: Int,
+                              shouldCancel: () -> Bool = { false }) throws(JPEGError) -> [UInt8] {
+        fatalError("STUB: JPEG helper implements this")
+    }
+}

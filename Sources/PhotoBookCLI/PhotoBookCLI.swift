@@ -1,0 +1,2 @@
+import PhotoBook
+public enum PhotoBookCLI { public static func main(_ arguments: [String]) -> Int32 { 0 } }

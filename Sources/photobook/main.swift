@@ -1,0 +1,3 @@
+import PhotoBookCLI
+import Foundation
+exit(PhotoBookCLI.main(CommandLine.arguments))
