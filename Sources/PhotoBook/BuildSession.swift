@@ -1,0 +1,82 @@
+import Synchronization
+
+/// The one place where cancellation and the commit are decided, under one lock, and where every temporary
+/// file of a build is known so that it can be removed on every path.
+///
+/// A build is `running` until either `cancel()` wins (no rename will ever happen) or the commit wins (the
+/// book exists and stays, whatever signal arrives a moment later).
+public final class BuildSession: Sendable {
+    public enum State: Sendable, Equatable { case running, cancelled, committed }
+
+    private struct Guarded {
+        var state: State = .running
+        var temporaryFiles: Set<String> = []
+        var temporaryDirectories: [String] = []
+    }
+
+    private let guarded = Mutex(Guarded())
+
+    public init() {}
+
+    public var state: State { guarded.withLock { $0.state } }
+    public var isCancelled: Bool { state == .cancelled }
+
+    /// Asks the build to stop. Returns false when it is too late: the book was already committed.
+    @discardableResult
+    public func cancel() -> Bool {
+        guarded.withLock { guarded in
+            switch guarded.state {
+            case .running: guarded.state = .cancelled; return true
+            case .cancelled: return true
+            case .committed: return false
+            }
+        }
+    }
+
+    /// Runs `rename` under the lock unless the build was cancelled first; on success the build is committed.
+    /// - Returns: nil when cancellation won and `rename` never ran, else what `rename` returned.
+    func commit<Failure: Error>(temporaryFile: String,
+                                _ rename: () -> Result<Void, Failure>) -> Result<Void, Failure>? {
+        guarded.withLock { guarded in
+            guard guarded.state == .running else { return nil }
+            let result = rename()
+            if case .success = result {
+                guarded.state = .committed
+                guarded.temporaryFiles.remove(temporaryFile)
+            }
+            return result
+        }
+    }
+
+    func register(temporaryFile path: String) {
+        guarded.withLock { _ = $0.temporaryFiles.insert(path) }
+    }
+
+    func register(temporaryDirectory path: String) {
+        guarded.withLock { $0.temporaryDirectories.append(path) }
+    }
+
+    /// Removes a temporary file now and forgets it.
+    func remove(temporaryFile path: String) {
+        guarded.withLock { guarded in
+            FileSystem.remove(path)
+            guarded.temporaryFiles.remove(path)
+        }
+    }
+
+    /// Removes every temporary file and directory this build created and still knows of. Safe to call more
+    /// than once and from any thread (a second Ctrl-C calls it while operations may still run).
+    public func removeTemporaryFiles() {
+        guarded.withLock { guarded in
+            for path in guarded.temporaryFiles { FileSystem.remove(path) }
+            guarded.temporaryFiles.removeAll()
+            for directory in guarded.temporaryDirectories.reversed() { FileSystem.removeDirectory(directory) }
+            guarded.temporaryDirectories.removeAll()
+        }
+    }
+
+    /// Paths still registered (for tests and diagnostics).
+    public var temporaryPaths: [String] {
+        guarded.withLock { Array($0.temporaryFiles) + $0.temporaryDirectories }
+    }
+}

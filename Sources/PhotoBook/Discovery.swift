@@ -1,0 +1,152 @@
+/// The image formats photobook reads, recognised by their first bytes, never by the file name.
+public enum ImageFormat: String, Sendable {
+    case jpeg = "JPEG"
+    case png = "PNG"
+
+    /// The format whose signature starts `bytes`, if any.
+    public init?(sniffing bytes: [UInt8]) {
+        if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF {
+            self = .jpeg
+        } else if bytes.count >= 8, bytes[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            self = .png
+        } else {
+            return nil
+        }
+    }
+}
+
+/// A photo file found among the inputs.
+public struct PhotoFile: Sendable, Equatable {
+    /// The path as the user would recognise it (built from what they typed).
+    public var path: String
+    public var format: ImageFormat
+    public var id: FileSystem.FileID
+}
+
+/// What discovery found: photos in book order, and what it passed over.
+public struct Discovery: Sendable {
+    public var photos: [PhotoFile] = []
+    /// Inputs that stop the build before any work: a path that does not exist or cannot be read.
+    public var errors: [(path: String, reason: String)] = []
+    /// Things worth a warning: a named file that is not an image, the same photo reached twice, a link loop.
+    public var warnings: [(path: String, reason: String)] = []
+    /// Things said only with `--verbose`: files in folders that are not images.
+    public var notes: [(path: String, reason: String)] = []
+    /// Identities of every input and discovered file, so the output can be checked against them.
+    public var inputIDs: Set<FileSystem.FileID> = []
+
+    /// Expands `inputs` (folders, non-recursive unless `recursive`; and files) into photos, in natural name order
+    /// within each folder and in command-line order across inputs.
+    public static func discover(_ inputs: [String], recursive: Bool) -> Discovery {
+        var result = Discovery()
+        var seen: [FileSystem.FileID: String] = [:]
+        for input in inputs {
+            switch FileSystem.status(input) {
+            case .failure(let failure):
+                result.errors.append((input, failure.description))
+            case .success(let status) where status.kind == .directory:
+                result.inputIDs.insert(status.id)
+                var visiting: Set<FileSystem.FileID> = [status.id]
+                result.expand(folder: input, recursive: recursive, visiting: &visiting, seen: &seen)
+            case .success(let status):
+                result.inputIDs.insert(status.id)
+                result.consider(file: input, status: status, named: true, seen: &seen)
+            }
+        }
+        return result
+    }
+
+    private mutating func expand(folder: String, recursive: Bool, visiting: inout Set<FileSystem.FileID>,
+                                 seen: inout [FileSystem.FileID: String]) {
+        let names: [String]
+        switch FileSystem.directoryEntries(folder) {
+        case .failure(let failure):
+            errors.append((folder, failure.description))
+            return
+        case .success(let entries):
+            names = entries.filter { !$0.hasPrefix(".") }.sorted(by: NaturalOrder.less)
+        }
+        for name in names {
+            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+            switch FileSystem.status(path) {
+            case .failure(let failure):
+                // A dangling link or a file that vanished: say so, it may be a photo the user expects.
+                warnings.append((path, failure.description))
+            case .success(let status) where status.kind == .directory:
+                guard recursive else {
+                    notes.append((path, "is a folder (use -r to include subfolders)"))
+                    continue
+                }
+                guard !visiting.contains(status.id) else {
+                    warnings.append((path, "symbolic link loop, not followed"))
+                    continue
+                }
+                visiting.insert(status.id)
+                expand(folder: path, recursive: recursive, visiting: &visiting, seen: &seen)
+                visiting.remove(status.id)
+            case .success(let status):
+                consider(file: path, status: status, named: false, seen: &seen)
+            }
+        }
+    }
+
+    private mutating func consider(file path: String, status: FileSystem.Status, named: Bool,
+                                   seen: inout [FileSystem.FileID: String]) {
+        inputIDs.insert(status.id)
+        guard status.kind == .regular else {
+            if named { warnings.append((path, "not a regular file, skipped")) } else { notes.append((path, "not a regular file")) }
+            return
+        }
+        let prefix: [UInt8]
+        switch FileSystem.readPrefix(path, limit: 8) {
+        case .failure(let failure):
+            warnings.append((path, failure.description))
+            return
+        case .success(let bytes):
+            prefix = bytes
+        }
+        guard let format = ImageFormat(sniffing: prefix) else {
+            let reason = "not a JPEG or PNG image, skipped"
+            if named { warnings.append((path, reason)) } else { notes.append((path, reason)) }
+            return
+        }
+        if let first = seen[status.id] {
+            warnings.append((path, "same file as \(first), included once"))
+            return
+        }
+        seen[status.id] = path
+        photos.append(PhotoFile(path: path, format: format, id: status.id))
+    }
+}
+
+/// Name order as people expect it: `img2.jpg` before `img10.jpg`, case folded.
+public enum NaturalOrder {
+    public static func less(_ a: String, _ b: String) -> Bool {
+        let order = compare(a, b)
+        return order != 0 ? order < 0 : a < b
+    }
+
+    /// Negative, zero or positive as `a` sorts before, with, or after `b`.
+    static func compare(_ a: String, _ b: String) -> Int {
+        let x = Array(a.lowercased().unicodeScalars), y = Array(b.lowercased().unicodeScalars)
+        var i = 0, j = 0
+        while i < x.count && j < y.count {
+            if isDigit(x[i]) && isDigit(y[j]) {
+                let startI = i, startJ = j
+                while i < x.count && isDigit(x[i]) { i += 1 }
+                while j < y.count && isDigit(y[j]) { j += 1 }
+                let runA = x[startI..<i].drop(while: { $0 == "0" }), runB = y[startJ..<j].drop(while: { $0 == "0" })
+                if runA.count != runB.count { return runA.count - runB.count }
+                for (p, q) in zip(runA, runB) where p != q { return p.value < q.value ? -1 : 1 }
+                let zerosA = i - startI, zerosB = j - startJ
+                if zerosA != zerosB { return zerosA - zerosB }  // "01" after "1", stably
+            } else {
+                if x[i] != y[j] { return x[i].value < y[j].value ? -1 : 1 }
+                i += 1; j += 1
+            }
+        }
+        return (x.count - i) - (y.count - j)
+    }
+
+    private static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
+}

@@ -1,0 +1,102 @@
+import PDF
+
+/// Adds the rendered photos to a PDF in plan order, writes it to a temporary file beside the output and
+/// commits it by renaming it over the output, under the session's lock.
+final class BuildPDFOperation: BookOperation, @unchecked Sendable {
+    struct Page {
+        var job: PhotoJob
+        var render: ResizeCropOperation
+        var size: PageSize
+    }
+
+    let pages: [Page]
+    let outputPath: String
+    let strict: Bool
+    let hooks: BuildHooks
+    private(set) var pagesWritten = 0
+
+    init(pages: [Page], outputPath: String, strict: Bool, session: BuildSession, hooks: BuildHooks) {
+        self.pages = pages
+        self.outputPath = outputPath
+        self.strict = strict
+        self.hooks = hooks
+        super.init(session: session)
+        name = "build \(outputPath)"
+        for page in pages { addDependency(page.render) }
+    }
+
+    override func run() -> Outcome {
+        let usable = pages.filter { $0.render.outcome == .succeeded }
+        let leftOut = pages.count - usable.count
+        if usable.isEmpty { return .skipped(because: "no photo could be used") }
+        if strict && leftOut > 0 {
+            return .skipped(because: "\(leftOut) of \(pages.count) photos could not be used and --strict is set")
+        }
+
+        do {
+            let document = try PDFDocument()
+            try document.setInfo(producer: PhotoBookVersion.string, creator: PhotoBookVersion.string)
+            for (index, page) in usable.enumerated() {
+                if shouldStop { return .cancelled }
+                hooks.pageStarted?(index)
+                guard let path = page.job.rendered.withLock({ $0 }) else {
+                    return .failed("internal error: page \(index + 1) has no rendered image")
+                }
+                let bytes: [UInt8]
+                switch FileSystem.readFile(path) {
+                case .failure(let failure): return .failed("cannot read temporary file \(path): \(failure)")
+                case .success(let data): bytes = data
+                }
+                let placement = page.job.placement
+                let pdfPage = try document.addPage(width: page.size.width, height: page.size.height)
+                try pdfPage.drawJPEG(bytes, x: placement.placement.x, y: placement.placement.y,
+                                     width: placement.placement.width, height: placement.placement.height)
+                // libharu holds its own copy now; the temporary file is no longer needed.
+                session.remove(temporaryFile: path)
+            }
+            if shouldStop { return .cancelled }
+            return save(document, pageCount: usable.count)
+        } catch {
+            return .failed(String(describing: error))
+        }
+    }
+
+    /// Writes the document beside the output, syncs it and commits it; removes it on every other path.
+    private func save(_ document: PDFDocument, pageCount: Int) -> Outcome {
+        let directory = FileSystem.directoryName(outputPath)
+        let template = "\(directory)/.\(FileSystem.baseName(outputPath)).photobook-XXXXXX"
+        let temporary: String
+        switch FileSystem.makeTemporaryFile(template: template) {
+        case .failure(let failure): return .failed("cannot create a temporary file in \(directory): \(failure)")
+        case .success(let path): temporary = path
+        }
+        session.register(temporaryFile: temporary)
+        var committed = false
+        defer { if !committed { session.remove(temporaryFile: temporary) } }
+
+        do {
+            try document.save(to: temporary)
+        } catch {
+            return .failed("cannot write \(outputPath): \(error)")
+        }
+        if case .failure(let failure) = FileSystem.setMode(temporary, FileSystem.modeForNewFile(replacing: outputPath)) {
+            return .failed("cannot set permissions of \(temporary): \(failure)")
+        }
+        if case .failure(let failure) = FileSystem.sync(temporary) {
+            return .failed("cannot write \(outputPath): \(failure)")
+        }
+        hooks.beforeCommit?()
+        switch session.commit(temporaryFile: temporary, { FileSystem.rename(temporary, to: outputPath) }) {
+        case nil:
+            return .cancelled
+        case .failure(let failure)?:
+            return .failed("cannot write \(outputPath): \(failure)")
+        case .success?:
+            committed = true
+            pagesWritten = pageCount
+            // The rename is done; a failing directory sync cannot undo it, so it is not a failure of the build.
+            _ = FileSystem.sync(directory, directory: true)
+            return .succeeded
+        }
+    }
+}

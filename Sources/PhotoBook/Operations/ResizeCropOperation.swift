@@ -1,0 +1,65 @@
+import Imaging
+import JPEG
+
+/// Turns a decoded photo upright, crops and resamples it to its planned pixels, and encodes the JPEG that
+/// goes into the book, written into the build's private directory.
+final class ResizeCropOperation: BookOperation, @unchecked Sendable {
+    let job: PhotoJob
+    let decode: DecodeOperation
+    let quality: Int
+    let directory: String
+    let sequence: Int
+    let hooks: BuildHooks
+
+    init(job: PhotoJob, decode: DecodeOperation, quality: Int, directory: String, sequence: Int,
+         session: BuildSession, hooks: BuildHooks) {
+        self.job = job
+        self.decode = decode
+        self.quality = quality
+        self.directory = directory
+        self.sequence = sequence
+        self.hooks = hooks
+        super.init(session: session)
+        name = "resize \(job.info.file.path)"
+        addDependency(decode)
+    }
+
+    override func run() -> Outcome {
+        defer { hooks.photoFinished?(job.info.file.path) }
+        // Take the decoded pixels whatever happens next, so they are freed when this body ends.
+        let decoded = job.decoded.withLock { photo in defer { photo = nil }; return photo }
+        if let reason = reasonToSkip(inputs: [("decoding", decode)]) { return .skipped(because: reason) }
+        guard let decoded else { return .failed("internal error: no decoded image") }
+
+        let upright = decoded.image.applying(job.info.orientation)
+        let placement = job.placement
+        // The plan's crop is in full-resolution upright pixels; the decode may be DCT-scaled.
+        let sx = Double(upright.width) / Double(job.info.uprightWidth)
+        let sy = Double(upright.height) / Double(job.info.uprightHeight)
+        let region = SourceRect(x: placement.crop.x * sx, y: placement.crop.y * sy,
+                                width: placement.crop.width * sx, height: placement.crop.height * sy)
+        let stop = { [unowned self] in self.shouldStop }
+        let bytes: [UInt8]
+        do {
+            let page = try Resampler.resample(upright, region: region, width: placement.pixelWidth,
+                                              height: placement.pixelHeight, shouldCancel: stop)
+            bytes = try JPEGEncoder.encode(page, quality: quality, shouldCancel: stop)
+        } catch ImagingError.cancelled {
+            return .cancelled
+        } catch let error as JPEGError where error == .cancelled {
+            return .cancelled
+        } catch {
+            return .failed("cannot render: \(error)")
+        }
+        if shouldStop { return .cancelled }
+
+        let path = "\(directory)/page-\(sequence).jpg"
+        session.register(temporaryFile: path)
+        if case .failure(let failure) = FileSystem.writeNewFile(path, bytes: bytes) {
+            session.remove(temporaryFile: path)
+            return .failed("cannot write a temporary file in \(directory): \(failure)")
+        }
+        job.rendered.withLock { $0 = path }
+        return .succeeded
+    }
+}

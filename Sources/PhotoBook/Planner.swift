@@ -1,0 +1,139 @@
+import Imaging
+
+/// A rectangle on a page, in points, with the origin at the page's bottom-left corner (PDF's convention).
+public struct Rect: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+}
+
+/// How a photo meets its cell.
+public enum FitMode: String, Sendable, CaseIterable {
+    /// Cover the whole cell and crop the overflow equally from both sides (aspect-fill, centre crop).
+    case fill
+    /// Show the whole photo, as large as the cell allows, centred.
+    case fit
+}
+
+/// The page geometry the planner needs.
+public struct LayoutOptions: Sendable, Equatable {
+    public var pageSize: PageSize
+    /// Blank border on every side, in points.
+    public var margin: Double
+    /// Target density of the printed photos, in pixels per inch.
+    public var dpi: Double
+    public var fit: FitMode
+
+    public init(pageSize: PageSize = .a4, margin: Double = 10 * Length.pointsPerMillimetre,
+                dpi: Double = 300, fit: FitMode = .fill) {
+        self.pageSize = pageSize
+        self.margin = margin
+        self.dpi = dpi
+        self.fit = fit
+    }
+
+    /// The area inside the margins, or nil when the margins leave nothing of the page.
+    public var contentArea: Rect? {
+        let width = pageSize.width - 2 * margin
+        let height = pageSize.height - 2 * margin
+        guard width >= 1, height >= 1 else { return nil }
+        return Rect(x: margin, y: margin, width: width, height: height)
+    }
+}
+
+/// Where one photo goes and what pixels it needs.
+public struct PlacedPhoto: Sendable, Equatable {
+    /// Index of the photo in the planner's input.
+    public var photoIndex: Int
+    /// The cell the photo belongs to.
+    public var cell: Rect
+    /// Where the image is drawn: the cell itself for `.fill`, the fitted rectangle for `.fit`.
+    public var placement: Rect
+    /// The part of the upright photo that is shown, in its full-resolution pixels.
+    public var crop: SourceRect
+    /// Pixel size of the image embedded in the PDF: the target density, never more than the crop holds.
+    public var pixelWidth: Int
+    public var pixelHeight: Int
+
+    /// Pixels per inch the photo is printed at; below the target when the photo is small.
+    public var effectiveDPI: Double { Double(pixelWidth) / (placement.width / 72) }
+}
+
+public struct PlannedPage: Sendable, Equatable {
+    public var size: PageSize
+    public var photos: [PlacedPhoto]
+}
+
+/// Pages in print order, each with its photos.
+public struct BookPlan: Sendable, Equatable {
+    public var pages: [PlannedPage]
+}
+
+/// Turns photo facts and layout options into pages. Pure: no I/O, no state.
+public enum Planner {
+    /// One photo per page, centred in the area inside the margins.
+    /// - Parameter uprightSizes: each photo's pixel size as it is seen (EXIF orientation applied).
+    /// - Returns: nil when the margins leave no room on the page.
+    public static func plan(uprightSizes: [(width: Int, height: Int)], options: LayoutOptions) -> BookPlan? {
+        guard let area = options.contentArea else { return nil }
+        let pages = uprightSizes.enumerated().map { index, size in
+            PlannedPage(size: options.pageSize,
+                        photos: [place(photoIndex: index, width: size.width, height: size.height,
+                                       in: area, options: options)])
+        }
+        return BookPlan(pages: pages)
+    }
+
+    /// Places one photo of `width` x `height` pixels into `cell`.
+    static func place(photoIndex: Int, width: Int, height: Int, in cell: Rect, options: LayoutOptions) -> PlacedPhoto {
+        let photoWidth = Double(max(width, 1)), photoHeight = Double(max(height, 1))
+        let photoAspect = photoWidth / photoHeight
+        let cellAspect = cell.width / cell.height
+
+        let placement: Rect
+        var crop: SourceRect
+        switch options.fit {
+        case .fill:
+            placement = cell
+            if photoAspect > cellAspect {
+                let cropWidth = photoHeight * cellAspect
+                crop = SourceRect(x: (photoWidth - cropWidth) / 2, y: 0, width: cropWidth, height: photoHeight)
+            } else {
+                let cropHeight = photoWidth / cellAspect
+                crop = SourceRect(x: 0, y: (photoHeight - cropHeight) / 2, width: photoWidth, height: cropHeight)
+            }
+        case .fit:
+            let size = photoAspect > cellAspect
+                ? (width: cell.width, height: cell.width / photoAspect)
+                : (width: cell.height * photoAspect, height: cell.height)
+            placement = Rect(x: cell.x + (cell.width - size.width) / 2, y: cell.y + (cell.height - size.height) / 2,
+                             width: size.width, height: size.height)
+            crop = SourceRect(x: 0, y: 0, width: photoWidth, height: photoHeight)
+        }
+
+        // Never upsample: a photo with fewer pixels than the target density asks for keeps its own.
+        let targetWidth = placement.width / 72 * options.dpi
+        let scale = min(1, targetWidth / crop.width)
+        let pixelWidth = max(1, Int((crop.width * scale).rounded()))
+        let pixelHeight = max(1, Int((crop.height * scale).rounded()))
+        // Rounding to whole pixels changes the aspect a little; trim the crop so the pixels are not stretched.
+        if options.fit == .fill {
+            let exactAspect = Double(pixelWidth) / Double(pixelHeight)
+            if crop.width / crop.height > exactAspect {
+                let trimmed = crop.height * exactAspect
+                crop.x += (crop.width - trimmed) / 2
+                crop.width = trimmed
+            } else {
+                let trimmed = crop.width / exactAspect
+                crop.y += (crop.height - trimmed) / 2
+                crop.height = trimmed
+            }
+        }
+        return PlacedPhoto(photoIndex: photoIndex, cell: cell, placement: placement, crop: crop,
+                           pixelWidth: pixelWidth, pixelHeight: pixelHeight)
+    }
+}

@@ -1,0 +1,59 @@
+import EXIF
+import Imaging
+import JPEG
+import PNG
+
+/// What photobook knows about a photo before decoding it: read from its headers only.
+public struct PhotoInfo: Sendable, Equatable {
+    public var file: PhotoFile
+    /// Pixel size as stored in the file.
+    public var storedWidth: Int
+    public var storedHeight: Int
+    public var orientation: Orientation
+    /// EXIF `DateTimeOriginal`, "YYYY:MM:DD HH:MM:SS", when the photo has one.
+    public var captureDate: String?
+
+    /// Pixel size as a person sees the photo, orientation applied.
+    public var uprightWidth: Int { orientation.swapsDimensions ? storedHeight : storedWidth }
+    public var uprightHeight: Int { orientation.swapsDimensions ? storedWidth : storedHeight }
+}
+
+/// A reason a photo cannot be used, worded for the person who owns it.
+public struct PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+public enum Probe {
+    /// Reads the headers of a photo. Refuses images over `maxPixels` before any pixel buffer exists.
+    public static func probe(_ file: PhotoFile, bytes: [UInt8], maxPixels: Int) throws(PhotoError) -> PhotoInfo {
+        let width: Int, height: Int, exif: [UInt8]?
+        switch ImageFormat(sniffing: bytes) {
+        case .jpeg:
+            do {
+                let info = try JPEGDecoder.readInfo(bytes)
+                (width, height, exif) = (info.width, info.height, info.exif)
+            } catch {
+                throw PhotoError(error.description)
+            }
+        case .png:
+            do {
+                let info = try PNGDecoder.readInfo(bytes)
+                (width, height, exif) = (info.width, info.height, info.exif)
+            } catch {
+                throw PhotoError(error.description)
+            }
+        case nil:
+            throw PhotoError(bytes.isEmpty ? "empty file" : "not a JPEG or PNG image (it changed since it was listed)")
+        }
+        guard width > 0, height > 0 else { throw PhotoError("image has no pixels (\(width)x\(height))") }
+        guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels,
+              width <= maxPixels, height <= maxPixels else {
+            throw PhotoError("image is \(width)x\(height) pixels, more than the limit of \(maxPixels) (see --max-pixels)")
+        }
+        let metadata = exif.map(EXIFParser.parse) ?? EXIFMetadata()
+        return PhotoInfo(file: file, storedWidth: width, storedHeight: height,
+                         orientation: Orientation(exifValue: metadata.orientation),
+                         captureDate: metadata.dateTimeOriginal)
+    }
+}

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Synchronization
+
+/// Everything photobook says goes through here: diagnostics and progress on stderr, help and version on stdout.
+final class Diagnostics: Sendable {
+    let quiet: Bool
+    let verbose: Bool
+    /// A progress line is drawn only when stderr is a terminal and the user did not ask for quiet.
+    let showsProgress: Bool
+    private let progressVisible = Mutex(false)
+
+    init(quiet: Bool = false, verbose: Bool = false) {
+        self.quiet = quiet
+        self.verbose = verbose && !quiet
+        showsProgress = !quiet && isatty(STDERR_FILENO) == 1
+    }
+
+    func error(_ message: String, path: String? = nil) {
+        emit("photobook: error: " + (path.map { "\($0): " } ?? "") + message)
+    }
+
+    func warning(_ message: String, path: String? = nil) {
+        guard !quiet else { return }
+        emit("photobook: warning: " + (path.map { "\($0): " } ?? "") + message)
+    }
+
+    func note(_ message: String, path: String? = nil) {
+        guard verbose else { return }
+        emit("photobook: " + (path.map { "\($0): " } ?? "") + message)
+    }
+
+    /// A line that is not a warning (the summary, "cancelling...").
+    func status(_ message: String, evenWhenQuiet: Bool = false) {
+        guard !quiet || evenWhenQuiet else { return }
+        emit("photobook: " + message)
+    }
+
+    /// Redraws the single progress line.
+    func progress(_ message: String) {
+        guard showsProgress else { return }
+        progressVisible.withLock { visible in
+            write(STDERR_FILENO, "\r\u{1B}[K" + message)
+            visible = true
+        }
+    }
+
+    static func standardOutput(_ text: String) {
+        write(STDOUT_FILENO, text)
+    }
+
+    private func emit(_ line: String) {
+        progressVisible.withLock { visible in
+            write(STDERR_FILENO, (visible ? "\r\u{1B}[K" : "") + line + "\n")
+            visible = false
+        }
+    }
+}
+
+/// One `write(2)` per message, so lines from several threads never interleave and nothing waits in a buffer
+/// when the process exits from a signal handler.
+private func write(_ fd: Int32, _ text: String) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return }
+        offset += n
+    }
+}

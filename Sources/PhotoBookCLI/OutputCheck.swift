@@ -1,0 +1,25 @@
+import PhotoBook
+
+/// Checks, before any work, that the book can be written where the user asked.
+enum OutputCheck {
+    /// Why `output` cannot be written, or nil when it can.
+    static func problem(with output: String, inputs: Set<FileSystem.FileID>) -> String? {
+        if output.hasSuffix("/") { return "the output must be a file, not a folder" }
+        let folder = FileSystem.directoryName(output)
+        switch FileSystem.status(folder) {
+        case .failure(let failure):
+            return "cannot write the book: its folder \(folder) does not exist (\(failure))"
+        case .success(let status) where status.kind != .directory:
+            return "cannot write the book: \(folder) is not a folder"
+        case .success:
+            break
+        }
+        if case .success(let status) = FileSystem.status(output) {
+            if status.kind == .directory { return "the output is a folder; give a file name such as \(output)/book.pdf" }
+            if inputs.contains(status.id) { return "the output is one of the inputs; it would be overwritten" }
+            if status.kind != .regular { return "the output exists and is not a regular file" }
+        }
+        if !FileSystem.isWritableDirectory(folder) { return "cannot write the book: folder \(folder) is not writable" }
+        return nil
+    }
+}

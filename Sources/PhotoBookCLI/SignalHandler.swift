@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+
+/// Turns SIGINT, SIGTERM and SIGHUP into calls on a serial queue of our own: the first one asks the build to
+/// stop, the second one runs `onSecond` (which removes the temporary files it knows of and exits at once).
+final class SignalHandler: Sendable {
+    private let queue = DispatchQueue(label: "photobook.signals")
+    nonisolated(unsafe) private var sources: [DispatchSourceSignal] = []
+
+    /// - Parameters:
+    ///   - onFirst: called on the handler's queue for the first signal.
+    ///   - onSecond: called for every later signal.
+    init(onFirst: @escaping @Sendable (Int32) -> Void, onSecond: @escaping @Sendable (Int32) -> Void) {
+        nonisolated(unsafe) var count = 0  // only touched on `queue`
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            // Trap: without SIG_IGN the default action kills the process before the dispatch source sees it.
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            // Trap: a handler closure inferred @MainActor (as in main.swift) crashed with SIGILL; it is @Sendable.
+            source.setEventHandler { @Sendable in
+                count += 1
+                if count == 1 { onFirst(signalNumber) } else { onSecond(signalNumber) }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+    }
+}
