@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+/// Runs the built `photobook` binary as a user would and captures what it says.
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    /// The package root, found from this file's path.
+    static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func fixture(_ relative: String) -> String { root.appendingPathComponent("Fixtures/\(relative)").path }
+
+    /// The `photobook` executable built next to the test bundle.
+    static let binary: String = {
+        if let override = ProcessInfo.processInfo.environment["PHOTOBOOK_BIN"] { return override }
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var dir = exe.deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = dir.appendingPathComponent("photobook").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return root.appendingPathComponent(".build/debug/photobook").path
+    }()
+
+    /// Runs `photobook` with `arguments`, with `TMPDIR` pointing at `tmpdir` when given.
+    @discardableResult
+    static func photobook(_ arguments: [String], tmpdir: String? = nil, timeout: Double = 300) throws -> Run {
+        try command(binary, arguments, environment: tmpdir.map { ["TMPDIR": $0] } ?? [:], timeout: timeout)
+    }
+
+    static func command(_ path: String, _ arguments: [String], environment: [String: String] = [:],
+                        timeout: Double = 300) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        try process.run()
+        // Read both pipes while the process runs so a full pipe cannot stall it.
+        let outData = Locked(Data()), errData = Locked(Data())
+        let readers = DispatchGroup()
+        for (pipe, sink) in [(out, outData), (err, errData)] {
+            DispatchQueue.global().async(group: readers) { sink.set(pipe.fileHandleForReading.readDataToEndOfFile()) }
+        }
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            Issue.record("\(path) \(arguments) did not finish within \(timeout) s")
+            _ = done.wait(timeout: .now() + 10)
+        }
+        _ = readers.wait(timeout: .now() + 10)
+        return Run(status: process.terminationStatus,
+                   stdout: String(decoding: outData.get(), as: UTF8.self),
+                   stderr: String(decoding: errData.get(), as: UTF8.self))
+    }
+}
+
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func get() -> Value { lock.withLock { value } }
+    func set(_ newValue: Value) { lock.withLock { value = newValue } }
+}
+
+/// A fresh folder for one test, removed at the end.
+final class Scratch {
+    let path: String
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("photobook-test-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func sub(_ name: String) throws -> String {
+        let p = path + "/" + name
+        try FileManager.default.createDirectory(atPath: p, withIntermediateDirectories: true)
+        return p
+    }
+    func file(_ name: String) -> String { path + "/" + name }
+    func copy(_ source: String, to name: String) throws -> String {
+        let dest = file(name)
+        try FileManager.default.copyItem(atPath: source, toPath: dest)
+        return dest
+    }
+    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let dest = file(name)
+        try Data(bytes).write(to: URL(fileURLWithPath: dest))
+        return dest
+    }
+    /// Every name in a folder, hidden ones included.
+    static func listing(_ folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }
+}
+
+/// What poppler says about a PDF.
+struct PDFFacts {
+    var pages: Int
+    var pageSizes: [(width: Double, height: Double)]
+    var producer: String
+    var creator: String
+    /// `pdfimages -list`: per image, page, width, height, colour space, encoding.
+    var images: [(page: Int, width: Int, height: Int, color: String, encoding: String)]
+
+    init(_ path: String) throws {
+        let info = try Run.command("/usr/bin/pdfinfo", ["-l", "-1", path])
+        #expect(info.status == 0, "pdfinfo: \(info.stderr)")
+        func field(_ name: String) -> String {
+            info.stdout.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+                .map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) } ?? ""
+        }
+        pages = Int(field("Pages")) ?? -1
+        producer = field("Producer")
+        creator = field("Creator")
+        pageSizes = info.stdout.split(separator: "\n").filter { $0.hasPrefix("Page") && $0.contains("size:") }.map { line in
+            let parts = line.split(separator: " ").compactMap { Double($0) }
+            // "Page    1 size: 595.276 x 841.89 pts (A4)" -> [1, 595.276, 841.89]
+            return (parts.count >= 3 ? parts[1] : 0, parts.count >= 3 ? parts[2] : 0)
+        }
+        let list = try Run.command("/usr/bin/pdfimages", ["-list", path])
+        images = list.stdout.split(separator: "\n").dropFirst(2).map { line in
+            let f = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            return (Int(f[0]) ?? -1, Int(f[3]) ?? -1, Int(f[4]) ?? -1, f[5], f[8])
+        }
+    }
+}
+
+/// Renders page `page` (1-based) of a PDF to an RGB raster at `dpi` with pdftoppm.
+func renderPage(_ pdf: String, page: Int, dpi: Int, scratch: Scratch) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+    let prefix = scratch.file("render-\(page)")
+    let run = try Run.command("/usr/bin/pdftoppm", ["-r", "\(dpi)", "-f", "\(page)", "-l", "\(page)", "-singlefile", pdf, prefix])
+    #expect(run.status == 0, "pdftoppm: \(run.stderr)")
+    return try readPPM(prefix + ".ppm")
+}
+
+/// Reads a binary PPM (P6, maxval 255).
+func readPPM(_ path: String) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+    let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    var fields: [String] = [], i = 0, current = ""
+    while fields.count < 4 && i < data.count {
+        let c = data[i]
+        if c == UInt8(ascii: "#") { while i < data.count && data[i] != 10 { i += 1 } }
+        else if c == 32 || c == 10 || c == 13 || c == 9 { if !current.isEmpty { fields.append(current); current = "" } }
+        else { current.append(Character(UnicodeScalar(c))) }
+        i += 1
+    }
+    guard fields.count == 4, fields[0] == "P6", let w = Int(fields[1]), let h = Int(fields[2]) else {
+        throw CocoaError(.fileReadCorruptFile)
+    }
+    return (w, h, Array(data[i..<(i + w * h * 3)]))
+}
+
+/// Mean absolute difference per sample of two equal-sized RGB rasters.
+func meanAbsoluteDifference(_ a: [UInt8], _ b: [UInt8]) -> Double {
+    precondition(a.count == b.count)
+    var sum = 0
+    for i in 0..<a.count { sum += abs(Int(a[i]) - Int(b[i])) }
+    return Double(sum) / Double(max(a.count, 1))
+}
