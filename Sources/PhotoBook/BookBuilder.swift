@@ -50,9 +50,11 @@ public final class BookBuilder: Sendable {
     /// Builds the book; returns when every operation has ended and every temporary file is gone.
     public func run() -> BuildReport {
         let start = DispatchTime.now()
-        defer { session.removeTemporaryFiles() }
         var report = runStages()
+        // Every operation has ended by now: nothing can create a temporary file after this.
+        session.removeTemporaryFiles()
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        hooks.finished?(report)
         return report
     }
 
@@ -115,9 +117,14 @@ public final class BookBuilder: Sendable {
         }
         let build = BuildPDFOperation(pages: pages, outputPath: outputPath, strict: options.strict,
                                       session: session, hooks: hooks)
+        // The queue stays suspended until the whole graph is in it, so a signal that came meanwhile cancels
+        // every operation before any of them starts.
+        queue.isSuspended = true
         queue.addOperations(chains.flatMap { [$0.decode, $0.render] as [Operation] } + [build],
                             waitUntilFinished: false)
-        if session.isCancelled { queue.cancelAllOperations() }  // a signal that came while the graph was built
+        hooks.graphReady?()
+        if session.isCancelled { queue.cancelAllOperations() }
+        queue.isSuspended = false
         queue.waitUntilAllOperationsAreFinished()
 
         // Operations the queue skipped never ran their body: the orchestration records them as cancelled.

@@ -9,14 +9,26 @@ public struct BuildHooks: Sendable {
     public var pageStarted: (@Sendable (_ index: Int) -> Void)?
     /// The temporary PDF is written and synced; the commit comes next.
     public var beforeCommit: (@Sendable () -> Void)?
+    /// The rename happened: the book exists.
+    public var afterCommit: (@Sendable () -> Void)?
+    /// Every operation is in the queue, which has not started any of them yet.
+    public var graphReady: (@Sendable () -> Void)?
+    /// The build is over and every temporary file is gone; called exactly once per `run()`.
+    public var finished: (@Sendable (BuildReport) -> Void)?
 
     public init(decodeStarted: (@Sendable (String) -> Void)? = nil,
                 photoFinished: (@Sendable (String) -> Void)? = nil,
                 pageStarted: (@Sendable (Int) -> Void)? = nil,
-                beforeCommit: (@Sendable () -> Void)? = nil) {
+                beforeCommit: (@Sendable () -> Void)? = nil,
+                afterCommit: (@Sendable () -> Void)? = nil,
+                graphReady: (@Sendable () -> Void)? = nil,
+                finished: (@Sendable (BuildReport) -> Void)? = nil) {
         self.decodeStarted = decodeStarted
         self.photoFinished = photoFinished
         self.pageStarted = pageStarted
         self.beforeCommit = beforeCommit
+        self.afterCommit = afterCommit
+        self.graphReady = graphReady
+        self.finished = finished
     }
 }

@@ -94,6 +94,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         case .success?:
             committed = true
             pagesWritten = pageCount
+            hooks.afterCommit?()
             // The rename is done; a failing directory sync cannot undo it, so it is not a failure of the build.
             _ = FileSystem.sync(directory, directory: true)
             return .succeeded
