@@ -86,13 +86,12 @@ public final class BookBuilder: Sendable {
 
         let parent = options.temporaryDirectory ?? FileSystem.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         let directory: String
-        switch FileSystem.makeTemporaryDirectory(template: "\(parent)/photobook-XXXXXX") {
+        switch session.makeTemporaryDirectory(template: "\(parent)/photobook-XXXXXX") {
         case .failure(let failure):
             return BuildReport(photos: reports, book: .failed("cannot create a temporary folder in \(parent): \(failure)"),
                                pagesWritten: 0, seconds: 0)
         case .success(let path): directory = path
         }
-        session.register(temporaryDirectory: directory)
 
         // The graph: per photo decode -> resize, then one build depending on every resize. Each decode is
         // followed by its own resize in the queue, and resizes run first when ready, so decoded photos do not

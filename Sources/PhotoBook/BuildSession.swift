@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// The one place where cancellation and the commit are decided, under one lock, and where every temporary
@@ -12,7 +15,12 @@ public final class BuildSession: Sendable {
         var state: State = .running
         var temporaryFiles: Set<String> = []
         var temporaryDirectories: [String] = []
+        /// Set by `removeTemporaryFiles()`: from then on no temporary file may be created.
+        var tornDown = false
     }
+
+    /// Refused: the build's temporary files were already removed (the program is about to exit).
+    static let tornDownFailure = FileSystem.Failure(code: ECANCELED)
 
     private let guarded = Mutex(Guarded())
 
@@ -48,12 +56,35 @@ public final class BuildSession: Sendable {
         }
     }
 
-    func register(temporaryFile path: String) {
-        guarded.withLock { _ = $0.temporaryFiles.insert(path) }
+    /// Creates a temporary file and registers it in one step under the lock, so that a concurrent
+    /// `removeTemporaryFiles()` either sees it or prevents it: no file can appear after the clean-up.
+    func createTemporaryFile(_ path: String) -> Result<Int32, FileSystem.Failure> {
+        guarded.withLock { guarded in
+            guard !guarded.tornDown else { return .failure(Self.tornDownFailure) }
+            let result = FileSystem.createNewFile(path)
+            if case .success = result { guarded.temporaryFiles.insert(path) }
+            return result
+        }
     }
 
-    func register(temporaryDirectory path: String) {
-        guarded.withLock { $0.temporaryDirectories.append(path) }
+    /// `mkstemp` and registration in one step under the lock.
+    func makeTemporaryFile(template: String) -> Result<(path: String, fd: Int32), FileSystem.Failure> {
+        guarded.withLock { guarded in
+            guard !guarded.tornDown else { return .failure(Self.tornDownFailure) }
+            let result = FileSystem.makeTemporaryFile(template: template)
+            if case .success(let file) = result { guarded.temporaryFiles.insert(file.path) }
+            return result
+        }
+    }
+
+    /// `mkdtemp` and registration in one step under the lock.
+    func makeTemporaryDirectory(template: String) -> Result<String, FileSystem.Failure> {
+        guarded.withLock { guarded in
+            guard !guarded.tornDown else { return .failure(Self.tornDownFailure) }
+            let result = FileSystem.makeTemporaryDirectory(template: template)
+            if case .success(let path) = result { guarded.temporaryDirectories.append(path) }
+            return result
+        }
     }
 
     /// Removes a temporary file now and forgets it.
@@ -68,6 +99,7 @@ public final class BuildSession: Sendable {
     /// than once and from any thread (a second Ctrl-C calls it while operations may still run).
     public func removeTemporaryFiles() {
         guarded.withLock { guarded in
+            guarded.tornDown = true
             for path in guarded.temporaryFiles { FileSystem.remove(path) }
             guarded.temporaryFiles.removeAll()
             for directory in guarded.temporaryDirectories.reversed() { FileSystem.removeDirectory(directory) }

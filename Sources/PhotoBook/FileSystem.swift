@@ -94,14 +94,17 @@ public enum FileSystem {
         return .success(bytes)
     }
 
-    /// Writes `bytes` to a new file at `path` (which must not exist), mode 0600.
-    public static func writeNewFile(_ path: String, bytes: [UInt8]) -> Result<Void, Failure> {
+    /// Creates a new file (which must not exist), mode 0600, and returns its open descriptor.
+    public static func createNewFile(_ path: String) -> Result<Int32, Failure> {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return .failure(Failure(code: errno)) }
-        defer { close(fd) }
+        return fd >= 0 ? .success(fd) : .failure(Failure(code: errno))
+    }
+
+    /// Writes all of `bytes` to an open descriptor.
+    public static func write(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, Failure> {
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return .failure(Failure(code: errno))
@@ -111,6 +114,10 @@ public enum FileSystem {
         return .success(())
     }
 
+    public static func close(_ fd: Int32) -> Result<Void, Failure> {
+        Glibc.close(fd) == 0 ? .success(()) : .failure(Failure(code: errno))
+    }
+
     /// Creates a private directory (mode 0700) from a `mkdtemp` template ending in XXXXXX.
     public static func makeTemporaryDirectory(template: String) -> Result<String, Failure> {
         var chars = Array(template.utf8CString)
@@ -118,13 +125,21 @@ public enum FileSystem {
         return .success(String(cString: chars))
     }
 
-    /// Creates an empty file (mode 0600) from a `mkstemp` template ending in XXXXXX and returns its path.
-    public static func makeTemporaryFile(template: String) -> Result<String, Failure> {
+    /// Creates an empty file (mode 0600) from a `mkstemp` template ending in XXXXXX; returns its path and descriptor.
+    public static func makeTemporaryFile(template: String) -> Result<(path: String, fd: Int32), Failure> {
         var chars = Array(template.utf8CString)
         let fd = mkstemp(&chars)
         guard fd >= 0 else { return .failure(Failure(code: errno)) }
-        close(fd)
-        return .success(String(cString: chars))
+        return .success((String(cString: chars), fd))
+    }
+
+    /// Flushes an open file's data to the disk.
+    public static func sync(_ fd: Int32) -> Result<Void, Failure> {
+        fsync(fd) == 0 ? .success(()) : .failure(Failure(code: errno))
+    }
+
+    public static func setMode(_ fd: Int32, _ mode: mode_t) -> Result<Void, Failure> {
+        fchmod(fd, mode) == 0 ? .success(()) : .failure(Failure(code: errno))
     }
 
     /// Flushes a file's data to the disk.
@@ -188,10 +203,6 @@ extension FileSystem {
             return mode_t(status.mode & 0o777)
         }
         return 0o666 & ~processUmask
-    }
-
-    public static func setMode(_ path: String, _ mode: mode_t) -> Result<Void, Failure> {
-        chmod(path, mode) == 0 ? .success(()) : .failure(Failure(code: errno))
     }
 
     /// Read once at start-up: `umask` can only be read by setting it.

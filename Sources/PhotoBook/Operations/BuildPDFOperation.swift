@@ -65,24 +65,28 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     private func save(_ document: PDFDocument, pageCount: Int) -> Outcome {
         let directory = FileSystem.directoryName(outputPath)
         let template = "\(directory)/.\(FileSystem.baseName(outputPath)).photobook-XXXXXX"
-        let temporary: String
-        switch FileSystem.makeTemporaryFile(template: template) {
+        let temporary: String, fd: Int32
+        switch session.makeTemporaryFile(template: template) {
         case .failure(let failure): return .failed("cannot create a temporary file in \(directory): \(failure)")
-        case .success(let path): temporary = path
+        case .success(let file): (temporary, fd) = file
         }
-        session.register(temporaryFile: temporary)
         var committed = false
-        defer { if !committed { session.remove(temporaryFile: temporary) } }
+        defer {
+            _ = FileSystem.close(fd)
+            if !committed { session.remove(temporaryFile: temporary) }
+        }
 
         do {
-            try document.save(to: temporary)
+            // libharu opens the file by name; through our descriptor's /proc link it writes into the file we
+            // created, even if a second Ctrl-C has unlinked it meanwhile, so no stray file can reappear.
+            try document.save(to: "/proc/self/fd/\(fd)")
         } catch {
             return .failed("cannot write \(outputPath): \(error)")
         }
-        if case .failure(let failure) = FileSystem.setMode(temporary, FileSystem.modeForNewFile(replacing: outputPath)) {
-            return .failed("cannot set permissions of \(temporary): \(failure)")
+        if case .failure(let failure) = FileSystem.setMode(fd, FileSystem.modeForNewFile(replacing: outputPath)) {
+            return .failed("cannot set the permissions of \(temporary): \(failure)")
         }
-        if case .failure(let failure) = FileSystem.sync(temporary) {
+        if case .failure(let failure) = FileSystem.sync(fd) {
             return .failed("cannot write \(outputPath): \(failure)")
         }
         hooks.beforeCommit?()

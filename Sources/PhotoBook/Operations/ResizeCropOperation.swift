@@ -54,8 +54,15 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         if shouldStop { return .cancelled }
 
         let path = "\(directory)/page-\(sequence).jpg"
-        session.register(temporaryFile: path)
-        if case .failure(let failure) = FileSystem.writeNewFile(path, bytes: bytes) {
+        let fd: Int32
+        switch session.createTemporaryFile(path) {
+        case .failure(let failure):
+            return session.isCancelled ? .cancelled : .failed("cannot create a temporary file in \(directory): \(failure)")
+        case .success(let opened): fd = opened
+        }
+        let written = FileSystem.write(fd, bytes)
+        let closed = FileSystem.close(fd)
+        if case .failure(let failure) = written.flatMap({ closed }) {
             session.remove(temporaryFile: path)
             return .failed("cannot write a temporary file in \(directory): \(failure)")
         }
