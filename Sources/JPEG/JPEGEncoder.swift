@@ -3,10 +3,14 @@ import Imaging
 
 /// Writes RGB images as JPEG files in memory with libjpeg-turbo.
 public enum JPEGEncoder {
-    /// How to write the file. The defaults are a baseline JFIF with optimized Huffman tables and 4:2:0 chroma.
+    /// How to write the file. The defaults are a baseline JFIF with optimized Huffman tables and automatic chroma
+    /// subsampling.
     public struct Options: Sendable, Equatable {
         /// How much colour resolution to keep, relative to luminance.
         public enum ChromaSubsampling: Sendable, Equatable {
+            /// `.none` at quality 90 and above, `.both` below (libvips's rule: at high quality, halving the
+            /// colour resolution costs more fidelity on sharp colour edges than the bytes it saves).
+            case automatic
             /// 4:4:4: full colour resolution (best for sharp colour edges; larger files).
             case none
             /// 4:2:2: half the columns.
@@ -37,7 +41,7 @@ public enum JPEGEncoder {
         public var dotsPerInch: Int?
 
         public init(quality: Int = 90, progressive: Bool = false, arithmeticCoding: Bool = false,
-                    optimizeCoding: Bool = true, chromaSubsampling: ChromaSubsampling = .both,
+                    optimizeCoding: Bool = true, chromaSubsampling: ChromaSubsampling = .automatic,
                     colorModel: ColorModel = .ycbcr, dotsPerInch: Int? = nil) {
             self.quality = quality
             self.progressive = progressive
@@ -54,7 +58,8 @@ public enum JPEGEncoder {
     /// Rows compressed between two checks of `shouldCancel`.
     static let bandRows = 32
 
-    /// A baseline JPEG of `image` at `quality` (1...100), with optimized Huffman tables and 4:2:0 chroma.
+    /// A baseline JPEG of `image` at `quality` (1...100), with optimized Huffman tables; chroma is kept at full
+    /// resolution from quality 90 up and halved both ways below.
     /// `shouldCancel` is asked between bands of rows and during the final passes; true throws `.cancelled`.
     public static func encode(_ image: RGBImage, quality: Int,
                               shouldCancel: () -> Bool = { false }) throws(JPEGError) -> [UInt8] {
@@ -96,8 +101,10 @@ public enum JPEGEncoder {
         settings.progressive = options.progressive ? 1 : 0
         settings.arithmetic = options.arithmeticCoding ? 1 : 0
         settings.optimize_coding = options.optimizeCoding ? 1 : 0
-        switch options.chromaSubsampling {
-        case .none: settings.chroma_h = 1; settings.chroma_v = 1
+        var subsampling = options.chromaSubsampling
+        if subsampling == .automatic { subsampling = settings.quality >= 90 ? .none : .both }
+        switch subsampling {
+        case .automatic, .none: settings.chroma_h = 1; settings.chroma_v = 1
         case .horizontal: settings.chroma_h = 2; settings.chroma_v = 1
         case .both: settings.chroma_h = 2; settings.chroma_v = 2
         }
