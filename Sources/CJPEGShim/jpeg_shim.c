@@ -36,11 +36,11 @@ static void classify_error(j_common_ptr cinfo, pb_jpeg_failure *failure) {
     failure->status = PB_JPEG_ERROR;
     switch (err->msg_code) {
     case JERR_BAD_PRECISION:
-        /* 12-bit data fails in jpeg_read_header (at the first SOS), with the precision as the parameter. */
+        /* Trap: 12-bit data is only refused at the first SOS (still inside jpeg_read_header), as a bare error. */
         record_unsupported(failure, PB_JPEG_UNSUPPORTED_PRECISION, parameter);
         break;
     case JERR_SOF_UNSUPPORTED:
-        /* libjpeg-turbo 2.1.5 rejects lossless (SOF3/7/11/15) and hierarchical (SOF5/6/13/14) frames here. */
+        /* Trap: 2.1.5 reports lossless (SOF3/7/11/15) and hierarchical (SOF5/6/13/14) alike: only the marker tells. */
         switch (parameter) {
         case 0xC3: case 0xC7: case 0xCB: case 0xCF:
             record_unsupported(failure, PB_JPEG_UNSUPPORTED_LOSSLESS, parameter); break;
@@ -98,7 +98,7 @@ static void shim_emit_message(j_common_ptr cinfo, int msg_level) {
 }
 
 static void shim_output_message(j_common_ptr cinfo) {
-    (void)cinfo;  /* never print: the default writes to stderr */
+    (void)cinfo;  /* Trap: the default output_message writes to stderr, and error_exit then calls exit() */
 }
 
 static void init_error_manager(pb_error_manager *manager) {
@@ -138,7 +138,7 @@ struct pb_jpeg_decoder {
 };
 
 static void decoder_progress(j_common_ptr cinfo) {
-    pb_jpeg_decoder *decoder = (pb_jpeg_decoder *)cinfo;  /* cinfo is the first member */
+    pb_jpeg_decoder *decoder = (pb_jpeg_decoder *)cinfo;  /* the monitor gets no context: cinfo is our first member */
     if (decoder->max_scans > 0 && decoder->cinfo.input_scan_number > decoder->max_scans) {
         char text[80];
         snprintf(text, sizeof text, "too many progressive scans (more than %d)", decoder->max_scans);
@@ -224,7 +224,7 @@ int pb_jpeg_decoder_read_header(pb_jpeg_decoder *decoder, const uint8_t *data, s
 
     jpeg_mem_src(&decoder->cinfo, data, (unsigned long)length);
     if (save_exif)
-        jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);  /* before read_header, or nothing is kept */
+        jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);  /* Trap: after read_header it keeps nothing */
     jpeg_read_header(&decoder->cinfo, TRUE);
     decoder->header_read = 1;
 
@@ -263,7 +263,7 @@ int pb_jpeg_decoder_start(pb_jpeg_decoder *decoder, int scale_num, int *output_w
         cinfo->out_color_space = JCS_RGB;
         break;
     case JCS_CMYK: case JCS_YCCK:
-        /* libjpeg converts YCCK to CMYK but never CMYK to RGB: that conversion is ours. */
+        /* Trap: libjpeg turns YCCK into CMYK but refuses CMYK to RGB; that (and the Adobe inversion) is ours. */
         cinfo->out_color_space = JCS_CMYK;
         break;
     default:

@@ -12,6 +12,16 @@ public struct JPEGInfo: Sendable, Equatable {
     public var isProgressive: Bool
     /// The TIFF structure of the first APP1 "Exif" segment (the "Exif\0\0" prefix removed), if any.
     public var exif: [UInt8]?
+
+    public init(width: Int, height: Int, components: Int, colorSpace: JPEGColorSpace, isProgressive: Bool,
+                exif: [UInt8]? = nil) {
+        self.width = width
+        self.height = height
+        self.components = components
+        self.colorSpace = colorSpace
+        self.isProgressive = isProgressive
+        self.exif = exif
+    }
 }
 
 /// Why a JPEG could not be read or written; `description` is a short reason fit for a diagnostic line.

@@ -40,6 +40,7 @@ public enum JPEGDecoder {
     /// smaller scale covers it, including a minimum larger than the image. Sizes are in stored orientation.
     public static func scaledSize(width: Int, height: Int, minimumWidth: Int, minimumHeight: Int)
         -> (scale: Int, width: Int, height: Int) {
+        // Trap: libjpeg rounds scaled sides up, so a 1801-pixel side is 226 at 1/8, not 225.
         for scale in 1...8 {
             let scaledWidth = (width * scale + 7) / 8
             let scaledHeight = (height * scale + 7) / 8
@@ -108,6 +109,7 @@ public enum JPEGDecoder {
             }
         } else {
             // Four components: CMYK as stored (YCCK already turned into CMYK by libjpeg); converting it is ours.
+            // Trap: Adobe CMYK is stored inverted (0 = full ink), and only the APP14 marker says so.
             let inverted = header.saw_adobe_marker != 0
             let cmykStride = output.width * 4
             var band = [UInt8](repeating: 0, count: bandRows * cmykStride)

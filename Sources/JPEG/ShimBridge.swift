@@ -1,4 +1,4 @@
-import CJPEG  // not called from Swift: importing it is what links libjpeg (its module map says `link "jpeg"`)
+import CJPEG  // Trap: never called from Swift, but only a Swift import of it links libjpeg (module map `link "jpeg"`)
 import CJPEGShim
 
 // The only file that touches CJPEGShim's handles: each C handle is owned by one final class that frees it in
@@ -28,6 +28,7 @@ func withCancellationProbe<R>(_ shouldCancel: () -> Bool, _ body: (CancellationP
 /// One `pb_jpeg_decoder` (a `jpeg_decompress_struct` with our error manager), freed in deinit.
 final class DecoderHandle {
     private let raw: OpaquePointer
+    /// Kept alive here because the C side holds a raw pointer to it.
     private let probe: CancellationProbe?
 
     /// `pb_jpeg_decoder_create`; `maxScans` bounds progressive scans (0: no bound).
@@ -81,6 +82,7 @@ final class DecoderHandle {
 /// One `pb_jpeg_encoder` (a `jpeg_compress_struct` writing to a buffer it owns), freed in deinit.
 final class EncoderHandle {
     private let raw: OpaquePointer
+    /// Kept alive here because the C side holds a raw pointer to it.
     private let probe: CancellationProbe?
 
     init(probe: CancellationProbe?) throws(JPEGError) {

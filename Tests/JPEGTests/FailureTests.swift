@@ -61,7 +61,9 @@ struct FailureTests {
             case .withoutEOI: return jpeg.count - 2
             }
         }
-        var beforeFirstScan: Bool { [.afterSOI, .inTheHeaders, .atTheFrameHeader, .insideTheFrameHeader].contains(self) }
+        var beforeFirstScan: Bool {
+            [.afterSOI, .inTheHeaders, .atTheFrameHeader, .insideTheFrameHeader].contains(self)
+        }
     }
 
     static let truncated = JPEGError.corrupt("truncated file: premature end of data")

@@ -50,7 +50,8 @@ struct ReadInfoTests {
 
     @Test("the CMYK fixture's EXIF (its first APP1, before an XMP one) is found")
     func cmykExif() throws {
-        let exif = try #require(try JPEGDecoder.readInfo(TestSupport.fixture("cmyk-jpeg/pillow_pil_sample_cmyk.jpg")).exif)
+        let info = try JPEGDecoder.readInfo(TestSupport.fixture("cmyk-jpeg/pillow_pil_sample_cmyk.jpg"))
+        let exif = try #require(info.exif)
         #expect(Array(exif.prefix(4)) == Self.bigEndianTIFF || Array(exif.prefix(4)) == Self.littleEndianTIFF)
     }
 

@@ -107,3 +107,23 @@ struct RoundTripTests {
         }
     }
 }
+
+/// Separate decoders and encoders share nothing: several may run at once on different threads.
+struct ConcurrencyTests {
+    @Test("parallel decodes and encodes give the same bytes as serial ones")
+    func parallel() async throws {
+        let jpeg = try TestSupport.fixture("exif-orientation/Landscape_1.jpg")
+        let expected = try JPEGDecoder.decode(jpeg, minimumWidth: 450, minimumHeight: 300, maxPixels: 10_000_000)
+        let expectedEncoding = try JPEGEncoder.encode(expected, quality: 80)
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    let image = try JPEGDecoder.decode(jpeg, minimumWidth: 450, minimumHeight: 300,
+                                                       maxPixels: 10_000_000)
+                    return try image == expected && JPEGEncoder.encode(image, quality: 80) == expectedEncoding
+                }
+            }
+            for try await same in group { #expect(same) }
+        }
+    }
+}

@@ -9,24 +9,32 @@ struct ScalingTests {
         let width, height, minimumWidth, minimumHeight: Int
         let scale, scaledWidth, scaledHeight: Int
         var testDescription: String { "\(width)x\(height) covering \(minimumWidth)x\(minimumHeight)" }
+
+        /// `width` x `height` asked to cover `minimumWidth` x `minimumHeight` gives `scale`/8, `scaled` size.
+        init(_ width: Int, _ height: Int, covering minimumWidth: Int, _ minimumHeight: Int,
+             gives scale: Int, _ scaledWidth: Int, _ scaledHeight: Int) {
+            (self.width, self.height) = (width, height)
+            (self.minimumWidth, self.minimumHeight) = (minimumWidth, minimumHeight)
+            (self.scale, self.scaledWidth, self.scaledHeight) = (scale, scaledWidth, scaledHeight)
+        }
     }
 
     static let cases: [Case] = [
-        Case(width: 1800, height: 1200, minimumWidth: 0, minimumHeight: 0, scale: 1, scaledWidth: 225, scaledHeight: 150),
-        Case(width: 1800, height: 1200, minimumWidth: 225, minimumHeight: 150, scale: 1, scaledWidth: 225, scaledHeight: 150),
-        Case(width: 1800, height: 1200, minimumWidth: 226, minimumHeight: 0, scale: 2, scaledWidth: 450, scaledHeight: 300),
-        Case(width: 1800, height: 1200, minimumWidth: 900, minimumHeight: 600, scale: 4, scaledWidth: 900, scaledHeight: 600),
-        Case(width: 1800, height: 1200, minimumWidth: 900, minimumHeight: 601, scale: 5, scaledWidth: 1125, scaledHeight: 750),
-        Case(width: 1800, height: 1200, minimumWidth: 1, minimumHeight: 1050, scale: 7, scaledWidth: 1575, scaledHeight: 1050),
-        Case(width: 1800, height: 1200, minimumWidth: 1800, minimumHeight: 1200, scale: 8, scaledWidth: 1800, scaledHeight: 1200),
+        Case(1800, 1200, covering: 0, 0, gives: 1, 225, 150),
+        Case(1800, 1200, covering: 225, 150, gives: 1, 225, 150),
+        Case(1800, 1200, covering: 226, 0, gives: 2, 450, 300),
+        Case(1800, 1200, covering: 900, 600, gives: 4, 900, 600),
+        Case(1800, 1200, covering: 900, 601, gives: 5, 1125, 750),
+        Case(1800, 1200, covering: 1, 1050, gives: 7, 1575, 1050),
+        Case(1800, 1200, covering: 1800, 1200, gives: 8, 1800, 1200),
         // A minimum larger than the image never upsamples: full size.
-        Case(width: 1800, height: 1200, minimumWidth: 4000, minimumHeight: 10, scale: 8, scaledWidth: 1800, scaledHeight: 1200),
+        Case(1800, 1200, covering: 4000, 10, gives: 8, 1800, 1200),
         // libjpeg rounds scaled sides up: ceil(1801 / 8) = 226, ceil(1201 * 3 / 8) = 451.
-        Case(width: 1801, height: 1201, minimumWidth: 226, minimumHeight: 151, scale: 1, scaledWidth: 226, scaledHeight: 151),
-        Case(width: 1801, height: 1201, minimumWidth: 0, minimumHeight: 451, scale: 3, scaledWidth: 676, scaledHeight: 451),
-        Case(width: 17, height: 9, minimumWidth: 3, minimumHeight: 2, scale: 1, scaledWidth: 3, scaledHeight: 2),
-        Case(width: 17, height: 9, minimumWidth: 4, minimumHeight: 2, scale: 2, scaledWidth: 5, scaledHeight: 3),
-        Case(width: 1, height: 1, minimumWidth: 1, minimumHeight: 1, scale: 1, scaledWidth: 1, scaledHeight: 1),
+        Case(1801, 1201, covering: 226, 151, gives: 1, 226, 151),
+        Case(1801, 1201, covering: 0, 451, gives: 3, 676, 451),
+        Case(17, 9, covering: 3, 2, gives: 1, 3, 2),
+        Case(17, 9, covering: 4, 2, gives: 2, 5, 3),
+        Case(1, 1, covering: 1, 1, gives: 1, 1, 1),
     ]
 
     @Test("scaledSize picks the smallest covering scale", arguments: cases)
@@ -64,7 +72,8 @@ struct ScalingTests {
         let reference = TestSupport.boxDownscale(full, width: scaled.width, height: scaled.height)
         let psnr = TestSupport.psnr(scaled, reference)
         // The DCT reduction is not a box filter (and the full decode upsamples chroma first), but on a photo
-        // the two agree closely: about 51 dB at 1/2, 1/4, 1/8 and 37-39 dB at 5/8 and 7/8, where a fractional box differs more.
+        // the two agree closely: about 51 dB at 1/2, 1/4, 1/8 and 37-39 dB at 5/8 and 7/8, where a fractional
+        // box differs more.
         #expect(psnr > 35, "PSNR \(psnr) dB at \(scaled.width)x\(scaled.height)")
     }
 }
