@@ -1,2 +1,551 @@
+/*
+ * libjpeg behind setjmp: see include/jpeg_shim.h for the contract.
+ *
+ * Every exported function that calls into libjpeg sets its own jmp_buf and points the error manager at it
+ * for the duration of the call, so error_exit (and the progress monitor, and a warning) longjmp only into a
+ * C frame of this file. The Swift cancel callback returns before any longjmp happens.
+ */
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+#include <jerror.h>
+
 #include "jpeg_shim.h"
-int photobook_jpeg_shim_version(void) { return 1; }
+
+/* ---- errors shared by both directions ---- */
+
+typedef struct pb_error_manager {
+    struct jpeg_error_mgr pub;   /* first: libjpeg hands us &pub as cinfo->err */
+    jmp_buf *jump;               /* the jmp_buf of the exported function running now, or NULL */
+    int warnings_fatal;
+    pb_jpeg_failure failure;
+} pb_error_manager;
+
+static void record_unsupported(pb_jpeg_failure *failure, int reason, int detail) {
+    failure->status = PB_JPEG_UNSUPPORTED;
+    failure->reason = reason;
+    failure->detail = detail;
+}
+
+static void classify_error(j_common_ptr cinfo, pb_jpeg_failure *failure) {
+    struct jpeg_error_mgr *err = cinfo->err;
+    int parameter = err->msg_parm.i[0];
+    failure->status = PB_JPEG_ERROR;
+    switch (err->msg_code) {
+    case JERR_BAD_PRECISION:
+        /* Trap: 12-bit data is only refused at the first SOS (still inside jpeg_read_header), as a bare error. */
+        record_unsupported(failure, PB_JPEG_UNSUPPORTED_PRECISION, parameter);
+        break;
+    case JERR_SOF_UNSUPPORTED:
+        /* Trap: 2.1.5 reports lossless (SOF3/7/11/15) and hierarchical (SOF5/6/13/14) alike: only the marker tells. */
+        switch (parameter) {
+        case 0xC3: case 0xC7: case 0xCB: case 0xCF:
+            record_unsupported(failure, PB_JPEG_UNSUPPORTED_LOSSLESS, parameter); break;
+        case 0xC5: case 0xC6: case 0xCD: case 0xCE:
+            record_unsupported(failure, PB_JPEG_UNSUPPORTED_HIERARCHICAL, parameter); break;
+        default:
+            record_unsupported(failure, PB_JPEG_UNSUPPORTED_PROCESS, parameter); break;
+        }
+        break;
+    case JERR_NOT_COMPILED:
+    case JERR_ARITH_NOTIMPL:
+        record_unsupported(failure, PB_JPEG_UNSUPPORTED_PROCESS, 0);
+        break;
+    case JERR_OUT_OF_MEMORY:
+        failure->status = PB_JPEG_OUT_OF_MEMORY;
+        break;
+    case JERR_EMPTY_IMAGE:
+        failure->reason = PB_JPEG_CORRUPT_EMPTY_IMAGE;
+        break;
+    default:
+        break;
+    }
+}
+
+static void shim_error_exit(j_common_ptr cinfo) {
+    pb_error_manager *manager = (pb_error_manager *)cinfo->err;
+    if (manager->failure.status == PB_JPEG_OK) {
+        manager->failure.code = cinfo->err->msg_code;
+        (*cinfo->err->format_message)(cinfo, manager->failure.message);
+        classify_error(cinfo, &manager->failure);
+    }
+    if (manager->jump != NULL)
+        longjmp(*manager->jump, 1);
+    /* Only reachable through a libjpeg call made outside an exported function: a bug in this file. */
+    abort();
+}
+
+static void shim_emit_message(j_common_ptr cinfo, int msg_level) {
+    pb_error_manager *manager = (pb_error_manager *)cinfo->err;
+    if (msg_level >= 0)
+        return;  /* trace messages */
+    cinfo->err->num_warnings++;
+    manager->failure.warnings = cinfo->err->num_warnings;
+    if (cinfo->err->num_warnings == 1 && manager->failure.status == PB_JPEG_OK) {
+        manager->failure.code = cinfo->err->msg_code;
+        (*cinfo->err->format_message)(cinfo, manager->failure.message);
+    }
+    /* Trap: libjpeg only warns on corrupt or truncated data and goes on to fill the rest with grey; we stop. */
+    if (manager->warnings_fatal && manager->jump != NULL) {
+        manager->failure.status = PB_JPEG_WARNING;
+        if (cinfo->err->msg_code == JWRN_JPEG_EOF)
+            manager->failure.reason = PB_JPEG_CORRUPT_TRUNCATED;
+        longjmp(*manager->jump, 1);
+    }
+}
+
+static void shim_output_message(j_common_ptr cinfo) {
+    (void)cinfo;  /* Trap: the default output_message writes to stderr, and error_exit then calls exit() */
+}
+
+static void init_error_manager(pb_error_manager *manager) {
+    memset(manager, 0, sizeof *manager);
+    jpeg_std_error(&manager->pub);
+    manager->pub.error_exit = shim_error_exit;
+    manager->pub.emit_message = shim_emit_message;
+    manager->pub.output_message = shim_output_message;
+    manager->warnings_fatal = 1;
+    manager->failure.code = -1;
+}
+
+/* Fails the running call with our own status and message; only from inside a libjpeg callback. */
+static void fail_now(pb_error_manager *manager, int status, const char *message) {
+    if (manager->failure.status == PB_JPEG_OK) {
+        manager->failure.status = status;
+        manager->failure.code = -1;
+        snprintf(manager->failure.message, sizeof manager->failure.message, "%s", message);
+    }
+    if (manager->jump != NULL)
+        longjmp(*manager->jump, 1);
+    abort();
+}
+
+/* ---- decoder ---- */
+
+struct pb_jpeg_decoder {
+    struct jpeg_decompress_struct cinfo;
+    pb_error_manager errors;
+    struct jpeg_progress_mgr progress;
+    int created;
+    int max_scans;
+    int poll_cancel;       /* ask should_cancel from the progress monitor (inside start and finish) */
+    int header_read, started;
+    pb_jpeg_cancel_fn should_cancel;
+    void *cancel_context;
+};
+
+static void decoder_progress(j_common_ptr cinfo) {
+    pb_jpeg_decoder *decoder = (pb_jpeg_decoder *)cinfo;  /* the monitor gets no context: cinfo is our first member */
+    if (decoder->max_scans > 0 && decoder->cinfo.input_scan_number > decoder->max_scans) {
+        char text[80];
+        snprintf(text, sizeof text, "too many progressive scans (more than %d)", decoder->max_scans);
+        fail_now(&decoder->errors, PB_JPEG_TOO_MANY_SCANS, text);
+    }
+    if (decoder->poll_cancel && decoder->should_cancel != NULL && decoder->should_cancel(decoder->cancel_context))
+        fail_now(&decoder->errors, PB_JPEG_CANCELLED, "cancelled");
+}
+
+pb_jpeg_decoder *pb_jpeg_decoder_create(int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context) {
+    pb_jpeg_decoder *decoder = calloc(1, sizeof *decoder);
+    if (decoder == NULL)
+        return NULL;
+    init_error_manager(&decoder->errors);
+    decoder->cinfo.err = &decoder->errors.pub;
+    decoder->max_scans = max_scans;
+    decoder->should_cancel = should_cancel;
+    decoder->cancel_context = cancel_context;
+    jmp_buf jump;
+    decoder->errors.jump = &jump;
+    if (setjmp(jump)) {
+        free(decoder);
+        return NULL;
+    }
+    jpeg_create_decompress(&decoder->cinfo);
+    decoder->created = 1;
+    decoder->errors.jump = NULL;
+    decoder->progress.progress_monitor = decoder_progress;
+    decoder->cinfo.progress = &decoder->progress;
+    return decoder;
+}
+
+void pb_jpeg_decoder_destroy(pb_jpeg_decoder *decoder) {
+    if (decoder == NULL)
+        return;
+    if (decoder->created)
+        jpeg_destroy_decompress(&decoder->cinfo);  /* frees every pool, also after an error */
+    free(decoder);
+}
+
+const pb_jpeg_failure *pb_jpeg_decoder_failure(const pb_jpeg_decoder *decoder) {
+    return &decoder->errors.failure;
+}
+
+static int decoder_misuse(pb_jpeg_decoder *decoder, const char *message) {
+    pb_jpeg_failure *failure = &decoder->errors.failure;
+    if (failure->status == PB_JPEG_OK) {
+        failure->status = PB_JPEG_MISUSE;
+        snprintf(failure->message, sizeof failure->message, "%s", message);
+    }
+    return failure->status;
+}
+
+/* Runs after a longjmp back into an exported decoder function. */
+static int decoder_failed(pb_jpeg_decoder *decoder) {
+    decoder->errors.jump = NULL;
+    decoder->poll_cancel = 0;
+    return decoder->errors.failure.status;
+}
+
+static int map_color_space(J_COLOR_SPACE space) {
+    switch (space) {
+    case JCS_GRAYSCALE: return PB_JPEG_CS_GRAYSCALE;
+    case JCS_RGB: return PB_JPEG_CS_RGB;
+    case JCS_YCbCr: return PB_JPEG_CS_YCBCR;
+    case JCS_CMYK: return PB_JPEG_CS_CMYK;
+    case JCS_YCCK: return PB_JPEG_CS_YCCK;
+    default: return PB_JPEG_CS_UNKNOWN;
+    }
+}
+
+int pb_jpeg_decoder_read_header(pb_jpeg_decoder *decoder, const uint8_t *data, size_t length, int save_exif,
+                                pb_jpeg_header *header) {
+    if (decoder->errors.failure.status != PB_JPEG_OK)
+        return decoder->errors.failure.status;
+    if (decoder->header_read || data == NULL || header == NULL)
+        return decoder_misuse(decoder, "read_header called twice or without data");
+    memset(header, 0, sizeof *header);
+    jmp_buf jump;
+    decoder->errors.jump = &jump;
+    if (setjmp(jump))
+        return decoder_failed(decoder);
+
+    jpeg_mem_src(&decoder->cinfo, data, (unsigned long)length);
+    if (save_exif)
+        jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);  /* Trap: after read_header it keeps nothing */
+    jpeg_read_header(&decoder->cinfo, TRUE);
+    decoder->header_read = 1;
+
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    header->width = (int)cinfo->image_width;
+    header->height = (int)cinfo->image_height;
+    header->components = cinfo->num_components;
+    header->color_space = map_color_space(cinfo->jpeg_color_space);
+    header->precision = cinfo->data_precision;
+    header->progressive = cinfo->progressive_mode ? 1 : 0;
+    header->arithmetic = cinfo->arith_code ? 1 : 0;
+    header->saw_adobe_marker = cinfo->saw_Adobe_marker ? 1 : 0;
+    header->adobe_transform = cinfo->Adobe_transform;
+    header->saw_jfif_marker = cinfo->saw_JFIF_marker ? 1 : 0;
+    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker != NULL; marker = marker->next) {
+        if (marker->marker == JPEG_APP0 + 1 && marker->data_length >= 6 &&
+            memcmp(marker->data, "Exif\0\0", 6) == 0) {
+            header->exif = marker->data + 6;
+            header->exif_length = marker->data_length - 6;
+            break;
+        }
+    }
+    decoder->errors.jump = NULL;
+    return PB_JPEG_OK;
+}
+
+int pb_jpeg_decoder_start(pb_jpeg_decoder *decoder, int scale_num, int *output_width, int *output_height,
+                          int *output_components) {
+    if (decoder->errors.failure.status != PB_JPEG_OK)
+        return decoder->errors.failure.status;
+    if (!decoder->header_read || decoder->started || scale_num < 1 || scale_num > 16)
+        return decoder_misuse(decoder, "start called out of order or with a scale outside 1...16");
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    switch (cinfo->jpeg_color_space) {
+    case JCS_GRAYSCALE: case JCS_YCbCr: case JCS_RGB:
+        cinfo->out_color_space = JCS_RGB;
+        break;
+    case JCS_CMYK: case JCS_YCCK:
+        /* Trap: libjpeg turns YCCK into CMYK but refuses CMYK to RGB; that (and the Adobe inversion) is ours. */
+        cinfo->out_color_space = JCS_CMYK;
+        break;
+    default:
+        record_unsupported(&decoder->errors.failure, PB_JPEG_UNSUPPORTED_COLOR, cinfo->num_components);
+        snprintf(decoder->errors.failure.message, sizeof decoder->errors.failure.message,
+                 "%d colour components without a known colour space", cinfo->num_components);
+        return PB_JPEG_UNSUPPORTED;
+    }
+    cinfo->scale_num = (unsigned int)scale_num;
+    cinfo->scale_denom = 8;
+
+    jmp_buf jump;
+    decoder->errors.jump = &jump;
+    if (setjmp(jump))
+        return decoder_failed(decoder);
+    /* Trap: for progressive (and multi-scan) files jpeg_start_decompress reads every scan; poll cancel there. */
+    decoder->poll_cancel = 1;
+    jpeg_start_decompress(cinfo);
+    decoder->poll_cancel = 0;
+    decoder->started = 1;
+    *output_width = (int)cinfo->output_width;
+    *output_height = (int)cinfo->output_height;
+    *output_components = cinfo->output_components;
+    decoder->errors.jump = NULL;
+    return PB_JPEG_OK;
+}
+
+int pb_jpeg_decoder_read_rows(pb_jpeg_decoder *decoder, uint8_t *buffer, size_t stride, int max_rows,
+                              int *rows_read) {
+    *rows_read = 0;
+    if (decoder->errors.failure.status != PB_JPEG_OK)
+        return decoder->errors.failure.status;
+    if (!decoder->started || buffer == NULL || max_rows < 0)
+        return decoder_misuse(decoder, "read_rows called before start or without a buffer");
+    jmp_buf jump;
+    decoder->errors.jump = &jump;
+    if (setjmp(jump))
+        return decoder_failed(decoder);
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    int done = 0;
+    while (done < max_rows && cinfo->output_scanline < cinfo->output_height) {
+        JSAMPROW rows[16];
+        int wanted = max_rows - done;
+        if (wanted > 16)
+            wanted = 16;
+        for (int i = 0; i < wanted; i++)
+            rows[i] = buffer + (size_t)(done + i) * stride;
+        JDIMENSION got = jpeg_read_scanlines(cinfo, rows, (JDIMENSION)wanted);
+        if (got == 0)
+            fail_now(&decoder->errors, PB_JPEG_ERROR, "no scanlines returned (suspended data source)");
+        done += (int)got;
+        *rows_read = done;
+    }
+    decoder->errors.jump = NULL;
+    return PB_JPEG_OK;
+}
+
+int pb_jpeg_decoder_finish(pb_jpeg_decoder *decoder) {
+    if (decoder->errors.failure.status != PB_JPEG_OK)
+        return decoder->errors.failure.status;
+    if (!decoder->started || decoder->cinfo.output_scanline < decoder->cinfo.output_height)
+        return decoder_misuse(decoder, "finish called before every row was read");
+    jmp_buf jump;
+    decoder->errors.jump = &jump;
+    if (setjmp(jump))
+        return decoder_failed(decoder);
+    decoder->poll_cancel = 1;
+    jpeg_finish_decompress(&decoder->cinfo);
+    decoder->poll_cancel = 0;
+    decoder->errors.jump = NULL;
+    return PB_JPEG_OK;
+}
+
+/* ---- encoder ---- */
+
+/* A growable output buffer we own: jpeg_mem_dest cannot be cleaned up after an error (see below). */
+typedef struct pb_memory_destination {
+    struct jpeg_destination_mgr pub;
+    uint8_t *buffer;
+    size_t capacity;
+    size_t length;        /* set by term_destination */
+} pb_memory_destination;
+
+struct pb_jpeg_encoder {
+    struct jpeg_compress_struct cinfo;
+    pb_error_manager errors;
+    struct jpeg_progress_mgr progress;
+    pb_memory_destination destination;
+    int created, started, finished;
+    int poll_cancel;
+    pb_jpeg_cancel_fn should_cancel;
+    void *cancel_context;
+};
+
+static void destination_init(j_compress_ptr cinfo) {
+    pb_memory_destination *destination = (pb_memory_destination *)cinfo->dest;
+    if (destination->buffer == NULL) {
+        size_t estimate = (size_t)cinfo->image_width * cinfo->image_height / 4;
+        destination->capacity = estimate < 65536 ? 65536 : estimate;
+        destination->buffer = malloc(destination->capacity);
+        if (destination->buffer == NULL)
+            ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 100);
+    }
+    destination->pub.next_output_byte = destination->buffer;
+    destination->pub.free_in_buffer = destination->capacity;
+}
+
+/* Trap: jpeg_mem_dest frees its old buffer when it grows but updates the caller's pointer only in
+ * term_destination, so after an error (or cancellation) the caller holds a freed pointer and the live buffer
+ * leaks. This destination keeps the only pointer in the encoder, which frees it on every path. */
+static boolean destination_grow(j_compress_ptr cinfo) {
+    pb_memory_destination *destination = (pb_memory_destination *)cinfo->dest;
+    size_t used = destination->capacity;  /* called only when the buffer is full */
+    if (destination->capacity > SIZE_MAX / 2)
+        ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 101);
+    size_t capacity = destination->capacity * 2;
+    uint8_t *buffer = realloc(destination->buffer, capacity);
+    if (buffer == NULL)
+        ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 102);
+    destination->buffer = buffer;
+    destination->capacity = capacity;
+    destination->pub.next_output_byte = buffer + used;
+    destination->pub.free_in_buffer = capacity - used;
+    return TRUE;
+}
+
+static void destination_term(j_compress_ptr cinfo) {
+    pb_memory_destination *destination = (pb_memory_destination *)cinfo->dest;
+    destination->length = destination->capacity - destination->pub.free_in_buffer;
+}
+
+static void encoder_progress(j_common_ptr cinfo) {
+    pb_jpeg_encoder *encoder = (pb_jpeg_encoder *)cinfo;  /* cinfo is the first member */
+    if (encoder->poll_cancel && encoder->should_cancel != NULL && encoder->should_cancel(encoder->cancel_context))
+        fail_now(&encoder->errors, PB_JPEG_CANCELLED, "cancelled");
+}
+
+pb_jpeg_encoder *pb_jpeg_encoder_create(pb_jpeg_cancel_fn should_cancel, void *cancel_context) {
+    pb_jpeg_encoder *encoder = calloc(1, sizeof *encoder);
+    if (encoder == NULL)
+        return NULL;
+    init_error_manager(&encoder->errors);
+    encoder->cinfo.err = &encoder->errors.pub;
+    encoder->should_cancel = should_cancel;
+    encoder->cancel_context = cancel_context;
+    jmp_buf jump;
+    encoder->errors.jump = &jump;
+    if (setjmp(jump)) {
+        free(encoder);
+        return NULL;
+    }
+    jpeg_create_compress(&encoder->cinfo);
+    encoder->created = 1;
+    encoder->errors.jump = NULL;
+    encoder->progress.progress_monitor = encoder_progress;
+    encoder->cinfo.progress = &encoder->progress;
+    encoder->destination.pub.init_destination = destination_init;
+    encoder->destination.pub.empty_output_buffer = destination_grow;
+    encoder->destination.pub.term_destination = destination_term;
+    encoder->cinfo.dest = &encoder->destination.pub;
+    return encoder;
+}
+
+void pb_jpeg_encoder_destroy(pb_jpeg_encoder *encoder) {
+    if (encoder == NULL)
+        return;
+    if (encoder->created)
+        jpeg_destroy_compress(&encoder->cinfo);
+    free(encoder->destination.buffer);
+    free(encoder);
+}
+
+const pb_jpeg_failure *pb_jpeg_encoder_failure(const pb_jpeg_encoder *encoder) {
+    return &encoder->errors.failure;
+}
+
+static int encoder_misuse(pb_jpeg_encoder *encoder, const char *message) {
+    pb_jpeg_failure *failure = &encoder->errors.failure;
+    if (failure->status == PB_JPEG_OK) {
+        failure->status = PB_JPEG_MISUSE;
+        snprintf(failure->message, sizeof failure->message, "%s", message);
+    }
+    return failure->status;
+}
+
+static int encoder_failed(pb_jpeg_encoder *encoder) {
+    encoder->errors.jump = NULL;
+    encoder->poll_cancel = 0;
+    return encoder->errors.failure.status;
+}
+
+int pb_jpeg_encoder_start(pb_jpeg_encoder *encoder, const pb_jpeg_encoder_options *options) {
+    if (encoder->errors.failure.status != PB_JPEG_OK)
+        return encoder->errors.failure.status;
+    if (encoder->started || options == NULL ||
+        (options->input_components != 3 && options->input_components != 4))
+        return encoder_misuse(encoder, "start called twice or with other than 3 or 4 components");
+    jmp_buf jump;
+    encoder->errors.jump = &jump;
+    if (setjmp(jump))
+        return encoder_failed(encoder);
+
+    struct jpeg_compress_struct *cinfo = &encoder->cinfo;
+    cinfo->image_width = (JDIMENSION)options->width;
+    cinfo->image_height = (JDIMENSION)options->height;
+    cinfo->input_components = options->input_components;
+    cinfo->in_color_space = options->input_components == 4 ? JCS_CMYK : JCS_RGB;
+    jpeg_set_defaults(cinfo);
+    if (options->input_components == 4)
+        jpeg_set_colorspace(cinfo, options->ycck ? JCS_YCCK : JCS_CMYK);  /* also writes the Adobe marker */
+    else if (options->grayscale)
+        jpeg_set_colorspace(cinfo, JCS_GRAYSCALE);
+    int quality = options->quality < 1 ? 1 : options->quality > 100 ? 100 : options->quality;
+    jpeg_set_quality(cinfo, quality, TRUE);
+    if (cinfo->jpeg_color_space == JCS_YCbCr || cinfo->jpeg_color_space == JCS_YCCK) {
+        int h = options->chroma_h >= 1 && options->chroma_h <= 2 ? options->chroma_h : 2;
+        int v = options->chroma_v >= 1 && options->chroma_v <= 2 ? options->chroma_v : 2;
+        cinfo->comp_info[0].h_samp_factor = h;
+        cinfo->comp_info[0].v_samp_factor = v;
+        if (cinfo->jpeg_color_space == JCS_YCCK) {
+            cinfo->comp_info[3].h_samp_factor = h;
+            cinfo->comp_info[3].v_samp_factor = v;
+        }
+    }
+    cinfo->arith_code = options->arithmetic ? TRUE : FALSE;
+    cinfo->optimize_coding = (options->optimize_coding && !options->arithmetic) ? TRUE : FALSE;
+    if (options->progressive)
+        jpeg_simple_progression(cinfo);  /* after the colour space: the script depends on it */
+    if (options->dots_per_inch > 0 && options->dots_per_inch <= 65535) {
+        cinfo->density_unit = 1;
+        cinfo->X_density = (UINT16)options->dots_per_inch;
+        cinfo->Y_density = (UINT16)options->dots_per_inch;
+    }
+    jpeg_start_compress(cinfo, TRUE);
+    encoder->started = 1;
+    encoder->errors.jump = NULL;
+    return PB_JPEG_OK;
+}
+
+int pb_jpeg_encoder_write_rows(pb_jpeg_encoder *encoder, const uint8_t *rows, size_t stride, int row_count) {
+    if (encoder->errors.failure.status != PB_JPEG_OK)
+        return encoder->errors.failure.status;
+    if (!encoder->started || encoder->finished || rows == NULL || row_count < 0 ||
+        encoder->cinfo.next_scanline + (JDIMENSION)row_count > encoder->cinfo.image_height)
+        return encoder_misuse(encoder, "write_rows called out of order or with too many rows");
+    jmp_buf jump;
+    encoder->errors.jump = &jump;
+    if (setjmp(jump))
+        return encoder_failed(encoder);
+    int done = 0;
+    while (done < row_count) {
+        JSAMPROW pointers[16];
+        int batch = row_count - done > 16 ? 16 : row_count - done;
+        for (int i = 0; i < batch; i++)
+            pointers[i] = (JSAMPROW)(rows + (size_t)(done + i) * stride);  /* libjpeg only reads input rows */
+        JDIMENSION written = jpeg_write_scanlines(&encoder->cinfo, pointers, (JDIMENSION)batch);
+        if (written == 0)
+            fail_now(&encoder->errors, PB_JPEG_ERROR, "no scanlines accepted (suspended destination)");
+        done += (int)written;
+    }
+    encoder->errors.jump = NULL;
+    return PB_JPEG_OK;
+}
+
+int pb_jpeg_encoder_finish(pb_jpeg_encoder *encoder, const uint8_t **output, size_t *output_length) {
+    *output = NULL;
+    *output_length = 0;
+    if (encoder->errors.failure.status != PB_JPEG_OK)
+        return encoder->errors.failure.status;
+    if (!encoder->started || encoder->finished || encoder->cinfo.next_scanline < encoder->cinfo.image_height)
+        return encoder_misuse(encoder, "finish called before every row was written");
+    jmp_buf jump;
+    encoder->errors.jump = &jump;
+    if (setjmp(jump))
+        return encoder_failed(encoder);
+    /* Trap: with optimize_coding or progressive output the real work (every pass) happens in finish. */
+    encoder->poll_cancel = 1;
+    jpeg_finish_compress(&encoder->cinfo);
+    encoder->poll_cancel = 0;
+    encoder->finished = 1;
+    encoder->errors.jump = NULL;
+    *output = encoder->destination.buffer;
+    *output_length = encoder->destination.length;
+    return PB_JPEG_OK;
+}

@@ -1,6 +1,6 @@
 import Imaging
-import CJPEGShim
 
+/// The colour space libjpeg infers from a JPEG's markers (JFIF, Adobe APP14, component ids).
 public enum JPEGColorSpace: Sendable, Equatable { case grayscale, ycbcr, rgb, cmyk, ycck, unknown }
 
 /// What the header of a JPEG says, read without decoding any pixels.
@@ -12,8 +12,19 @@ public struct JPEGInfo: Sendable, Equatable {
     public var isProgressive: Bool
     /// The TIFF structure of the first APP1 "Exif" segment (the "Exif\0\0" prefix removed), if any.
     public var exif: [UInt8]?
+
+    public init(width: Int, height: Int, components: Int, colorSpace: JPEGColorSpace, isProgressive: Bool,
+                exif: [UInt8]? = nil) {
+        self.width = width
+        self.height = height
+        self.components = components
+        self.colorSpace = colorSpace
+        self.isProgressive = isProgressive
+        self.exif = exif
+    }
 }
 
+/// Why a JPEG could not be read or written; `description` is a short reason fit for a diagnostic line.
 public enum JPEGError: Error, Sendable, Equatable, CustomStringConvertible {
     case notJPEG
     case unsupported(String)
@@ -28,22 +39,5 @@ public enum JPEGError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let w, let h, let limit): return "image is \(w)x\(h) pixels, more than the limit of \(limit)"
         case .cancelled: return "cancelled"
         }
-    }
-}
-
-public enum JPEGDecoder {
-    public static func readInfo(_ data: [UInt8]) throws(JPEGError) -> JPEGInfo {
-        fatalError("STUB: JPEG helper implements this")
-    }
-    public static func decode(_ data: [UInt8], minimumWidth: Int, minimumHeight: Int, maxPixels: Int,
-                              shouldCancel: () -> Bool = { false }) throws(JPEGError) -> RGBImage {
-        fatalError("STUB: JPEG helper implements this")
-    }
-}
-
-public enum JPEGEncoder {
-    public static func encode(_ image: RGBImage, quality: Int,
-                              shouldCancel: () -> Bool = { false }) throws(JPEGError) -> [UInt8] {
-        fatalError("STUB: JPEG helper implements this")
     }
 }

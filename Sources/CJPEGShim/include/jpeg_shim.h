@@ -1,3 +1,137 @@
-#include "../../CJPEG/shim.h"
-/* STUB: the JPEG helper defines the setjmp-owning entry points here. */
-int photobook_jpeg_shim_version(void);
+#ifndef PHOTOBOOK_JPEG_SHIM_H
+#define PHOTOBOOK_JPEG_SHIM_H
+
+/*
+ * The C side of the JPEG module: every libjpeg call runs inside a function of this file that owns its own
+ * setjmp, so a libjpeg error never longjmps across a Swift frame. Each entry point returns a pb_jpeg_status;
+ * on failure the handle keeps the formatted libjpeg message and the libjpeg message code.
+ * After any failure a handle is spent: every later call returns the same status, only destroy is useful.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    PB_JPEG_OK = 0,
+    PB_JPEG_ERROR = 1,           /* libjpeg error_exit: corrupt or unreadable data (see code and message) */
+    PB_JPEG_WARNING = 2,         /* a libjpeg warning, made fatal: corrupt or truncated data */
+    PB_JPEG_CANCELLED = 3,       /* the should_cancel callback asked to stop */
+    PB_JPEG_TOO_MANY_SCANS = 4,  /* a progressive file with more scans than the limit */
+    PB_JPEG_UNSUPPORTED = 5,     /* 12-bit, lossless, hierarchical or an unusual component layout */
+    PB_JPEG_OUT_OF_MEMORY = 6,
+    PB_JPEG_MISUSE = 7           /* called in the wrong order or with bad arguments */
+} pb_jpeg_status;
+
+/* Reasons for PB_JPEG_UNSUPPORTED (pb_jpeg_unsupported_reason). */
+typedef enum {
+    PB_JPEG_UNSUPPORTED_NONE = 0,
+    PB_JPEG_UNSUPPORTED_PRECISION = 1,     /* detail: the data precision in bits */
+    PB_JPEG_UNSUPPORTED_LOSSLESS = 2,      /* detail: the SOF marker */
+    PB_JPEG_UNSUPPORTED_HIERARCHICAL = 3,  /* detail: the SOF marker */
+    PB_JPEG_UNSUPPORTED_PROCESS = 4,       /* detail: the SOF marker */
+    PB_JPEG_UNSUPPORTED_COLOR = 5          /* detail: the number of components */
+} pb_jpeg_unsupported_reason;
+
+/* Kinds of PB_JPEG_ERROR and PB_JPEG_WARNING we name (pb_jpeg_failure.reason). */
+enum {
+    PB_JPEG_CORRUPT_OTHER = 0,
+    PB_JPEG_CORRUPT_TRUNCATED = 1,    /* the data ended early ("Premature end of JPEG file") */
+    PB_JPEG_CORRUPT_EMPTY_IMAGE = 2   /* a zero width or height in the frame header */
+};
+
+/* Colour spaces, as libjpeg's J_COLOR_SPACE values for the ones we name. */
+enum {
+    PB_JPEG_CS_UNKNOWN = 0, PB_JPEG_CS_GRAYSCALE = 1, PB_JPEG_CS_RGB = 2, PB_JPEG_CS_YCBCR = 3,
+    PB_JPEG_CS_CMYK = 4, PB_JPEG_CS_YCCK = 5
+};
+
+/* Returns nonzero to ask the running libjpeg call to stop; called from C between units of work. */
+typedef int (*pb_jpeg_cancel_fn)(void *context);
+
+typedef struct pb_jpeg_failure {
+    int status;        /* pb_jpeg_status */
+    int code;          /* libjpeg msg_code of the error or warning, -1 if none */
+    int reason;        /* pb_jpeg_unsupported_reason, or PB_JPEG_CORRUPT_* for errors and warnings */
+    int detail;        /* see pb_jpeg_unsupported_reason */
+    long warnings;     /* warnings seen so far */
+    char message[200]; /* the libjpeg text (format_message) of the error or first warning, or our own */
+} pb_jpeg_failure;
+
+/* ---- decoding ---- */
+
+typedef struct pb_jpeg_header {
+    int width, height, components;
+    int color_space;       /* PB_JPEG_CS_*, what libjpeg infers from the markers */
+    int precision;
+    int progressive;
+    int arithmetic;
+    int saw_adobe_marker;
+    int adobe_transform;
+    int saw_jfif_marker;
+    const uint8_t *exif;   /* TIFF bytes inside the first APP1 "Exif\0\0", or NULL; valid until destroy */
+    size_t exif_length;
+} pb_jpeg_header;
+
+typedef struct pb_jpeg_decoder pb_jpeg_decoder;
+
+/* A new decoder, or NULL when out of memory. max_scans limits progressive scans (0: no limit). */
+pb_jpeg_decoder *pb_jpeg_decoder_create(int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context);
+void pb_jpeg_decoder_destroy(pb_jpeg_decoder *decoder);
+
+/* Reads the markers up to the first scan (jpeg_read_header). data must stay valid until destroy.
+ * save_exif keeps APP1 segments (jpeg_save_markers) so header->exif can point into them. */
+int pb_jpeg_decoder_read_header(pb_jpeg_decoder *decoder, const uint8_t *data, size_t length, int save_exif,
+                                pb_jpeg_header *header);
+
+/* Starts decompression at scale scale_num/8 (1...16), to RGB (3 components) or, for CMYK and YCCK files,
+ * to CMYK (4 components, as stored: Adobe files are inverted). Reports the output size. */
+int pb_jpeg_decoder_start(pb_jpeg_decoder *decoder, int scale_num, int *output_width, int *output_height,
+                          int *output_components);
+
+/* Reads up to max_rows scanlines into buffer (row stride bytes apart); *rows_read says how many. */
+int pb_jpeg_decoder_read_rows(pb_jpeg_decoder *decoder, uint8_t *buffer, size_t stride, int max_rows,
+                              int *rows_read);
+
+/* Reads to the end of the image (jpeg_finish_decompress); warnings seen there fail too. */
+int pb_jpeg_decoder_finish(pb_jpeg_decoder *decoder);
+
+const pb_jpeg_failure *pb_jpeg_decoder_failure(const pb_jpeg_decoder *decoder);
+
+/* ---- encoding ---- */
+
+typedef struct pb_jpeg_encoder_options {
+    int width, height;
+    int input_components;  /* 3 (RGB) or 4 (CMYK as given, written with an Adobe marker) */
+    int grayscale;         /* with 3 input components: write one luminance component */
+    int ycck;              /* with 4 input components: write YCCK instead of plain CMYK */
+    int quality;           /* 1...100 */
+    int progressive;
+    int arithmetic;
+    int optimize_coding;   /* ignored with arithmetic coding */
+    int chroma_h, chroma_v;/* luma sampling factors relative to chroma: 1x1 = 4:4:4, 2x1 = 4:2:2, 2x2 = 4:2:0 */
+    int dots_per_inch;     /* JFIF density, 0 to leave it unspecified */
+} pb_jpeg_encoder_options;
+
+typedef struct pb_jpeg_encoder pb_jpeg_encoder;
+
+pb_jpeg_encoder *pb_jpeg_encoder_create(pb_jpeg_cancel_fn should_cancel, void *cancel_context);
+/* Frees the encoder and its output buffer. */
+void pb_jpeg_encoder_destroy(pb_jpeg_encoder *encoder);
+
+int pb_jpeg_encoder_start(pb_jpeg_encoder *encoder, const pb_jpeg_encoder_options *options);
+/* Compresses rows (stride bytes apart, input_components bytes per pixel). */
+int pb_jpeg_encoder_write_rows(pb_jpeg_encoder *encoder, const uint8_t *rows, size_t stride, int row_count);
+/* Finishes the file; *output points into the encoder's buffer, valid until destroy. */
+int pb_jpeg_encoder_finish(pb_jpeg_encoder *encoder, const uint8_t **output, size_t *output_length);
+
+const pb_jpeg_failure *pb_jpeg_encoder_failure(const pb_jpeg_encoder *encoder);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,54 @@
+/// Converts between 8-bit CMYK samples, as stored in a JPEG, and RGB, with the naive device formula
+/// R = (1 - C)(1 - K) and so on (no ICC profile: there is no colour management in this tool).
+///
+/// Adobe applications write CMYK JPEGs inverted (0 = full ink); libjpeg passes the samples through as stored,
+/// and the Adobe APP14 marker is how a reader knows. Non-Adobe CMYK files store plain ink amounts.
+enum CMYKConversion {
+    /// `round(a * b / 255)` for bytes, without a division.
+    @inline(__always) static func multiply(_ a: UInt8, _ b: UInt8) -> UInt8 {
+        let t = UInt32(a) * UInt32(b) + 128
+        return UInt8((t + (t >> 8)) >> 8)
+    }
+
+    /// Converts `count` CMYK pixels from `cmyk` into RGB in `rgb`, starting at byte `offset`.
+    static func toRGB(_ cmyk: [UInt8], count: Int, adobeInverted: Bool, into rgb: inout [UInt8], at offset: Int) {
+        cmyk.withUnsafeBufferPointer { source in
+            rgb.withUnsafeMutableBufferPointer { target in
+                var s = 0, t = offset
+                for _ in 0..<count {
+                    var c = source[s], m = source[s + 1], y = source[s + 2], k = source[s + 3]
+                    if !adobeInverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+                    // Now every sample is "paper left": 255 means no ink.
+                    target[t] = multiply(c, k)
+                    target[t + 1] = multiply(m, k)
+                    target[t + 2] = multiply(y, k)
+                    s += 4
+                    t += 3
+                }
+            }
+        }
+    }
+
+    /// The Adobe-inverted CMYK that `toRGB(adobeInverted: true)` turns back into these RGB pixels
+    /// (full grey component replacement: K carries the darkness, the inks only the colour).
+    static func toAdobeCMYK(_ rgb: UnsafeBufferPointer<UInt8>, count: Int, into cmyk: inout [UInt8]) {
+        cmyk.withUnsafeMutableBufferPointer { target in
+            var s = 0, t = 0
+            for _ in 0..<count {
+                let r = rgb[s], g = rgb[s + 1], b = rgb[s + 2]
+                let brightest = max(r, g, b)
+                if brightest == 0 {
+                    target[t] = 255; target[t + 1] = 255; target[t + 2] = 255; target[t + 3] = 0
+                } else {
+                    let scale = UInt32(brightest)
+                    target[t] = UInt8((UInt32(r) * 255 + scale / 2) / scale)
+                    target[t + 1] = UInt8((UInt32(g) * 255 + scale / 2) / scale)
+                    target[t + 2] = UInt8((UInt32(b) * 255 + scale / 2) / scale)
+                    target[t + 3] = brightest
+                }
+                s += 3
+                t += 4
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import CJPEG  // Trap: never called from Swift, but only a Swift import of it links libjpeg (module map `link "jpeg"`)
+import CJPEGShim
+
+// The only file that touches CJPEGShim's handles: each C handle is owned by one final class that frees it in
+// deinit, and every C call goes through a method of that class, so the handle outlives the call.
+
+/// Carries a Swift `shouldCancel` closure through C as a context pointer; the C side calls it between units
+/// of work and longjmps (in C) only after it has returned.
+final class CancellationProbe {
+    let shouldCancel: () -> Bool
+    init(_ shouldCancel: @escaping () -> Bool) { self.shouldCancel = shouldCancel }
+    var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+}
+
+private let cancellationCallback: pb_jpeg_cancel_fn = { context in
+    guard let context else { return 0 }
+    return Unmanaged<CancellationProbe>.fromOpaque(context).takeUnretainedValue().shouldCancel() ? 1 : 0
+}
+
+/// Runs `body` with a probe for a non-escaping closure; the probe must not outlive `body`.
+func withCancellationProbe<R>(_ shouldCancel: () -> Bool, _ body: (CancellationProbe) -> R) -> R {
+    withoutActuallyEscaping(shouldCancel) { escapable in
+        let probe = CancellationProbe(escapable)
+        return withExtendedLifetime(probe) { body(probe) }
+    }
+}
+
+/// One `pb_jpeg_decoder` (a `jpeg_decompress_struct` with our error manager), freed in deinit.
+final class DecoderHandle {
+    private let raw: OpaquePointer
+    /// Kept alive here because the C side holds a raw pointer to it.
+    private let probe: CancellationProbe?
+
+    /// `pb_jpeg_decoder_create`; `maxScans` bounds progressive scans (0: no bound).
+    init(maxScans: Int, probe: CancellationProbe?) throws(JPEGError) {
+        guard let raw = pb_jpeg_decoder_create(Int32(clamping: maxScans), probe == nil ? nil : cancellationCallback,
+                                               probe?.context) else {
+            throw .unsupported("not enough memory to start a JPEG decoder")
+        }
+        self.raw = raw
+        self.probe = probe
+    }
+
+    deinit { pb_jpeg_decoder_destroy(raw) }
+
+    /// `jpeg_read_header` over `bytes`, which must stay valid for the life of the handle.
+    /// Returns the header and, when `saveEXIF`, a copy of the first APP1 Exif payload.
+    func readHeader(_ bytes: UnsafeBufferPointer<UInt8>, saveEXIF: Bool) throws(JPEGError)
+        -> (header: pb_jpeg_header, exif: [UInt8]?) {
+        var header = pb_jpeg_header()
+        try check(pb_jpeg_decoder_read_header(raw, bytes.baseAddress, bytes.count, saveEXIF ? 1 : 0, &header))
+        var exif: [UInt8]? = nil
+        if let start = header.exif {
+            exif = Array(UnsafeBufferPointer(start: start, count: header.exif_length))
+        }
+        return (header, exif)
+    }
+
+    /// `jpeg_start_decompress` at scale `scale`/8; returns the output size and 3 (RGB) or 4 (CMYK) components.
+    func start(scale: Int) throws(JPEGError) -> (width: Int, height: Int, components: Int) {
+        var width: Int32 = 0, height: Int32 = 0, components: Int32 = 0
+        try check(pb_jpeg_decoder_start(raw, Int32(scale), &width, &height, &components))
+        return (Int(width), Int(height), Int(components))
+    }
+
+    /// `jpeg_read_scanlines` until `maxRows` rows (each `stride` bytes apart) are read or the image ends.
+    func readRows(into buffer: UnsafeMutablePointer<UInt8>, stride: Int, maxRows: Int) throws(JPEGError) -> Int {
+        var rowsRead: Int32 = 0
+        try check(pb_jpeg_decoder_read_rows(raw, buffer, stride, Int32(maxRows), &rowsRead))
+        return Int(rowsRead)
+    }
+
+    /// `jpeg_finish_decompress`.
+    func finish() throws(JPEGError) { try check(pb_jpeg_decoder_finish(raw)) }
+
+    private func check(_ status: Int32) throws(JPEGError) {
+        guard status != 0 else { return }
+        throw JPEGError(pb_jpeg_decoder_failure(raw).pointee)
+    }
+}
+
+/// One `pb_jpeg_encoder` (a `jpeg_compress_struct` writing to a buffer it owns), freed in deinit.
+final class EncoderHandle {
+    private let raw: OpaquePointer
+    /// Kept alive here because the C side holds a raw pointer to it.
+    private let probe: CancellationProbe?
+
+    init(probe: CancellationProbe?) throws(JPEGError) {
+        guard let raw = pb_jpeg_encoder_create(probe == nil ? nil : cancellationCallback, probe?.context) else {
+            throw .unsupported("not enough memory to start a JPEG encoder")
+        }
+        self.raw = raw
+        self.probe = probe
+    }
+
+    deinit { pb_jpeg_encoder_destroy(raw) }
+
+    /// `jpeg_set_defaults`, the options, then `jpeg_start_compress`.
+    func start(_ options: pb_jpeg_encoder_options) throws(JPEGError) {
+        var options = options
+        try check(pb_jpeg_encoder_start(raw, &options))
+    }
+
+    /// `jpeg_write_scanlines` for `count` rows, each `stride` bytes apart.
+    func writeRows(_ rows: UnsafePointer<UInt8>, stride: Int, count: Int) throws(JPEGError) {
+        try check(pb_jpeg_encoder_write_rows(raw, rows, stride, Int32(count)))
+    }
+
+    /// `jpeg_finish_compress`; returns a copy of the finished file.
+    func finish() throws(JPEGError) -> [UInt8] {
+        var output: UnsafePointer<UInt8>? = nil
+        var length = 0
+        try check(pb_jpeg_encoder_finish(raw, &output, &length))
+        guard let output else { return [] }
+        return Array(UnsafeBufferPointer(start: output, count: length))
+    }
+
+    private func check(_ status: Int32) throws(JPEGError) {
+        guard status != 0 else { return }
+        throw JPEGError(pb_jpeg_encoder_failure(raw).pointee)
+    }
+}
+
+extension JPEGError {
+    /// The Swift error for a failure recorded by the shim, with libjpeg's text made readable.
+    init(_ failure: pb_jpeg_failure) {
+        let message = withUnsafeBytes(of: failure.message) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        switch UInt32(failure.status) {
+        case PB_JPEG_CANCELLED.rawValue:
+            self = .cancelled
+        case PB_JPEG_TOO_MANY_SCANS.rawValue:
+            self = .corrupt(message)
+        case PB_JPEG_OUT_OF_MEMORY.rawValue:
+            self = .unsupported("not enough memory: \(message)")
+        case PB_JPEG_UNSUPPORTED.rawValue:
+            switch UInt32(failure.reason) {
+            case PB_JPEG_UNSUPPORTED_PRECISION.rawValue: self = .unsupported("\(failure.detail)-bit samples")
+            case PB_JPEG_UNSUPPORTED_LOSSLESS.rawValue: self = .unsupported("lossless JPEG")
+            case PB_JPEG_UNSUPPORTED_HIERARCHICAL.rawValue: self = .unsupported("hierarchical JPEG")
+            case PB_JPEG_UNSUPPORTED_COLOR.rawValue: self = .unsupported(message)
+            default: self = .unsupported(JPEGError.readable(message))
+            }
+        case PB_JPEG_MISUSE.rawValue:
+            self = .unsupported("internal error: \(message)")
+        default:  // PB_JPEG_ERROR, PB_JPEG_WARNING
+            switch Int(failure.reason) {
+            case Int(PB_JPEG_CORRUPT_TRUNCATED): self = .corrupt("truncated file: premature end of data")
+            case Int(PB_JPEG_CORRUPT_EMPTY_IMAGE): self = .corrupt("the frame header gives a zero width or height")
+            default: self = .corrupt(JPEGError.readable(message))
+            }
+        }
+    }
+
+    /// libjpeg's text without its "Corrupt JPEG data: " prefix, starting in lower case unless it is an acronym.
+    static func readable(_ message: String) -> String {
+        var text = Substring(message)
+        for prefix in ["Corrupt JPEG data: ", "Warning: "] where text.hasPrefix(prefix) {
+            text = text.dropFirst(prefix.count)
+        }
+        guard let first = text.first, let second = text.dropFirst().first, second.isLowercase else {
+            return String(text)
+        }
+        return first.lowercased() + text.dropFirst()
+    }
+}
