@@ -25,8 +25,9 @@ struct pbpng_decoder {
     char last_warning[256];
 };
 
-/* libpng's message for an IHDR that breaks a rule is the bare "Invalid IHDR data"; the rule it broke was
- * sent a moment before as a warning. */
+/* Trap: libpng's error for an IHDR that breaks a rule is the bare "Invalid IHDR data"; the rule it broke
+ * ("Invalid bit depth in IHDR") was sent a moment before as a warning, so the error message takes it from
+ * there: "IHDR: Invalid bit depth". */
 static const char invalid_ihdr[] = "Invalid IHDR data";
 
 static void copy_text(char *to, size_t size, const char *from) {
@@ -35,8 +36,12 @@ static void copy_text(char *to, size_t size, const char *from) {
 
 static PNG_NORETURN void on_error(png_structp png, png_const_charp text) {
     pbpng_decoder *d = png_get_error_ptr(png);
-    if (text && strcmp(text, invalid_ihdr) == 0 && d->last_warning[0] != '\0')
-        snprintf(d->message, sizeof d->message, "%s: %s", invalid_ihdr, d->last_warning);
+    size_t warning_length = strlen(d->last_warning);
+    static const char suffix[] = " in IHDR";
+    if (text && strcmp(text, invalid_ihdr) == 0 && warning_length > sizeof suffix - 1 &&
+        strcmp(d->last_warning + warning_length - (sizeof suffix - 1), suffix) == 0)
+        snprintf(d->message, sizeof d->message, "IHDR: %.*s", (int)(warning_length - (sizeof suffix - 1)),
+                 d->last_warning);
     else
         copy_text(d->message, sizeof d->message, text);
     if (d->message[0] == '\0')

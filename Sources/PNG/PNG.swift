@@ -65,7 +65,8 @@ public enum PNGDecoder {
                               shouldCancel: () -> Bool = { false }) throws(PNGError) -> RGBImage {
         try PNGReadSession.with(data) { (session) throws(PNGError) in
             let info = try session.readHeader()
-            guard let pixelCount = info.pixelCount, pixelCount <= maxPixels else {
+            // The RGBA buffer's byte count must fit in an Int too, whatever limit the caller passed.
+            guard let pixelCount = info.pixelCount, pixelCount <= maxPixels, pixelCount <= Int.max / 4 else {
                 throw .tooLarge(width: info.width, height: info.height, limit: maxPixels)
             }
             if shouldCancel() { throw .cancelled }

@@ -75,7 +75,16 @@ final class PNGReadSession {
         switch status {
         case PBPNG_OK: return
         case PBPNG_NOT_PNG: throw .notPNG
-        default: throw .corrupt(String(cString: pbpng_message(decoder)))
+        default: throw .corrupt(Self.plainWords(String(cString: pbpng_message(decoder))))
+        }
+    }
+
+    /// libpng's reason, with a word more where its own words only make sense to a PNG expert.
+    static func plainWords(_ reason: String) -> String {
+        switch reason {
+        // libpng only calls IEND "out of place" when no IDAT came before it (IHDR is checked first).
+        case "IEND: out of place": return "no image data: IEND comes before any IDAT"
+        default: return reason
         }
     }
 }
