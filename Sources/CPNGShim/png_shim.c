@@ -60,7 +60,7 @@ static void on_warning(png_structp png, png_const_charp text) {
 static void read_from_memory(png_structp png, png_bytep out, size_t length) {
     pbpng_decoder *d = png_get_io_ptr(png);
     if (length > d->count - d->offset)
-        png_error(png, "truncated: the data ends before the image does");
+        png_error(png, "truncated: the file ends before the PNG does");
     memcpy(out, d->bytes + d->offset, length);
     d->offset += length;
 }

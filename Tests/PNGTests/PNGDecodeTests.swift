@@ -21,10 +21,10 @@ import Imaging
         return RGBImage(width: width, height: height, pixels: pixels)
     }()
 
-    static func file(interlaced: Bool) -> [UInt8] {
-        TestPNGEncoder.encode(width: width, height: height, colorType: 2, pixels: source.pixels,
-                              interlaced: interlaced)
-    }
+    static let plainFile = TestPNGEncoder.encode(width: width, height: height, colorType: 2, pixels: source.pixels)
+    static let interlacedFile = TestPNGEncoder.encode(width: width, height: height, colorType: 2,
+                                                      pixels: source.pixels, interlaced: true)
+    static func file(interlaced: Bool) -> [UInt8] { interlaced ? interlacedFile : plainFile }
 
     /// Checks before the first band of every pass, plus one before decoding starts.
     static func checks(interlaced: Bool) -> Int { 1 + bands * (interlaced ? 7 : 1) }

@@ -29,6 +29,30 @@ import Testing
         #expect(start == Array("MM\0*".utf8) || start == Array("II*\0".utf8), "EXIF starts with \(start)")
     }
 
+    static let tiff: [UInt8] = Array("MM\0*".utf8) + [0, 0, 0, 8, 0, 0]
+
+    @Test func exifAfterTheImageDataIsNotSeen() throws {
+        var file = TestPNGEncoder.encode(width: 1, height: 1, colorType: 0, pixels: [9])
+        let iend = file.count - 12
+        file.insert(contentsOf: TestPNGEncoder.chunk("eXIf", Self.tiff), at: iend)
+        #expect(try PNGDecoder.readInfo(file).exif == nil)
+        #expect(try PNGDecoder.decode(file, maxPixels: 1).pixels == [9, 9, 9])
+    }
+
+    @Test func exifIsReturnedWhole() throws {
+        let file = TestPNGEncoder.encode(width: 1, height: 1, colorType: 0, pixels: [9],
+                                         chunksBeforeIDAT: [("eXIf", Self.tiff)])
+        #expect(try PNGDecoder.readInfo(file).exif == Self.tiff)
+    }
+
+    /// libpng drops an eXIf that is not TIFF ("MM" or "II") with a warning; the image is still readable.
+    @Test func exifThatIsNotTIFFIsDropped() throws {
+        let file = TestPNGEncoder.encode(width: 1, height: 1, colorType: 0, pixels: [9],
+                                         chunksBeforeIDAT: [("eXIf", Array("Exif\0\0MM\0*".utf8))])
+        #expect(try PNGDecoder.readInfo(file).exif == nil)
+        #expect(try PNGDecoder.decode(file, maxPixels: 1).pixels == [9, 9, 9])
+    }
+
     @Test func readInfoDoesNotNeedTheImageData() throws {
         let bytes = try PngSuite.bytes("basn2c08.png")
         let firstIDAT = try #require(TestPNGEncoder.chunks(of: bytes).first { $0.type == "IDAT" })
