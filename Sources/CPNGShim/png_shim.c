@@ -47,7 +47,7 @@ static PNG_NORETURN void on_error(png_structp png, png_const_charp text) {
     if (d->message[0] == '\0')
         copy_text(d->message, sizeof d->message, "unknown libpng error");
     /* The custom error function must not return: libpng would fall back to its default handler, which
-     * prints to stderr and aborts. */
+     * prints to stderr and then longjmps anyway (or aborts). */
     png_longjmp(png, 1);
 }
 
@@ -63,6 +63,36 @@ static void read_from_memory(png_structp png, png_bytep out, size_t length) {
         png_error(png, "truncated: the file ends before the PNG does");
     memcpy(out, d->bytes + d->offset, length);
     d->offset += length;
+}
+
+/* The largest eXIf we keep. EXIF is born in JPEG, where it must fit one 64 KiB APP1 segment. */
+#define MAX_EXIF_BYTES (1u << 20)
+
+static uint32_t big_endian_32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Trap: libpng 1.6.39 allocates an eXIf chunk's full declared length without consulting
+ * png_set_chunk_malloc_max (other ancillary chunks do). So look ahead in the bytes: if an eXIf before
+ * the first IDAT is over our limit, have libpng skip eXIf chunks entirely (the CRC is still checked). */
+static void skip_oversized_exif(pbpng_decoder *d) {
+    size_t at = 8;
+    while (d->count - at >= 8) {
+        uint32_t length = big_endian_32(d->bytes + at);
+        const uint8_t *type = d->bytes + at + 4;
+        if (memcmp(type, "IDAT", 4) == 0 || memcmp(type, "IEND", 4) == 0)
+            return;
+        if (memcmp(type, "eXIf", 4) == 0 && length > MAX_EXIF_BYTES) {
+            static const png_byte exif[] = "eXIf";
+            png_set_keep_unknown_chunks(d->png, PNG_HANDLE_CHUNK_NEVER, exif, 1);
+            d->warnings++;
+            copy_text(d->last_warning, sizeof d->last_warning, "eXIf: chunk data is too large");
+            return;
+        }
+        if ((uint64_t)length + 12 > d->count - at)
+            return; /* libpng will report the truncation */
+        at += (size_t)length + 12;
+    }
 }
 
 /* A refusal that did not come from libpng (calls out of order, unexpected output format). */
@@ -92,10 +122,10 @@ pbpng_decoder *pbpng_decoder_create(const uint8_t *bytes, size_t count) {
      * limit, checked before start_decode, which is where libpng allocates row buffers. So let libpng
      * accept what the PNG spec accepts, and report honest sizes from read_header. */
     png_set_user_limits(d->png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
-    /* Bounds every ancillary chunk libpng keeps (PLTE, tRNS, eXIf, ...). Trap: libpng checks this limit
-     * against the length of every chunk, even those it is told to skip, and a chunk over it is a fatal
-     * "chunk data is too large"; 32 MiB leaves room for big embedded colour profiles. */
-    png_set_chunk_malloc_max(d->png, 32u << 20);
+    /* The most libpng allocates for one chunk (eXIf included). An ancillary chunk over it is dropped with
+     * a warning ("chunk data is too large"), not an error, so a huge EXIF block costs the EXIF only. */
+    png_set_chunk_malloc_max(d->png, 8u << 20);
+    /* How many unknown, text and sPLT chunks libpng will store; we store none, this caps a flood. */
     png_set_chunk_cache_max(d->png, 128);
     /* Never parse or decompress what we do not use: text chunks (zTXt/iTXt are compressed), colour
      * profiles and suggested palettes. Skipped chunks still have their CRC checked. */
@@ -129,6 +159,7 @@ pbpng_status pbpng_read_header(pbpng_decoder *d, pbpng_header *header) {
         return fail(d, "truncated: the data ends inside the PNG signature");
     d->offset = 8;
     png_set_sig_bytes(d->png, 8);
+    skip_oversized_exif(d);
 
     if (setjmp(png_jmpbuf(d->png))) {
         d->stage = STAGE_FAILED;

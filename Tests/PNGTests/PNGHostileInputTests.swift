@@ -77,6 +77,27 @@ import Testing
         }
     }
 
+    /// Past libpng's default per-dimension limit (1,000,000): still an honest size and a `.tooLarge`.
+    @Test func veryWideImageIsTooLargeNotCorrupt() throws {
+        let file = Self.signature
+            + TestPNGEncoder.chunk("IHDR", TestPNGEncoder.ihdr(width: 2_000_000, height: 1, bitDepth: 8, colorType: 0,
+                                                               interlaced: false))
+            + TestPNGEncoder.chunk("IDAT", TestPNGEncoder.zlibStored([0, 0])) + TestPNGEncoder.chunk("IEND", [])
+        #expect(try PNGDecoder.readInfo(file).width == 2_000_000)
+        #expect(throws: PNGError.tooLarge(width: 2_000_000, height: 1, limit: 1_000_000)) {
+            try PNGDecoder.decode(file, maxPixels: 1_000_000)
+        }
+    }
+
+    /// An eXIf over the shim's 1 MiB limit is dropped with a warning, never allocated.
+    @Test func oversizedExifIsDropped() throws {
+        let exif = Array("MM\0*".utf8) + [UInt8](repeating: 0, count: 1 << 20)
+        let file = TestPNGEncoder.encode(width: 1, height: 1, colorType: 0, pixels: [200],
+                                         chunksBeforeIDAT: [("eXIf", exif)])
+        #expect(try PNGDecoder.readInfo(file).exif == nil)
+        #expect(try PNGDecoder.decode(file, maxPixels: 1).pixels == [200, 200, 200])
+    }
+
     @Test func zeroWidthIsCorrupt() {
         let file = Self.signature
             + TestPNGEncoder.chunk("IHDR", TestPNGEncoder.ihdr(width: 0, height: 10, bitDepth: 8, colorType: 2,
