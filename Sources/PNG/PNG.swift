@@ -1,5 +1,4 @@
 import Imaging
-import CPNGShim
 
 /// What the header of a PNG says (IHDR and the ancillary chunks before the image data).
 public struct PNGInfo: Sendable, Equatable {
@@ -11,6 +10,21 @@ public struct PNGInfo: Sendable, Equatable {
     public var isInterlaced: Bool
     /// The TIFF structure of an eXIf chunk, if one comes before the image data.
     public var exif: [UInt8]?
+
+    public init(width: Int, height: Int, bitDepth: Int, colorType: Int, isInterlaced: Bool, exif: [UInt8]?) {
+        self.width = width
+        self.height = height
+        self.bitDepth = bitDepth
+        self.colorType = colorType
+        self.isInterlaced = isInterlaced
+        self.exif = exif
+    }
+
+    /// `width * height`, or nil when that does not fit in an `Int`.
+    public var pixelCount: Int? {
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? nil : count
+    }
 }
 
 public enum PNGError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -28,13 +42,108 @@ public enum PNGError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// Reads PNG files from memory with libpng (through the CPNGShim C target, which owns every `setjmp`).
+///
+/// Colour samples are taken as sRGB: gAMA, cHRM, sRGB and iCCP chunks are not applied, which matches what
+/// most viewers show. Damaged ancillary chunks are dropped with a libpng warning and do not fail a decode;
+/// anything wrong with the image data, and a file cut short anywhere before IEND, does.
 public enum PNGDecoder {
+    /// How many rows are decoded between two calls of `shouldCancel`.
+    public static let rowsPerBand = 32
+
+    /// Reads the header only (`png_read_info`): no pixel is decoded.
     public static func readInfo(_ data: [UInt8]) throws(PNGError) -> PNGInfo {
-        fatalError("STUB: PNG helper implements this")
+        try PNGReadSession.with(data) { (session) throws(PNGError) in try session.readHeader() }
     }
+
     /// Decodes to 8-bit RGB, transparency composited over white.
+    ///
+    /// Refuses an image of more than `maxPixels` pixels from its header, before any pixel buffer exists.
+    /// Calls `shouldCancel` before each band of `rowsPerBand` rows (for an interlaced image, in every one
+    /// of its seven passes) and throws `.cancelled` as soon as it returns true.
     public static func decode(_ data: [UInt8], maxPixels: Int,
                               shouldCancel: () -> Bool = { false }) throws(PNGError) -> RGBImage {
-        fatalError("STUB: PNG helper implements this")
+        try PNGReadSession.with(data) { (session) throws(PNGError) in
+            let info = try session.readHeader()
+            // The RGBA buffer's byte count must fit in an Int too, whatever limit the caller passed.
+            guard let pixelCount = info.pixelCount, pixelCount <= maxPixels, pixelCount <= Int.max / 4 else {
+                throw .tooLarge(width: info.width, height: info.height, limit: maxPixels)
+            }
+            if shouldCancel() { throw .cancelled }
+            let passes = try session.startDecode()
+            let pixels: [UInt8]
+            if passes == 1 {
+                pixels = try readProgressive(session, info: info, shouldCancel: shouldCancel)
+            } else {
+                pixels = try readInterlaced(session, info: info, passes: passes, shouldCancel: shouldCancel)
+            }
+            try session.finish()
+            return RGBImage(width: info.width, height: info.height, pixels: pixels)
+        }
+    }
+
+    /// Rows in file order: one band of RGBA at a time, composited into the RGB result as it comes.
+    private static func readProgressive(_ session: PNGReadSession, info: PNGInfo,
+                                        shouldCancel: () -> Bool) throws(PNGError) -> [UInt8] {
+        let width = info.width, height = info.height
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        var band = [UInt8](repeating: 0, count: width * 4 * min(rowsPerBand, height))
+        var row = 0
+        while row < height {
+            if shouldCancel() { throw .cancelled }
+            let count = min(rowsPerBand, height - row)
+            try session.readRows(into: &band, rowStride: width * 4, count: count)
+            rgb.withUnsafeMutableBufferPointer { out in
+                band.withUnsafeBufferPointer { rgba in
+                    compositeOverWhite(rgba, into: out, firstPixel: row * width, pixelCount: count * width)
+                }
+            }
+            row += count
+        }
+        return rgb
+    }
+
+    /// Adam7: every pass refines the same full RGBA image, so it is kept whole until the last pass.
+    private static func readInterlaced(_ session: PNGReadSession, info: PNGInfo, passes: Int,
+                                       shouldCancel: () -> Bool) throws(PNGError) -> [UInt8] {
+        let width = info.width, height = info.height
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        for _ in 0..<passes {
+            var row = 0
+            while row < height {
+                if shouldCancel() { throw .cancelled }
+                let count = min(rowsPerBand, height - row)
+                try session.readRows(into: &rgba, startingAtRow: row, rowStride: width * 4, count: count)
+                row += count
+            }
+        }
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        rgb.withUnsafeMutableBufferPointer { out in
+            rgba.withUnsafeBufferPointer { source in
+                compositeOverWhite(source, into: out, firstPixel: 0, pixelCount: width * height)
+            }
+        }
+        return rgb
+    }
+
+    /// out = round((c * a + 255 * (255 - a)) / 255) for each colour sample c with alpha a.
+    static func compositeOverWhite(_ rgba: UnsafeBufferPointer<UInt8>, into rgb: UnsafeMutableBufferPointer<UInt8>,
+                                   firstPixel: Int, pixelCount: Int) {
+        var s = 0
+        var d = firstPixel * 3
+        for _ in 0..<pixelCount {
+            let a = UInt32(rgba[s + 3])
+            if a == 255 {
+                rgb[d] = rgba[s]; rgb[d + 1] = rgba[s + 1]; rgb[d + 2] = rgba[s + 2]
+            } else {
+                // 255 is odd, so the exact quotient is never halfway: adding 127 before dividing rounds.
+                let white = 255 * (255 - a) + 127
+                rgb[d] = UInt8((UInt32(rgba[s]) * a + white) / 255)
+                rgb[d + 1] = UInt8((UInt32(rgba[s + 1]) * a + white) / 255)
+                rgb[d + 2] = UInt8((UInt32(rgba[s + 2]) * a + white) / 255)
+            }
+            s += 4
+            d += 3
+        }
     }
 }
