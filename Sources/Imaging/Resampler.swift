@@ -87,10 +87,13 @@ public enum Resampler {
     ) -> Bool {
         let lineLength = columns.outputCount * 3
         let ringSize = rows.stride
+        let firstColumn = columns.firstSource
+        let spanLength = (columns.endSource - firstColumn) * 3
         let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringSize * lineLength)
         let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: lineLength)
+        let span = PaddedLine(count: spanLength)
         var ringRow = [Int](repeating: -1, count: ringSize)
-        defer { ring.deallocate(); accumulator.deallocate() }
+        defer { ring.deallocate(); accumulator.deallocate(); span.deallocate() }
 
         for y in 0..<rows.outputCount {
             if y % rowsPerCancellationCheck == 0 && shouldCancel() { return false }
@@ -98,7 +101,9 @@ public enum Resampler {
             let weights = rows.weights + y * rows.stride
             // A window of at most `ringSize` consecutive rows never has two rows in one slot.
             for sourceRow in start..<(start + taps) where ringRow[sourceRow % ringSize] != sourceRow {
-                filterHorizontally(source + sourceRow * sourceWidth * 3, columns,
+                let line = source + (sourceRow * sourceWidth + firstColumn) * 3
+                for k in 0..<spanLength { span.values[k] = Float(line[k]) }
+                filterHorizontally(span, from: firstColumn, columns,
                                    into: ring + (sourceRow % ringSize) * lineLength)
                 ringRow[sourceRow % ringSize] = sourceRow
             }
@@ -110,7 +115,8 @@ public enum Resampler {
                 weight = weights[t]
                 for k in 0..<lineLength { accumulator[k] += weight * line[k] }
             }
-            store(accumulator, count: lineLength, into: output + y * lineLength)
+            let result = output + y * lineLength
+            for k in 0..<lineLength { result[k] = byte(accumulator[k]) }
         }
         return true
     }
@@ -124,8 +130,9 @@ public enum Resampler {
         let firstColumn = columns.firstSource
         let spanLength = (columns.endSource - firstColumn) * 3
         let outputLineLength = columns.outputCount * 3
-        let span = UnsafeMutablePointer<Float>.allocate(capacity: spanLength)
-        defer { span.deallocate() }
+        let span = PaddedLine(count: spanLength)
+        let filtered = UnsafeMutablePointer<Float>.allocate(capacity: outputLineLength)
+        defer { span.deallocate(); filtered.deallocate() }
 
         for y in 0..<rows.outputCount {
             if y % rowsPerCancellationCheck == 0 && shouldCancel() { return false }
@@ -133,45 +140,38 @@ public enum Resampler {
             let weights = rows.weights + y * rows.stride
             var line = source + (start * sourceWidth + firstColumn) * 3
             var weight = weights[0]
-            for k in 0..<spanLength { span[k] = weight * Float(line[k]) }
+            for k in 0..<spanLength { span.values[k] = weight * Float(line[k]) }
             for t in 1..<max(taps, 1) {
                 line = source + ((start + t) * sourceWidth + firstColumn) * 3
                 weight = weights[t]
-                for k in 0..<spanLength { span[k] += weight * Float(line[k]) }
+                for k in 0..<spanLength { span.values[k] += weight * Float(line[k]) }
             }
-            // `span` holds columns from `firstColumn`; the weights index columns from 0.
-            filterHorizontally(UnsafePointer(span) - firstColumn * 3, columns,
-                               into: output + y * outputLineLength)
+            filterHorizontally(span, from: firstColumn, columns, into: filtered)
+            let result = output + y * outputLineLength
+            for k in 0..<outputLineLength { result[k] = byte(filtered[k]) }
         }
         return true
     }
 
-    /// One row through the horizontal weights: bytes in, Floats out.
-    @inline(__always)
-    private static func filterHorizontally(_ line: UnsafePointer<UInt8>, _ columns: ResamplingWeights,
-                                           into result: UnsafeMutablePointer<Float>) {
-        for x in 0..<columns.outputCount {
-            let weights = columns.weights + x * columns.stride
-            var pixel = line + columns.starts[x] * 3
-            var red: Float = 0, green: Float = 0, blue: Float = 0
-            for t in 0..<columns.counts[x] {
-                let weight = weights[t]
-                red += weight * Float(pixel[0])
-                green += weight * Float(pixel[1])
-                blue += weight * Float(pixel[2])
-                pixel += 3
-            }
-            result[x * 3] = red; result[x * 3 + 1] = green; result[x * 3 + 2] = blue
+    /// A row of interleaved RGB Floats with one spare Float at the end, so that every pixel, the last
+    /// included, can be read as one `SIMD4` (R, G, B and the next pixel's R, which is multiplied but unused).
+    private struct PaddedLine {
+        let values: UnsafeMutablePointer<Float>
+        init(count: Int) {
+            values = .allocate(capacity: count + 1)
+            values.initialize(repeating: 0, count: count + 1)
         }
+        func deallocate() { values.deallocate() }
     }
 
-    /// One row through the horizontal weights: Floats in, rounded and clamped bytes out.
+    /// One row through the horizontal weights; `line` holds source columns from `firstColumn` on.
     @inline(__always)
-    private static func filterHorizontally(_ line: UnsafePointer<Float>, _ columns: ResamplingWeights,
-                                           into result: UnsafeMutablePointer<UInt8>) {
+    private static func filterHorizontally(_ line: PaddedLine, from firstColumn: Int, _ columns: ResamplingWeights,
+                                           into result: UnsafeMutablePointer<Float>) {
+        let origin = UnsafePointer(line.values) - firstColumn * 3
         for x in 0..<columns.outputCount {
             let weights = columns.weights + x * columns.stride
-            var pixel = line + columns.starts[x] * 3
+            var pixel = origin + columns.starts[x] * 3
             var red: Float = 0, green: Float = 0, blue: Float = 0
             for t in 0..<columns.counts[x] {
                 let weight = weights[t]
@@ -180,13 +180,8 @@ public enum Resampler {
                 blue += weight * pixel[2]
                 pixel += 3
             }
-            result[x * 3] = byte(red); result[x * 3 + 1] = byte(green); result[x * 3 + 2] = byte(blue)
+            result[x * 3] = red; result[x * 3 + 1] = green; result[x * 3 + 2] = blue
         }
-    }
-
-    @inline(__always)
-    private static func store(_ values: UnsafePointer<Float>, count: Int, into result: UnsafeMutablePointer<UInt8>) {
-        for k in 0..<count { result[k] = byte(values[k]) }
     }
 
     /// Rounds to the nearest byte, clamping the overshoot of the kernel's negative lobes.
