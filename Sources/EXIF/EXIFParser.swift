@@ -13,7 +13,168 @@ public struct EXIFMetadata: Sendable, Equatable {
 public enum EXIFParser {
     /// Parses a TIFF-structured EXIF block (a leading "Exif\0\0" is accepted and skipped).
     /// Never throws and never traps: whatever cannot be read is reported as absent.
+    ///
+    /// Reads exactly two directories: IFD0 (for Orientation, tag 0x0112) and the Exif sub-IFD it points to
+    /// (tag 0x8769, for DateTimeOriginal, tag 0x9003). Next-IFD links are never followed, because nothing we
+    /// need lives in IFD1 (the thumbnail's directory, whose Orientation must not count); so offset loops
+    /// cannot make it loop, and the work is linear in the size of the input.
     public static func parse(_ bytes: [UInt8]) -> EXIFMetadata {
-        fatalError("STUB: EXIF helper implements this")
+        var metadata = EXIFMetadata()
+        guard let tiff = TIFFReader(exifBlock: bytes) else { return metadata }
+
+        guard let ifd0 = tiff.directory(at: tiff.firstIFDOffset) else { return metadata }
+        if let entry = ifd0.first(tag: Tag.orientation), let value = tiff.firstUnsignedInteger(of: entry),
+           (1...8).contains(value) {
+            metadata.orientation = value
+        }
+
+        if let pointer = ifd0.first(tag: Tag.exifIFDPointer), let exifOffset = tiff.firstUnsignedInteger(of: pointer),
+           let exifIFD = tiff.directory(at: exifOffset),
+           let entry = exifIFD.first(tag: Tag.dateTimeOriginal) {
+            metadata.dateTimeOriginal = tiff.dateTime(of: entry)
+        }
+        return metadata
+    }
+}
+
+/// The tags photobook reads.
+enum Tag {
+    static let orientation: UInt16 = 0x0112
+    static let exifIFDPointer: UInt16 = 0x8769
+    static let dateTimeOriginal: UInt16 = 0x9003
+}
+
+/// TIFF field types photobook understands (TIFF 6.0 §2, plus IFD from the TIFF/EP and EXIF 2.3 specifications).
+enum FieldType: UInt16 {
+    case byte = 1, ascii = 2, short = 3, long = 4
+    case ifd = 13
+
+    var size: Int {
+        switch self {
+        case .byte, .ascii: 1
+        case .short: 2
+        case .long, .ifd: 4
+        }
+    }
+}
+
+/// One 12-byte directory entry: tag, type, count, and the 4-byte field that holds the value or its offset.
+struct DirectoryEntry {
+    var tag: UInt16
+    var type: UInt16
+    var count: UInt32
+    /// Position in the TIFF data of the entry's 4-byte value/offset field.
+    var fieldPosition: Int
+}
+
+/// A bounds-checked view of a TIFF structure in one byte order.
+struct TIFFReader {
+    /// The TIFF data (after any "Exif\0\0" prefix); TIFF offsets are indices into it.
+    let data: [UInt8]
+    let bigEndian: Bool
+    private(set) var firstIFDOffset = 0
+
+    init?(exifBlock bytes: [UInt8]) {
+        var data = bytes[...]
+        let exifPrefix: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
+        if data.starts(with: exifPrefix) { data = data.dropFirst(exifPrefix.count) }
+        self.data = Array(data)
+        guard self.data.count >= 8 else { return nil }
+        switch (self.data[0], self.data[1]) {
+        case (0x4D, 0x4D): bigEndian = true     // "MM"
+        case (0x49, 0x49): bigEndian = false    // "II"
+        default: return nil
+        }
+        guard let magic = readUInt16(at: 2), magic == 42, let offset = readUInt32(at: 4) else { return nil }
+        firstIFDOffset = Int(offset)
+    }
+
+    func readUInt16(at position: Int) -> UInt16? {
+        guard position >= 0, position <= data.count - 2 else { return nil }
+        let a = UInt16(data[position]), b = UInt16(data[position + 1])
+        return bigEndian ? a << 8 | b : b << 8 | a
+    }
+
+    func readUInt32(at position: Int) -> UInt32? {
+        guard position >= 0, position <= data.count - 4 else { return nil }
+        let b0 = UInt32(data[position]), b1 = UInt32(data[position + 1])
+        let b2 = UInt32(data[position + 2]), b3 = UInt32(data[position + 3])
+        return bigEndian ? b0 << 24 | b1 << 16 | b2 << 8 | b3 : b3 << 24 | b2 << 16 | b1 << 8 | b0
+    }
+
+    /// The entries of the directory at `offset`, or nil when not even its entry count is readable.
+    ///
+    /// A directory that claims more entries than the data holds yields the complete entries that are
+    /// there: a writer that got the count wrong should not cost the photo its orientation, and the work
+    /// stays bounded by the size of the input, not by the claimed count.
+    func directory(at offset: Int) -> [DirectoryEntry]? {
+        guard let claimed = readUInt16(at: offset) else { return nil }
+        let firstEntry = offset + 2
+        let available = (data.count - firstEntry) / 12
+        let count = min(Int(claimed), max(available, 0))
+        var entries: [DirectoryEntry] = []
+        entries.reserveCapacity(count)
+        for index in 0..<count {
+            let position = firstEntry + index * 12
+            guard let tag = readUInt16(at: position), let type = readUInt16(at: position + 2),
+                  let valueCount = readUInt32(at: position + 4) else { break }
+            entries.append(DirectoryEntry(tag: tag, type: type, count: valueCount, fieldPosition: position + 8))
+        }
+        return entries
+    }
+
+    /// Where the entry's values start, once its whole value (count * type size) is known to lie inside the
+    /// data; nil for unknown types, a zero count, or values that would run past the end.
+    func valuePosition(of entry: DirectoryEntry, type: FieldType) -> Int? {
+        guard entry.count >= 1 else { return nil }
+        // Int is 64-bit on every platform we build for, but say what we mean on narrower ones too.
+        let (byteCount, overflow) = Int(entry.count).multipliedReportingOverflow(by: type.size)
+        guard !overflow else { return nil }
+        if byteCount <= 4 { return entry.fieldPosition }
+        guard let offset = readUInt32(at: entry.fieldPosition) else { return nil }
+        let start = Int(offset)
+        guard start <= data.count, byteCount <= data.count - start else { return nil }
+        return start
+    }
+
+    /// The first value of a SHORT or LONG entry (or an IFD pointer), as a non-negative integer.
+    ///
+    /// Orientation is specified as SHORT, but LONG is accepted too: a writer that widened the type
+    /// still meant the same number, and the value is range-checked (1-8) by the caller anyway.
+    func firstUnsignedInteger(of entry: DirectoryEntry) -> Int? {
+        guard let type = FieldType(rawValue: entry.type) else { return nil }
+        switch type {
+        case .short:
+            guard let position = valuePosition(of: entry, type: type) else { return nil }
+            return readUInt16(at: position).map(Int.init)
+        case .long, .ifd:
+            guard let position = valuePosition(of: entry, type: type) else { return nil }
+            return readUInt32(at: position).map(Int.init)
+        case .byte, .ascii:
+            return nil
+        }
+    }
+
+    /// The text of an ASCII date entry, up to its first NUL; nil when unreadable, not printable ASCII, or
+    /// blank (EXIF writes an unknown date as spaces, optionally with the colons kept).
+    func dateTime(of entry: DirectoryEntry) -> String? {
+        guard entry.type == FieldType.ascii.rawValue,
+              let position = valuePosition(of: entry, type: .ascii) else { return nil }
+        var text: [UInt8] = []
+        for byte in data[position..<(position + Int(entry.count))] {
+            if byte == 0 { break }
+            guard (0x20...0x7E).contains(byte) else { return nil }
+            text.append(byte)
+        }
+        guard text.contains(where: { $0 != 0x20 && $0 != 0x3A }) else { return nil }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
+
+extension Array where Element == DirectoryEntry {
+    /// The first entry with `tag`; a repeated tag is a writer's error, and the first one is what readers
+    /// that stop at the first match (most of them) would use.
+    func first(tag: UInt16) -> DirectoryEntry? {
+        first { $0.tag == tag }
     }
 }

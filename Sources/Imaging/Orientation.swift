@@ -20,3 +20,15 @@ public enum Orientation: Int, Sendable, CaseIterable {
     /// True when the upright image is the stored one with width and height exchanged (values 5-8).
     public var swapsDimensions: Bool { rawValue >= 5 }
 }
+
+extension Orientation {
+    /// The orientation that undoes this one: applying `self` then `inverse` gives back the stored image.
+    /// Mirrors and the half turn undo themselves; the two quarter turns undo each other.
+    public var inverse: Orientation {
+        switch self {
+        case .rightTop: .leftBottom
+        case .leftBottom: .rightTop
+        default: self
+        }
+    }
+}
