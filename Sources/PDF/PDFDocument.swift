@@ -115,7 +115,7 @@ public final class PDFDocument {
         var filled = 0
         while filled < bytes.count {
             var chunk = HPDF_UINT32(bytes.count - filled)
-            // Quirk: reading up to the end returns HPDF_STREAM_EOF (0x1058) without setting the error slot.
+            // Quirk: asking for more than is left returns HPDF_STREAM_EOF (0x1058), error slot clear: not a failure.
             try haru(
                 "reading the PDF from memory",
                 { bytes.withUnsafeMutableBufferPointer { HPDF_ReadFromStream(handle, $0.baseAddress! + filled, &chunk) } },

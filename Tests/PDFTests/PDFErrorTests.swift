@@ -79,6 +79,14 @@ import Testing
         #expect(try doc.saveToMemory().starts(with: Array("%PDF-".utf8)))
     }
 
+    /// A known limit, pinned so nobody relies on the opposite: libharu reads only the JPEG's headers.
+    /// Callers must hand it JPEGs they produced or fully decoded (DESIGN.md §4).
+    @Test func truncatedJPEGWithIntactHeadersIsEmbeddedWithoutComplaint() throws {
+        let jpeg = try Tools.fixture("exif-orientation/Landscape_1.jpg")
+        let image = try PDFDocument().loadJPEG(Array(jpeg.prefix(jpeg.count / 2)))
+        #expect(image.pixelWidth == 1800 && image.pixelHeight == 1200)
+    }
+
     @Test func descriptionSaysWhatWeWereDoing() {
         let error = PDFError.libharu(status: 0x1017, detail: 2, during: "writing the PDF to '/x/book.pdf'")
         #expect(error.description == "PDF library error 0x1017 (detail 2) while writing the PDF to '/x/book.pdf'")
