@@ -1,31 +1,156 @@
 import CHaru
-
-public enum PDFError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// libharu reported an error: its status code and detail number, and what we were doing.
-    case libharu(status: UInt, detail: Int, during: String)
-    public var description: String {
-        switch self {
-        case .libharu(let status, let detail, let during):
-            return "PDF library error 0x\(String(status, radix: 16, uppercase: true)) (detail \(detail)) while \(during)"
-        }
-    }
-}
+import Foundation
 
 /// A PDF document being built in memory by libharu; one thread at a time.
+///
+/// Backed by one `HPDF_Doc`, freed when the last reference (the document, a page or an image) goes away.
+/// Every libharu failure is thrown as `PDFError` and the document's error state is reset, so the document
+/// stays usable after a failed call. Content streams are Flate-compressed; JPEG images are embedded as the
+/// caller's bytes, unchanged (`DCTDecode`).
 public final class PDFDocument {
-    public init() throws(PDFError) { fatalError("STUB: PDF helper implements this") }
-    public func setInfo(producer: String, creator: String, title: String? = nil) throws(PDFError) {
-        fatalError("STUB")
-    }
-    /// Adds a page of `width` x `height` points (1/72 inch) at the end of the document.
-    public func addPage(width: Double, height: Double) throws(PDFError) -> PDFPage { fatalError("STUB") }
-    /// Writes the whole document to `path` (give it a temporary path; the caller commits it).
-    public func save(to path: String) throws(PDFError) { fatalError("STUB") }
-}
+    let handle: HPDF_Doc
+    let errorLog = HaruErrorLog()
+    private var usesUTF8Encoder = false
 
-public final class PDFPage {
-    /// Places a JPEG (bytes embedded unchanged as DCTDecode) into the rectangle, in points from the bottom left.
-    public func drawJPEG(_ bytes: [UInt8], x: Double, y: Double, width: Double, height: Double) throws(PDFError) {
-        fatalError("STUB")
+    /// Creates an empty document (`HPDF_New`, `HPDF_SetCompressionMode`).
+    public init() throws(PDFError) {
+        let log = errorLog
+        guard let handle = HPDF_New(haruErrorHandler, Unmanaged.passUnretained(log).toOpaque()) else {
+            throw .libharu(status: UInt(HPDF_FAILD_TO_ALLOC_MEM), detail: 0, during: "creating the PDF document")
+        }
+        self.handle = handle
+        // Only page content and metadata: COMP_IMAGE only affects raw and PNG images today, but a JPEG is
+        // already compressed and must stay the verbatim DCT stream, so we never ask for image compression.
+        try haruStatus("setting the compression mode") {
+            HPDF_SetCompressionMode(handle, HPDF_UINT(HPDF_COMP_TEXT | HPDF_COMP_METADATA))
+        }
+    }
+
+    deinit {
+        HPDF_Free(handle)
+    }
+
+    /// Sets the Info dictionary's Producer, Creator, Title (when given) and CreationDate (`HPDF_SetInfoAttr`,
+    /// `HPDF_SetInfoDateAttr`). Strings may be any UTF-8; non-ASCII ones are written as UTF-16 text strings.
+    public func setInfo(
+        producer: String, creator: String, title: String? = nil, creationDate: Date = Date()
+    ) throws(PDFError) {
+        // Quirk: HPDF_New already wrote "Haru Free PDF Library 2.3.0" as Producer; setting it again replaces it.
+        try setInfoText(HPDF_INFO_PRODUCER, producer, name: "Producer")
+        try setInfoText(HPDF_INFO_CREATOR, creator, name: "Creator")
+        if let title {
+            try setInfoText(HPDF_INFO_TITLE, title, name: "Title")
+        }
+        let date = PDFDate(creationDate)
+        try haruStatus("setting the CreationDate \(date)") {
+            HPDF_SetInfoDateAttr(handle, HPDF_INFO_CREATION_DATE, date.haruDate)
+        }
+    }
+
+    /// Adds a page of `width` x `height` points (1/72 inch) at the end of the document.
+    ///
+    /// libharu accepts 3...14400 points per side; anything else throws and adds no page.
+    public func addPage(width: Double, height: Double) throws(PDFError) -> PDFPage {
+        let allowed = Double(HPDF_MIN_PAGE_SIZE)...Double(HPDF_MAX_PAGE_SIZE)
+        // Quirk: libharu checks the size only after HPDF_AddPage, which would leave a default-size page behind.
+        guard allowed.contains(width), allowed.contains(height) else {
+            throw .libharu(
+                status: UInt(HPDF_PAGE_INVALID_SIZE), detail: 0,
+                during: "adding a page of \(width) x \(height) pt (each side must be 3...14400 pt)")
+        }
+        let handle = self.handle
+        let page = try haruObject("adding a page") { HPDF_AddPage(handle) }
+        try haruStatus("setting the page width to \(width) pt") { HPDF_Page_SetWidth(page, HPDF_REAL(width)) }
+        try haruStatus("setting the page height to \(height) pt") { HPDF_Page_SetHeight(page, HPDF_REAL(height)) }
+        return PDFPage(handle: page, document: self, width: width, height: height)
+    }
+
+    /// Embeds a JPEG once (`HPDF_LoadJpegImageFromMem`) so that it can be drawn on any number of pages.
+    ///
+    /// The bytes become the image stream unchanged (`DCTDecode`); a 4-component JPEG is marked as
+    /// Adobe-inverted CMYK. libharu reads only the headers: a JPEG that is broken after its frame header is
+    /// embedded without complaint, so hand it only JPEGs that were produced or fully decoded by us.
+    public func loadJPEG(_ bytes: [UInt8]) throws(PDFError) -> PDFImage {
+        let during = "embedding a JPEG of \(bytes.count) bytes"
+        guard let count = HPDF_UINT(exactly: bytes.count) else {
+            throw .libharu(status: UInt(HPDF_INVALID_JPEG_DATA), detail: 0, during: during + " (too large)")
+        }
+        // Quirk: libharu adds the image object to the file before it parses the data, so a failed load leaves an
+        // unused object behind; the common case, bytes that are not a JPEG at all, is refused before that.
+        guard bytes.starts(with: [0xFF, 0xD8, 0xFF]) else {
+            throw .libharu(
+                status: UInt(HPDF_INVALID_JPEG_DATA), detail: 0, during: during + ": not a JPEG (no FF D8 FF start)")
+        }
+        let handle = self.handle
+        // Quirk: data that is not a JPEG can come back as NULL with no error set; name it ourselves.
+        let image = try haruObject(during, silentStatus: HPDF_INVALID_JPEG_DATA) {
+            bytes.withUnsafeBufferPointer { HPDF_LoadJpegImageFromMem(handle, $0.baseAddress, count) }
+        }
+        let width = try haru(during, { HPDF_Image_GetWidth(image) }, succeeded: { $0 > 0 })
+        let height = try haru(during, { HPDF_Image_GetHeight(image) }, succeeded: { $0 > 0 })
+        let colorSpace = try haruObject(during) { HPDF_Image_GetColorSpace(image) }
+        return PDFImage(
+            handle: image, document: self, pixelWidth: Int(width), pixelHeight: Int(height),
+            colorSpace: String(cString: colorSpace))
+    }
+
+    /// Writes the whole document to `path` (`HPDF_SaveToFile`); give it a temporary path, the caller commits it.
+    ///
+    /// On failure the file at `path` may exist and be incomplete; the caller removes its temporary file.
+    public func save(to path: String) throws(PDFError) {
+        let handle = self.handle
+        try haruStatus("writing the PDF to '\(path)'") { HPDF_SaveToFile(handle, path) }
+    }
+
+    /// The whole document as bytes (`HPDF_SaveToStream`, `HPDF_ReadFromStream`).
+    ///
+    /// libharu keeps this copy in memory as well until the document is freed: meant for tests and small books.
+    public func saveToMemory() throws(PDFError) -> [UInt8] {
+        let handle = self.handle
+        try haruStatus("writing the PDF to memory") { HPDF_SaveToStream(handle) }
+        // Quirk: HPDF_GetStreamSize returns an error code (0x1025) as if it were a size; the slot tells.
+        let size = try haru("measuring the PDF in memory", { HPDF_GetStreamSize(handle) }, succeeded: { _ in true })
+        try haruStatus("rewinding the PDF in memory") { HPDF_ResetStream(handle) }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        var filled = 0
+        while filled < bytes.count {
+            var chunk = HPDF_UINT32(bytes.count - filled)
+            // Quirk: asking for more than is left returns HPDF_STREAM_EOF (0x1058), error slot clear: not a failure.
+            try haru(
+                "reading the PDF from memory",
+                { bytes.withUnsafeMutableBufferPointer { HPDF_ReadFromStream(handle, $0.baseAddress! + filled, &chunk) } },
+                succeeded: { $0 == HPDF_OK || $0 == HPDF_STREAM_EOF })
+            if chunk == 0 { break }
+            filled += Int(chunk)
+        }
+        guard filled == bytes.count else {
+            throw .libharu(
+                status: UInt(HPDF_STREAM_EOF), detail: 0,
+                during: "reading the PDF from memory (got \(filled) of \(bytes.count) bytes)")
+        }
+        return bytes
+    }
+
+    private func setInfoText(_ type: HPDF_InfoType, _ text: String, name: String) throws(PDFError) {
+        let handle = self.handle
+        let encoded = PDFTextString(text)
+        if encoded.needsUnicode {
+            // Quirk: without a current encoder libharu writes the raw UTF-8 bytes, which readers take as
+            // PDFDocEncoding (mojibake); with the "UTF-8" encoder it writes UTF-16BE with a byte-order mark.
+            try useUTF8Encoder()
+        }
+        try haruStatus("setting the document \(name) to '\(text)'") {
+            encoded.cString.withUnsafeBufferPointer { HPDF_SetInfoAttr(handle, type, $0.baseAddress) }
+        }
+    }
+
+    /// Makes "UTF-8" the current encoder (`HPDF_UseUTFEncodings`, `HPDF_SetCurrentEncoder`); safe to call again.
+    func useUTF8Encoder() throws(PDFError) {
+        guard !usesUTF8Encoder else { return }
+        let handle = self.handle
+        // Quirk: HPDF_UseUTFEncodings registers the encoder; a second call fails with 0x100E (duplicate).
+        try haruStatus("enabling UTF-8 text") { HPDF_UseUTFEncodings(handle) }
+        try haruStatus("selecting UTF-8 text") { HPDF_SetCurrentEncoder(handle, "UTF-8") }
+        usesUTF8Encoder = true
     }
 }

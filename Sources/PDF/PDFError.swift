@@ -1,0 +1,22 @@
+/// A failure reported by libharu, or noticed by us around a libharu call.
+///
+/// `status` is libharu's error code (`HPDF_*` in hpdf_error.h, e.g. 0x1031 "invalid JPEG data",
+/// 0x1017 "cannot open file"), `detail` its detail number (often an `errno`), `during` what we were doing.
+public enum PDFError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// libharu reported an error: its status code and detail number, and what we were doing.
+    case libharu(status: UInt, detail: Int, during: String)
+
+    public var description: String {
+        switch self {
+        case .libharu(let status, let detail, let during):
+            return "PDF library error 0x\(String(status, radix: 16, uppercase: true)) (detail \(detail)) while \(during)"
+        }
+    }
+
+    /// libharu's status code, for callers that react to one kind of failure.
+    public var status: UInt {
+        switch self {
+        case .libharu(let status, _, _): return status
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import CHaru
+
+/// One page of a `PDFDocument`; keeps its document alive.
+public final class PDFPage {
+    let handle: HPDF_Page
+    /// The page belongs to the document's memory; this strong reference keeps it from being freed under us.
+    public let document: PDFDocument
+
+    /// The page size in points, as requested from `PDFDocument.addPage`.
+    public let width: Double
+    public let height: Double
+
+    init(handle: HPDF_Page, document: PDFDocument, width: Double, height: Double) {
+        self.handle = handle
+        self.document = document
+        self.width = width
+        self.height = height
+    }
+
+    /// Places a JPEG (bytes embedded unchanged as DCTDecode) into the rectangle, in points from the bottom left.
+    public func drawJPEG(_ bytes: [UInt8], x: Double, y: Double, width: Double, height: Double) throws(PDFError) {
+        try drawJPEG(bytes, x: x, y: y, width: width, height: height, orientation: 1)
+    }
+
+    /// Places a JPEG stored in EXIF `orientation` (1-8) upright into the rectangle, in points from the bottom left.
+    ///
+    /// The bytes are embedded unchanged; the turn or mirror goes into the page's transformation matrix. The
+    /// rectangle is the upright photo's: for orientations 5-8 its width matches the stored image's height.
+    /// Values outside 1-8 mean "as stored".
+    public func drawJPEG(
+        _ bytes: [UInt8], x: Double, y: Double, width: Double, height: Double, orientation: Int
+    ) throws(PDFError) {
+        let image = try document.loadJPEG(bytes)
+        try draw(image, x: x, y: y, width: width, height: height, orientation: orientation)
+    }
+
+    /// Draws an image loaded by `PDFDocument.loadJPEG` upright into the rectangle (`HPDF_Page_GSave`,
+    /// `HPDF_Page_Concat`, `HPDF_Page_ExecuteXObject`, `HPDF_Page_GRestore`).
+    ///
+    /// The image must belong to this page's document. `orientation` is the EXIF value of the stored image;
+    /// values outside 1-8 mean "as stored".
+    public func draw(
+        _ image: PDFImage, x: Double, y: Double, width: Double, height: Double, orientation: Int = 1
+    ) throws(PDFError) {
+        precondition(image.document === document, "PDFPage.draw: the image belongs to another PDFDocument")
+        precondition(
+            [x, y, width, height].allSatisfy(\.isFinite),
+            "PDFPage.draw: rectangle must be finite, got \(x), \(y), \(width), \(height)")
+        let m = PDFTransform.placing(orientation: orientation, x: x, y: y, width: width, height: height)
+        let page = handle
+        let during = "drawing a \(image.pixelWidth)x\(image.pixelHeight) image at (\(x), \(y)) size \(width)x\(height) pt"
+        try document.haruStatus(during) { HPDF_Page_GSave(page) }
+        do throws(PDFError) {
+            try document.haruStatus(during) {
+                HPDF_Page_Concat(
+                    page, HPDF_REAL(m.a), HPDF_REAL(m.b), HPDF_REAL(m.c), HPDF_REAL(m.d), HPDF_REAL(m.e),
+                    HPDF_REAL(m.f))
+            }
+            try document.haruStatus(during) { HPDF_Page_ExecuteXObject(page, image.handle) }
+        } catch {
+            // Pop our graphics state even so, or the next drawing on this page would inherit the matrix.
+            try? document.haruStatus(during) { HPDF_Page_GRestore(page) }
+            throw error
+        }
+        try document.haruStatus(during) { HPDF_Page_GRestore(page) }
+    }
+}

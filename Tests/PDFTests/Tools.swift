@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+/// Paths and helpers shared by the PDF tests: fixtures, a private temp directory, and the real PDF tools.
+enum Tools {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func fixture(_ relative: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: packageRoot.appendingPathComponent("Fixtures").appendingPathComponent(relative)))
+    }
+
+    static func read(_ path: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Runs `body` with a fresh directory that is removed afterwards.
+    static func withTempDirectory<T>(_ body: (String) throws -> T) throws -> T {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("PDFTests-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        return try body(dir)
+    }
+
+    struct ToolFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Runs a command-line tool found on PATH and returns its standard output; a non-zero exit throws.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let stdout = Pipe()
+        let stderrPath = FileManager.default.temporaryDirectory.appendingPathComponent("PDFTests-stderr-\(UUID())").path
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: stderrPath) }
+        let stderr = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        defer { try? stderr.close() }
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: output, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            let errors = String(decoding: (try? read(stderrPath)) ?? [], as: UTF8.self)
+            throw ToolFailure(
+                description: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(errors)\(text)")
+        }
+        return text
+    }
+
+    /// `pdfinfo` as key/value pairs ("Pages" -> "2"); values are UTF-8.
+    static func pdfinfo(_ pdf: String, _ extra: [String] = []) throws -> [String: String] {
+        var info: [String: String] = [:]
+        for line in try run("pdfinfo", ["-enc", "UTF-8"] + extra + [pdf]).split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let key = String(line[..<colon])
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            info[key] = value
+        }
+        return info
+    }
+
+    /// One row of `pdfimages -list`.
+    struct ListedImage: Equatable {
+        var page: Int, width: Int, height: Int, color: String, components: Int, encoding: String, object: Int
+    }
+
+    static func pdfimagesList(_ pdf: String) throws -> [ListedImage] {
+        try run("pdfimages", ["-list", pdf]).split(separator: "\n").dropFirst(2).map { line in
+            let f = line.split(separator: " ").map(String.init)
+            return ListedImage(
+                page: Int(f[0])!, width: Int(f[3])!, height: Int(f[4])!, color: f[5], components: Int(f[6])!,
+                encoding: f[8], object: Int(f[10])!)
+        }
+    }
+
+    /// True when `qpdf --check` passes and reports no errors.
+    static func qpdfCheck(_ pdf: String) throws -> Bool {
+        try run("qpdf", ["--check", pdf]).contains("No syntax or stream encoding errors found")
+    }
+
+    /// Renders one page with poppler's cairo back end (`pdftocairo`) at `dpi` and returns its pixels.
+    ///
+    /// Not `pdftoppm`: its Splash rasteriser paints images one pixel wider and taller (right and bottom
+    /// edges), which would hide exactly the off-by-one placement errors these tests look for.
+    static func render(_ pdf: String, page: Int = 1, dpi: Int = 72) throws -> RGBRaster {
+        let prefix = pdf + "-render-\(page)"
+        try run("pdftocairo", ["-png", "-r", "\(dpi)", "-f", "\(page)", "-l", "\(page)", "-singlefile", pdf, prefix])
+        try run("convert", [prefix + ".png", "-alpha", "off", "-depth", "8", prefix + ".ppm"])
+        return try RGBRaster(ppm: read(prefix + ".ppm"))
+    }
+
+    /// Makes a JPEG with ImageMagick, e.g. `["-size", "80x40", "xc:red"]`.
+    static func makeJPEG(_ arguments: [String], in dir: String, name: String) throws -> [UInt8] {
+        let path = dir + "/" + name
+        try run("convert", arguments + ["-quality", "95", path])
+        return try read(path)
+    }
+}
+
+/// An 8-bit RGB raster read from a binary PPM (P6), top row first.
+struct RGBRaster {
+    let width: Int, height: Int
+    let pixels: [UInt8]
+
+    init(ppm: [UInt8]) throws {
+        guard ppm.starts(with: Array("P6".utf8)) else { throw Tools.ToolFailure(description: "not a P6 PPM") }
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        var fields: [Int] = []
+        var index = 2
+        while fields.count < 3 {
+            while !digits.contains(ppm[index]) { index += 1 }
+            var value = 0
+            while digits.contains(ppm[index]) {
+                value = value * 10 + Int(ppm[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            fields.append(value)
+        }
+        index += 1  // the single whitespace byte after maxval
+        (width, height) = (fields[0], fields[1])
+        pixels = Array(ppm[index..<(index + width * height * 3)])
+    }
+
+    subscript(x: Int, y: Int) -> (r: Int, g: Int, b: Int) {
+        let i = (y * width + x) * 3
+        return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
+    }
+
+    /// Mean absolute difference per channel sample, 0...255.
+    func meanDifference(to other: RGBRaster) -> Double {
+        precondition(width == other.width && height == other.height, "rasters differ in size")
+        var sum = 0
+        for i in pixels.indices { sum += abs(Int(pixels[i]) - Int(other.pixels[i])) }
+        return Double(sum) / Double(pixels.count)
+    }
+}
