@@ -43,7 +43,7 @@ build: deps
 	$(SWIFT) build -c release --product photobook
 
 test: test-deps build
-	timeout $(TEST_TIMEOUT) $(SWIFT) test
+	PHOTOBOOK_BIN=$(CURDIR)/$(BIN) timeout $(TEST_TIMEOUT) $(SWIFT) test
 
 demo: build
 	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo.pdf

@@ -33,7 +33,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "EXIFTests", dependencies: ["EXIF"]),
         .testTarget(name: "JPEGTests", dependencies: ["JPEG", "Imaging"]),
-        .testTarget(name: "PNGTests", dependencies: ["PNG", "Imaging"]),
+        .testTarget(name: "PNGTests", dependencies: ["PNG", "Imaging"], exclude: ["Reference"]),
         .testTarget(name: "PDFTests", dependencies: ["PDF", "JPEG", "Imaging"]),
         .testTarget(name: "PhotoBookTests", dependencies: ["PhotoBook", "Imaging", "JPEG"]),
         .testTarget(name: "PhotoBookCLITests", dependencies: ["photobook", "JPEG", "PNG", "Imaging"]),

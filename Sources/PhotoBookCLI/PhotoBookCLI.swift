@@ -70,13 +70,21 @@ public enum PhotoBookCLI {
 
         let total = discovery.photos.count
         let done = Mutex(0)
-        let hooks = BuildHooks(photoFinished: { _ in
-            let count = done.withLock { $0 += 1; return $0 }
-            say.progress("photobook: \(count) of \(total) photos")
-        })
+        let pause = TestPause(point: ProcessInfo.processInfo.environment["PHOTOBOOK_TEST_PAUSE"], say: say)
+        let hooks = BuildHooks(
+            decodeStarted: { _ in pause.reached("decode") },
+            photoFinished: { _ in
+                let count = done.withLock { $0 += 1; return $0 }
+                say.progress("photobook: \(count) of \(total) photos")
+            },
+            pageStarted: { index in if index == min(1, total - 1) { pause.reached("page") } },
+            beforeCommit: { pause.reached("commit") },
+            afterCommit: { pause.reached("committed") })
         let builder = BookBuilder(files: discovery.photos, outputPath: output, options: command.options, hooks: hooks)
         let signals = SignalHandler(onFirst: { _ in
+            // After the commit it is too late: the book stays and the run counts as a success.
             if builder.cancel() { say.status("cancelling...", evenWhenQuiet: true) }
+            pause.release()
         }, onSecond: { _ in
             builder.session.removeTemporaryFiles()
             say.status("interrupted again: stopped at once, nothing was written", evenWhenQuiet: true)

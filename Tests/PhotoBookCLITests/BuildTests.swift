@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+/// The built binary on real folders: page count, page size, placed images, exit status, messages, files left.
+@Suite(.serialized) struct BuildTests {
+    let orientationFolder = Run.fixture("exif-orientation")
+
+    @Test func theOrientationExamplesMakeAnA4BookWithOnePagePerPhoto() throws {
+        let scratch = try Scratch()
+        let tmp = try scratch.sub("tmp")
+        let out = scratch.file("book.pdf")
+        let run = try Run.photobook(["build", orientationFolder, "-o", out], tmpdir: tmp)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("wrote \(out): 18 pages"), "\(run.stderr)")
+        let facts = try PDFFacts(out)
+        #expect(facts.pages == 18)
+        for size in facts.pageSizes {
+            #expect(abs(size.width - 595.276) < 0.01 && abs(size.height - 841.89) < 0.01)
+        }
+        #expect(facts.producer.hasPrefix("photobook "))
+        #expect(facts.creator.hasPrefix("photobook "))
+        // Upright 1800x1200 (landscape) and 1200x1800 (portrait) photos cropped to the 190x277 mm cell, never
+        // upsampled: landscapes keep their 1200 rows, portraits their 1200 columns.
+        #expect(facts.images.count == 18)
+        for (index, image) in facts.images.enumerated() {
+            #expect(image.encoding == "jpeg")
+            if index < 9 {
+                #expect(image.height == 1200 && abs(image.width - Int((1200.0 * 190 / 277).rounded())) <= 1, "\(image)")
+            } else {
+                #expect(image.width == 1200 && abs(image.height - Int((1200.0 * 277 / 190).rounded())) <= 1, "\(image)")
+            }
+        }
+        #expect(Scratch.listing(scratch.path) == ["book.pdf", "tmp"], "no temporary file beside the output")
+        #expect(Scratch.listing(tmp).isEmpty, "no temporary file left in TMPDIR")
+        let qpdf = try Run.command("/usr/bin/qpdf", ["--check", out])
+        #expect(qpdf.status == 0, "\(qpdf.stdout)\(qpdf.stderr)")
+    }
+
+    /// Every orientation example, shown whole (`--fit fit`), must look like the upright reference photo.
+    @Test func everyPhotoIsUpright() throws {
+        let scratch = try Scratch()
+        let out = scratch.file("book.pdf")
+        let names = (0...8).flatMap { ["Landscape_\($0).jpg", "Portrait_\($0).jpg"] }
+        let inputs = names.map { "\(orientationFolder)/\($0)" }
+        let run = try Run.photobook(["build"] + inputs + ["-o", out, "--fit", "fit", "--margin", "0", "--dpi", "72"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let pages = try (1...names.count).map { try renderPage(out, page: $0, dpi: 20, scratch: scratch) }
+        // Landscape_1 and Portrait_1 are stored upright; every other example must render like them.
+        for (index, name) in names.enumerated() {
+            let reference = name.hasPrefix("Landscape") ? pages[0] : pages[1]
+            let page = pages[index]
+            #expect(page.width == reference.width && page.height == reference.height)
+            let difference = meanAbsoluteDifference(page.rgb, reference.rgb)
+            #expect(difference < 6, "\(name) differs from the upright photo by \(difference) per sample")
+        }
+    }
+
+    @Test func aBadFileAmongGoodOnesIsLeftOutWithItsNameAndReason() throws {
+        let scratch = try Scratch()
+        let photos = try scratch.sub("photos")
+        for n in 1...3 { _ = try scratch.copy("\(orientationFolder)/Landscape_\(n).jpg", to: "photos/img\(n).jpg") }
+        let good = try Data(contentsOf: URL(fileURLWithPath: "\(orientationFolder)/Landscape_4.jpg"))
+        _ = try scratch.write("photos/img2b.jpg", Array(good.prefix(good.count / 3)))
+        let out = scratch.file("book.pdf")
+        let run = try Run.photobook(["build", photos, "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("photobook: warning: \(photos)/img2b.jpg: "), "\(run.stderr)")
+        #expect(run.stderr.contains("3 pages, 1 photo left out"), "\(run.stderr)")
+        #expect(try PDFFacts(out).pages == 3)
+    }
+
+    @Test func strictTurnsABadPhotoIntoAFailedBuildWithNoOutput() throws {
+        let scratch = try Scratch()
+        let photos = try scratch.sub("photos")
+        _ = try scratch.copy("\(orientationFolder)/Landscape_1.jpg", to: "photos/a.jpg")
+        _ = try scratch.write("photos/b.jpg", [0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 0, 0])
+        let out = scratch.file("book.pdf")
+        let previous: [UInt8] = Array("the old book".utf8)
+        _ = try scratch.write("book.pdf", previous)
+        let run = try Run.photobook(["build", photos, "-o", out, "--strict"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("photobook: error: \(photos)/b.jpg: "), "\(run.stderr)")
+        #expect(run.stderr.contains("nothing was written"), "\(run.stderr)")
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))) == previous, "the old book is intact")
+        #expect(Scratch.listing(scratch.path) == ["book.pdf", "photos"])
+    }
+
+    @Test func onlyBadPhotosFailTheBuild() throws {
+        let scratch = try Scratch()
+        let photos = try scratch.sub("photos")
+        _ = try scratch.write("photos/empty.jpg", [])
+        _ = try scratch.write("photos/text.jpg", Array("hello".utf8))
+        _ = try scratch.write("photos/cut.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0])
+        let out = scratch.file("book.pdf")
+        let run = try Run.photobook(["build", photos, "-o", out])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("photobook: error: \(photos)/cut.png: "), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(Scratch.listing(scratch.path) == ["photos"])
+    }
+
+    @Test func contentNotNameDecidesTheFormat() throws {
+        let scratch = try Scratch()
+        let photos = try scratch.sub("photos")
+        _ = try scratch.copy(Run.fixture("pngsuite/basn2c08.png"), to: "photos/really-a-png.jpg")
+        _ = try scratch.copy("\(orientationFolder)/Landscape_1.jpg", to: "photos/really-a-jpeg.png")
+        _ = try scratch.write("photos/notes.txt", Array("not a photo".utf8))
+        let out = scratch.file("book.pdf")
+        let run = try Run.photobook(["build", photos, "-o", out, "--verbose"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("notes.txt: not a JPEG or PNG image"), "\(run.stderr)")
+        #expect(try PDFFacts(out).pages == 2)
+    }
+
+    @Test func pageSizeMarginAndFitAreHonoured() throws {
+        let scratch = try Scratch()
+        let out = scratch.file("square.pdf")
+        let run = try Run.photobook(["build", "\(orientationFolder)/Landscape_1.jpg", "-o", out,
+                                     "--page-size", "200x200mm", "--margin", "0", "--fit", "fit", "--dpi", "150"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let facts = try PDFFacts(out)
+        #expect(abs(facts.pageSizes[0].width - 566.929) < 0.01 && abs(facts.pageSizes[0].height - 566.929) < 0.01)
+        // 200 mm at 150 dpi is 1181 px wide; the whole 3:2 photo: 1181x787.
+        #expect(facts.images.first.map { abs($0.width - 1181) <= 1 && abs($0.height - 787) <= 1 } == true,
+                "\(facts.images)")
+    }
+
+    @Test func aSmallPhotoIsPlacedAtItsNativePixelsWithAWarning() throws {
+        let scratch = try Scratch()
+        let out = scratch.file("book.pdf")
+        let run = try Run.photobook(["build", Run.fixture("pngsuite/basn2c08.png"), "-o", out, "--fit", "fit"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("dpi, below the 300 dpi asked for"), "\(run.stderr)")
+        let image = try #require(try PDFFacts(out).images.first)
+        #expect(image.width == 32 && image.height == 32)
+    }
+
+    @Test func theOldBookIsReplacedAtomicallyAndKeepsItsPermissions() throws {
+        let scratch = try Scratch()
+        let out = try scratch.write("book.pdf", Array("old".utf8))
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: out)
+        let run = try Run.photobook(["build", "\(orientationFolder)/Landscape_1.jpg", "-o", out, "--quiet"])
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty, "--quiet prints errors only: \(run.stderr)")
+        #expect(try PDFFacts(out).pages == 1)
+        let mode = try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int
+        #expect(mode == 0o640)
+    }
+
+    @Test func pngSuiteMakesABookOfItsValidImagesAndNamesEachCorruptOne() throws {
+        let scratch = try Scratch()
+        let out = scratch.file("pngsuite.pdf")
+        let run = try Run.photobook(["build", Run.fixture("pngsuite"), "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try PDFFacts(out).pages == 161)
+        let corrupt = Scratch.listing(Run.fixture("pngsuite")).filter { $0.hasPrefix("x") && $0.hasSuffix(".png") }
+        #expect(corrupt.count == 14)
+        for name in corrupt {
+            // A file whose signature is broken is not recognised as a PNG at all; the rest fail to decode.
+            let named = run.stderr.contains("pngsuite/\(name): ")
+            #expect(named || name.hasPrefix("xs") || name == "xcrn0g04.png" || name == "xlfn0g04.png",
+                    "\(name) is not named in:\n\(run.stderr)")
+        }
+    }
+}

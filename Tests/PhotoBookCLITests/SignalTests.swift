@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Imaging
+import JPEG
+import Testing
+
+/// Ctrl-C, SIGTERM and a second Ctrl-C on the real binary. The test knows where the build is from the binary's
+/// own test hook (`PHOTOBOOK_TEST_PAUSE`), never from timing; every wait has a timeout.
+@Suite(.serialized) struct SignalTests {
+    /// Six 12-megapixel camera-like photos, made once with our own encoder.
+    static let largePhotos: String = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photobook-signal-photos").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for n in 1...6 {
+            let path = "\(folder)/photo\(n).jpg"
+            if FileManager.default.fileExists(atPath: path) { continue }
+            let (w, h) = n % 2 == 0 ? (3000, 4000) : (4000, 3000)
+            let bytes = try! JPEGEncoder.encode(TestImages.detailed(width: w, height: h, seed: UInt64(n)), quality: 92)
+            try! Data(bytes).write(to: URL(fileURLWithPath: path + ".part"))
+            try! FileManager.default.moveItem(atPath: path + ".part", toPath: path)
+        }
+        return folder
+    }()
+
+    struct Outcome {
+        var status: Int32
+        var stderr: String
+        var secondsFromSignalToExit: Double
+    }
+
+    /// Runs a build over an existing book, pauses at `point`, sends `signals` and checks what is left.
+    func interrupt(at point: String, with signals: [Int32], expectBookKept: Bool = true) throws -> Outcome {
+        let scratch = try Scratch()
+        let tmp = try scratch.sub("tmp")
+        let out = scratch.file("book.pdf")
+        let oldBook = Array("%PDF-1.4 the previous book".utf8)
+        _ = try scratch.write("book.pdf", oldBook)
+
+        let live = try LiveRun(Run.binary, ["build", Self.largePhotos, "-o", out, "--jobs", "2"],
+                               environment: ["TMPDIR": tmp, "PHOTOBOOK_TEST_PAUSE": point])
+        #expect(live.waitForStderr(containing: "test: paused at \(point)", timeout: 120), "\(live.stderr)")
+        let start = Date()
+        for signal in signals { kill(live.pid, signal) }
+        let status = live.waitForExit(timeout: 60)
+        let seconds = Date().timeIntervalSince(start)
+
+        if expectBookKept {
+            #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))) == oldBook, "the previous book is untouched")
+        }
+        #expect(Scratch.listing(scratch.path) == ["book.pdf", "tmp"], "nothing beside the output: \(Scratch.listing(scratch.path))")
+        #expect(Scratch.listing(tmp).isEmpty, "nothing left in TMPDIR: \(Scratch.listing(tmp))")
+        return Outcome(status: status, stderr: live.stderr, secondsFromSignalToExit: seconds)
+    }
+
+    @Test func ctrlCDuringDecodingLeavesEverythingAsItWas() throws {
+        let outcome = try interrupt(at: "decode", with: [SIGINT])
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("photobook: cancelling..."))
+        #expect(outcome.stderr.contains("nothing was written"))
+        #expect(outcome.secondsFromSignalToExit < 5, "stopped in \(outcome.secondsFromSignalToExit) s")
+        print("signal to exit during decoding: \(String(format: "%.3f", outcome.secondsFromSignalToExit)) s")
+    }
+
+    @Test func ctrlCDuringThePDFBuild() throws {
+        let outcome = try interrupt(at: "page", with: [SIGINT])
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(outcome.secondsFromSignalToExit < 5)
+    }
+
+    @Test func ctrlCJustBeforeTheRename() throws {
+        let outcome = try interrupt(at: "commit", with: [SIGINT])
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+    }
+
+    @Test func ctrlCJustAfterTheRenameKeepsTheNewBook() throws {
+        let outcome = try interrupt(at: "committed", with: [SIGINT], expectBookKept: false)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("wrote "), "\(outcome.stderr)")
+    }
+
+    @Test func twoRapidCtrlCsExitAtOnce() throws {
+        let outcome = try interrupt(at: "page", with: [SIGINT, SIGINT])
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(outcome.secondsFromSignalToExit < 5)
+    }
+
+    @Test func sigtermIsLikeCtrlC() throws {
+        let outcome = try interrupt(at: "decode", with: [SIGTERM])
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("nothing was written"))
+    }
+}
+
+/// A running process whose stderr is read as it comes.
+final class LiveRun: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSCondition()
+    private var text = ""
+    private var ended = false
+
+    init(_ path: String, _ arguments: [String], environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let handle = err.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = handle.availableData
+                lock.lock()
+                if chunk.isEmpty { ended = true } else { text += String(decoding: chunk, as: UTF8.self) }
+                lock.broadcast()
+                lock.unlock()
+                if chunk.isEmpty { return }
+            }
+        }
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var stderr: String { lock.lock(); defer { lock.unlock() }; return text }
+
+    func waitForStderr(containing marker: String, timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock(); defer { lock.unlock() }
+        while !text.contains(marker) {
+            if ended || !lock.wait(until: deadline) { return text.contains(marker) }
+        }
+        return true
+    }
+
+    /// Waits for the process to end and returns its status; kills it and fails the test on timeout.
+    func waitForExit(timeout: Double) -> Int32 {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock()
+        while !ended { if !lock.wait(until: deadline) { break } }
+        lock.unlock()
+        if !ended {
+            Issue.record("process did not exit within \(timeout) s")
+            kill(pid, SIGKILL)
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// Photo-like test images: smooth gradients, edges and fine noise, so they compress like camera photos.
+enum TestImages {
+    static func detailed(width: Int, height: Int, seed: UInt64) -> RGBImage {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        var state = seed &* 0x9E3779B97F4A7C15 | 1
+        for y in 0..<height {
+            for x in 0..<width {
+                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                let noise = Int(state & 31) - 16
+                let i = (y * width + x) * 3
+                let band = ((x / 97) + (y / 89)) % 2 == 0 ? 40 : 0
+                pixels[i] = UInt8(clamping: x * 255 / width + noise + band)
+                pixels[i + 1] = UInt8(clamping: y * 255 / height + noise)
+                pixels[i + 2] = UInt8(clamping: (x + y) * 128 / (width + height) + noise + 60)
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+}
