@@ -78,10 +78,27 @@ static void shim_error_exit(j_common_ptr cinfo) {
     abort();
 }
 
+/* Warnings that leave every pixel intact: real camera files carry them, and refusing those photos would be wrong.
+ * Stray bytes before the end-of-image marker come after the last scan (some phones pad their files). */
+static int is_harmless_warning(j_common_ptr cinfo) {
+    switch (cinfo->err->msg_code) {
+    case JWRN_JFIF_MAJOR:
+    case JWRN_BOGUS_ICC:
+    case JWRN_ADOBE_XFORM:
+        return 1;
+    case JWRN_EXTRANEOUS_DATA:
+        return cinfo->err->msg_parm.i[1] == 0xD9;
+    default:
+        return 0;
+    }
+}
+
 static void shim_emit_message(j_common_ptr cinfo, int msg_level) {
     pb_error_manager *manager = (pb_error_manager *)cinfo->err;
     if (msg_level >= 0)
         return;  /* trace messages */
+    if (is_harmless_warning(cinfo))
+        return;
     cinfo->err->num_warnings++;
     manager->failure.warnings = cinfo->err->num_warnings;
     if (cinfo->err->num_warnings == 1 && manager->failure.status == PB_JPEG_OK) {

@@ -184,3 +184,25 @@ struct FailureTests {
         #expect(JPEGError.readable("Bogus marker length") == "bogus marker length")
     }
 }
+
+/// Warnings that leave every pixel intact do not cost the user a photo; the others still fail.
+struct HarmlessWarningTests {
+    static let clean = FailureTests.encoded()
+
+    @Test("stray bytes after the last scan, before the end marker, still give the whole picture")
+    func paddingBeforeEndOfImage() throws {
+        var padded = Self.clean
+        #expect(padded.suffix(2) == [0xFF, 0xD9])
+        padded.insert(contentsOf: [0x00, 0x13, 0x37, 0x42], at: padded.count - 2)
+        let expected = try FailureTests.decodeFully(Self.clean)
+        #expect(try FailureTests.decodeFully(padded) == expected)
+    }
+
+    @Test("stray bytes before a marker inside the image data still fail")
+    func paddingBeforeAnotherMarker() throws {
+        // Cut the file in the middle of the scan and close it with stray bytes and an RST marker: corrupt.
+        var broken = Array(Self.clean.prefix(Self.clean.count * 2 / 3))
+        broken += [0x00, 0x13, 0xFF, 0xD0, 0xFF, 0xD9]
+        #expect(throws: JPEGError.self) { try FailureTests.decodeFully(broken) }
+    }
+}
