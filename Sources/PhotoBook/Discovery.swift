@@ -19,7 +19,9 @@ public enum ImageFormat: String, Sendable {
 public struct PhotoFile: Sendable, Equatable {
     /// The path as the user would recognise it (built from what they typed).
     public var path: String
-    public var format: ImageFormat
+    /// Nil for a file that should be a photo (named on the command line, or called `.jpg` or `.png`) but whose
+    /// content is neither: it is kept so that it fails with its reason like any other unreadable photo.
+    public var format: ImageFormat?
     public var id: FileSystem.FileID
 }
 
@@ -90,6 +92,12 @@ public struct Discovery: Sendable {
         }
     }
 
+    /// Names that promise a photo: such a file that is neither JPEG nor PNG is a photo that cannot be read.
+    static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png"]
+    /// Photo formats photobook does not read; said once per file so nobody wonders where a photo went.
+    static let otherImageExtensions: Set<String> = ["heic", "heif", "avif", "webp", "gif", "tif", "tiff", "bmp",
+                                                     "dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf"]
+
     private mutating func consider(file path: String, status: FileSystem.Status, named: Bool,
                                    seen: inout [FileSystem.FileID: String]) {
         inputIDs.insert(status.id)
@@ -105,10 +113,17 @@ public struct Discovery: Sendable {
         case .success(let bytes):
             prefix = bytes
         }
-        guard let format = ImageFormat(sniffing: prefix) else {
-            let reason = "not a JPEG or PNG image, skipped"
-            if named { warnings.append((path, reason)) } else { notes.append((path, reason)) }
-            return
+        let format = ImageFormat(sniffing: prefix)
+        if format == nil && !named {
+            let ext = FileSystem.baseName(path).split(separator: ".").last.map { $0.lowercased() } ?? ""
+            if !Self.photoExtensions.contains(ext) {
+                if Self.otherImageExtensions.contains(ext) {
+                    warnings.append((path, "\(ext.uppercased()) images are not supported (only JPEG and PNG), skipped"))
+                } else {
+                    notes.append((path, "not a JPEG or PNG image, skipped"))
+                }
+                return
+            }
         }
         if let first = seen[status.id] {
             warnings.append((path, "same file as \(first), included once"))

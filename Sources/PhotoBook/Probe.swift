@@ -25,6 +25,16 @@ public struct PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 public enum Probe {
+    /// Why bytes that should be a photo are not one.
+    static func unrecognised(_ bytes: [UInt8]) -> String {
+        if bytes.isEmpty { return "empty file" }
+        if bytes.count >= 4 && bytes[1] == 0x50 && bytes[2] == 0x4E && bytes[3] == 0x47 || bytes[0] == 0x89 {
+            return "corrupt PNG (damaged signature)"
+        }
+        if bytes.count >= 2 && bytes[0] == 0xFF && bytes[1] == 0xD8 { return "corrupt JPEG (damaged start of image)" }
+        return "not a JPEG or PNG image"
+    }
+
     /// Reads the headers of a photo. Refuses images over `maxPixels` before any pixel buffer exists.
     public static func probe(_ file: PhotoFile, bytes: [UInt8], maxPixels: Int) throws(PhotoError) -> PhotoInfo {
         let width: Int, height: Int, exif: [UInt8]?
@@ -44,7 +54,7 @@ public enum Probe {
                 throw PhotoError(error.description)
             }
         case nil:
-            throw PhotoError(bytes.isEmpty ? "empty file" : "not a JPEG or PNG image (it changed since it was listed)")
+            throw PhotoError(Self.unrecognised(bytes))
         }
         guard width > 0, height > 0 else { throw PhotoError("image has no pixels (\(width)x\(height))") }
         guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels,

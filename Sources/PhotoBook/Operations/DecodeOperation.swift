@@ -43,7 +43,7 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
             case .png:
                 image = try PNGDecoder.decode(bytes, maxPixels: maxPixels, shouldCancel: stop)
             case nil:
-                return .failed(bytes.isEmpty ? "empty file" : "no longer a JPEG or PNG image (it changed while photobook ran)")
+                return .failed("\(Probe.unrecognised(bytes)) (the file changed while photobook ran)")
             }
             // The file may have been replaced since it was probed; the plan is only valid for the same shape.
             let sameShape = abs(Double(image.width) / Double(image.height)
