@@ -1,19 +1,11 @@
+import Foundation
 import PhotoBook
 
 /// The end of a build as the user hears it: one line per photo left out, then one summary line.
 enum Summary {
     static func report(_ report: BuildReport, output: String, options: BuildOptions, say: Diagnostics) -> ExitStatus {
         let seconds = String(format: "%.1f s", report.seconds)
-        for photo in report.photos {
-            if let dpi = photo.effectiveDPI, let w = photo.pixelWidth, let h = photo.pixelHeight,
-               report.book == .succeeded, photo.outcome == .succeeded {
-                if dpi < options.layout.dpi * 0.75 {
-                    say.warning("only \(w)x\(h) pixels: prints at \(Int(dpi.rounded())) dpi, below the \(Int(options.layout.dpi)) dpi asked for", path: photo.path)
-                } else {
-                    say.note("\(w)x\(h) pixels at \(Int(dpi.rounded())) dpi", path: photo.path)
-                }
-            }
-        }
+        if report.book == .succeeded { reportDensity(report, target: options.layout.dpi, say: say) }
         let failed = report.leftOut
         switch report.book {
         case .succeeded:
@@ -33,6 +25,30 @@ enum Summary {
             say.error("\(why); nothing was written")
             return .failure
         }
+    }
+
+    /// Names the photos that print well below the target density: each one when there are a few, else a count
+    /// and the worst, with every one listed under `--verbose`.
+    private static func reportDensity(_ report: BuildReport, target: Double, say: Diagnostics) {
+        var low: [(path: String, text: String, dpi: Double)] = []
+        for photo in report.photos where photo.outcome == .succeeded {
+            guard let dpi = photo.effectiveDPI, let w = photo.pixelWidth, let h = photo.pixelHeight else { continue }
+            let text = "\(w)x\(h) pixels, prints at \(formatDPI(dpi)) dpi"
+            if dpi < target * 0.75 { low.append((photo.path, text, dpi)) } else { say.note(text, path: photo.path) }
+        }
+        let below = "below the \(Int(target)) dpi asked for"
+        if low.count <= 3 {
+            for photo in low { say.warning("only \(photo.text), \(below)", path: photo.path) }
+        } else {
+            for photo in low { say.note("only \(photo.text), \(below)", path: photo.path) }
+            let worst = low.min { $0.dpi < $1.dpi }!
+            say.warning("\(low.count) photos print \(below), the lowest \(worst.path) at \(formatDPI(worst.dpi)) dpi"
+                        + (say.verbose ? "" : " (--verbose lists them)"))
+        }
+    }
+
+    private static func formatDPI(_ dpi: Double) -> String {
+        dpi < 10 ? String(format: "%.1f", dpi) : String(Int(dpi.rounded()))
     }
 
     private static func reason(_ photo: PhotoReport) -> String {
