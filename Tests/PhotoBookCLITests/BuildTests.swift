@@ -167,4 +167,66 @@ import Testing
         }
         #expect(run.stderr.contains("161 pages, 14 photos left out"), "\(run.stderr)")
     }
+
+    /// Each page's pixels against an independently made reference of the same crop: ImageMagick turns the photo
+    /// upright, crops the centre to the cell's aspect and resizes it to the size photobook embedded.
+    @Test(arguments: ["Landscape_1", "Landscape_3", "Landscape_5", "Landscape_6", "Landscape_8",
+                      "Portrait_2", "Portrait_6", "Portrait_7"])
+    func pagesMatchAnIndependentCropOfTheUprightPhoto(name: String) throws {
+        let scratch = try Scratch()
+        let out = scratch.file("book.pdf")
+        let source = "\(orientationFolder)/\(name).jpg"
+        let run = try Run.photobook(["build", source, "-o", out, "--dpi", "100", "--quality", "95"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let image = try #require(try PDFFacts(out).images.first)
+
+        let extract = try Run.command("/usr/bin/pdfimages", ["-j", out, scratch.file("page")])
+        #expect(extract.status == 0)
+        let ours = try readPPM(try convertToPPM(scratch.file("page-000.jpg"), [], scratch: scratch, name: "ours"))
+
+        let upright = name.hasPrefix("Landscape") ? (w: 1800.0, h: 1200.0) : (w: 1200.0, h: 1800.0)
+        let cellAspect = 190.0 / 277.0
+        let crop = upright.w / upright.h > cellAspect
+            ? (w: Int((upright.h * cellAspect).rounded()), h: Int(upright.h))
+            : (w: Int(upright.w), h: Int((upright.w / cellAspect).rounded()))
+        // Trap: without +repage after -auto-orient, ImageMagick's centred crop of orientation 7 lands elsewhere.
+        let reference = try readPPM(try convertToPPM(source, ["-auto-orient", "+repage", "-gravity", "center",
+            "-crop", "\(crop.w)x\(crop.h)+0+0", "+repage", "-filter", "Lanczos",
+            "-resize", "\(image.width)x\(image.height)!"], scratch: scratch, name: "reference"))
+        #expect(ours.width == reference.width && ours.height == reference.height)
+        let difference = meanAbsoluteDifference(ours.rgb, reference.rgb)
+        // ImageMagick crops at whole pixels; photobook keeps the exact centre (488.5 px in for these photos), so
+        // half a pixel of shift adds about 1 to the ~2 that JPEG re-encoding alone costs.
+        #expect(difference < 4, "\(name): mean difference \(difference) per sample")
+
+        // The comparison is sharp enough to see a crop shifted by 2% of the width.
+        let shifted = try readPPM(try convertToPPM(source, ["-auto-orient", "+repage", "-gravity", "center",
+            "-crop", "\(crop.w)x\(crop.h)+\(crop.w / 50)+0", "+repage", "-filter", "Lanczos",
+            "-resize", "\(image.width)x\(image.height)!"], scratch: scratch, name: "shifted"))
+        #expect(meanAbsoluteDifference(ours.rgb, shifted.rgb) > difference * 1.5)
+    }
+
+    @Test func cmykPhotosKeepTheirColours() throws {
+        let scratch = try Scratch()
+        let out = scratch.file("book.pdf")
+        let source = Run.fixture("cmyk-jpeg/pillow_pil_sample_cmyk.jpg")
+        let run = try Run.photobook(["build", source, "-o", out, "--fit", "fit", "--quality", "95"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let facts = try PDFFacts(out)
+        #expect(facts.images.first?.color == "rgb", "pages carry RGB, converted by photobook")
+        _ = try Run.command("/usr/bin/pdfimages", ["-j", out, scratch.file("page")])
+        let ours = try readPPM(try convertToPPM(scratch.file("page-000.jpg"), [], scratch: scratch, name: "ours"))
+        let reference = try readPPM(try convertToPPM(source, ["-colorspace", "sRGB"], scratch: scratch, name: "ref"))
+        #expect(ours.width == reference.width && ours.height == reference.height)
+        let difference = meanAbsoluteDifference(ours.rgb, reference.rgb)
+        #expect(difference < 4, "mean difference \(difference) per sample")
+    }
+}
+
+/// Converts an image to a binary PPM with ImageMagick, applying `operations` first.
+func convertToPPM(_ source: String, _ operations: [String], scratch: Scratch, name: String) throws -> String {
+    let target = scratch.file("\(name).ppm")
+    let run = try Run.command("/usr/bin/convert", [source] + operations + ["-depth", "8", "ppm:\(target)"])
+    #expect(run.status == 0, "convert: \(run.stderr)")
+    return target
 }
