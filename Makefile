@@ -42,8 +42,11 @@ test-deps: deps
 build: deps
 	$(SWIFT) build -c release --product photobook
 
+# The whole suite (end-to-end tests run the release binary, as a user would), then the concurrency tests
+# again under ThreadSanitizer.
 test: test-deps build
 	PHOTOBOOK_BIN=$(CURDIR)/$(BIN) timeout $(TEST_TIMEOUT) $(SWIFT) test
+	$(MAKE) tsan
 
 demo: build
 	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo.pdf
@@ -56,3 +59,6 @@ install: build
 clean:
 	$(SWIFT) package clean
 	rm -f demo.pdf
+
+# Further targets (fuzzing, sanitizers, benchmark) live in their own files.
+-include mk/*.mk
