@@ -39,8 +39,11 @@ public final class PDFPage {
     ///
     /// The image must belong to this page's document. `orientation` is the EXIF value of the stored image;
     /// values outside 1-8 mean "as stored".
+    /// With `clip`, only the part of the image inside that rectangle (page points) is shown: a photo embedded
+    /// whole can be cropped to its cell without touching its pixels.
     public func draw(
-        _ image: PDFImage, x: Double, y: Double, width: Double, height: Double, orientation: Int = 1
+        _ image: PDFImage, x: Double, y: Double, width: Double, height: Double, orientation: Int = 1,
+        clip: (x: Double, y: Double, width: Double, height: Double)? = nil
     ) throws(PDFError) {
         precondition(image.document === document, "PDFPage.draw: the image belongs to another PDFDocument")
         precondition(
@@ -51,6 +54,15 @@ public final class PDFPage {
         let during = "drawing a \(image.pixelWidth)x\(image.pixelHeight) image at (\(x), \(y)) size \(width)x\(height) pt"
         try document.haruStatus(during) { HPDF_Page_GSave(page) }
         do throws(PDFError) {
+            if let clip {
+                // A clipping path: the rectangle, W (clip), n (end the path without painting it).
+                try document.haruStatus(during) {
+                    HPDF_Page_Rectangle(page, HPDF_REAL(clip.x), HPDF_REAL(clip.y), HPDF_REAL(clip.width),
+                                        HPDF_REAL(clip.height))
+                }
+                try document.haruStatus(during) { HPDF_Page_Clip(page) }
+                try document.haruStatus(during) { HPDF_Page_EndPath(page) }
+            }
             try document.haruStatus(during) {
                 HPDF_Page_Concat(
                     page, HPDF_REAL(m.a), HPDF_REAL(m.b), HPDF_REAL(m.c), HPDF_REAL(m.d), HPDF_REAL(m.e),

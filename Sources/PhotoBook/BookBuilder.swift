@@ -104,7 +104,7 @@ public final class BookBuilder: Sendable {
                 reports[index].pixelWidth = placed.pixelWidth
                 reports[index].pixelHeight = placed.pixelHeight
                 reports[index].effectiveDPI = placed.effectiveDPI
-                let job = PhotoJob(info: info, placement: placed)
+                let job = PhotoJob(info: info, placement: placed, keepOriginals: options.layout.keepOriginals)
                 let decode = DecodeOperation(job: job, maxPixels: options.maxPixels, session: session, hooks: hooks)
                 let render = ResizeCropOperation(job: job, decode: decode, quality: options.quality,
                                                  directory: directory, sequence: chains.count + 1,

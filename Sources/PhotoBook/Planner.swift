@@ -27,13 +27,16 @@ public struct LayoutOptions: Sendable, Equatable {
     /// Target density of the printed photos, in pixels per inch.
     public var dpi: Double
     public var fit: FitMode
+    /// Never resample: every photo keeps its own pixels, whatever density that gives.
+    public var keepOriginals: Bool
 
     public init(pageSize: PageSize = .a4, margin: Double = 10 * Length.pointsPerMillimetre,
-                dpi: Double = 300, fit: FitMode = .fill) {
+                dpi: Double = 300, fit: FitMode = .fill, keepOriginals: Bool = false) {
         self.pageSize = pageSize
         self.margin = margin
         self.dpi = dpi
         self.fit = fit
+        self.keepOriginals = keepOriginals
     }
 
     /// The area inside the margins, or nil when the margins leave nothing of the page.
@@ -61,6 +64,21 @@ public struct PlacedPhoto: Sendable, Equatable {
 
     /// Pixels per inch the photo is printed at; below the target when the photo is small.
     public var effectiveDPI: Double { Double(pixelWidth) / (placement.width / 72) }
+
+    /// True when the embedded pixels are exactly the photo's own: nothing cropped, nothing resampled.
+    public func usesWholePhoto(uprightWidth: Int, uprightHeight: Int) -> Bool {
+        crop == SourceRect(x: 0, y: 0, width: Double(uprightWidth), height: Double(uprightHeight))
+            && pixelWidth == uprightWidth && pixelHeight == uprightHeight
+    }
+
+    /// Where the whole upright photo lands on the page when it is drawn at the plan's scale, its crop exactly on
+    /// `placement`; parts outside `placement` are to be clipped.
+    public func wholePhotoRect(uprightWidth: Int, uprightHeight: Int) -> Rect {
+        let scaleX = placement.width / crop.width, scaleY = placement.height / crop.height
+        let top = placement.y + placement.height + crop.y * scaleY
+        return Rect(x: placement.x - crop.x * scaleX, y: top - Double(uprightHeight) * scaleY,
+                    width: Double(uprightWidth) * scaleX, height: Double(uprightHeight) * scaleY)
+    }
 }
 
 public struct PlannedPage: Sendable, Equatable {
@@ -117,11 +135,11 @@ public enum Planner {
 
         // Never upsample: a photo with fewer pixels than the target density asks for keeps its own.
         let targetWidth = placement.width / 72 * options.dpi
-        let scale = min(1, targetWidth / crop.width)
+        let scale = options.keepOriginals ? 1 : min(1, targetWidth / crop.width)
         let pixelWidth = max(1, Int((crop.width * scale).rounded()))
         let pixelHeight = max(1, Int((crop.height * scale).rounded()))
         // Rounding to whole pixels changes the aspect a little; trim the crop so the pixels are not stretched.
-        if options.fit == .fill {
+        if options.fit == .fill && !options.keepOriginals {
             let exactAspect = Double(pixelWidth) / Double(pixelHeight)
             if crop.width / crop.height > exactAspect {
                 let trimmed = crop.height * exactAspect

@@ -12,6 +12,9 @@ public struct PhotoInfo: Sendable, Equatable {
     public var orientation: Orientation
     /// EXIF `DateTimeOriginal`, "YYYY:MM:DD HH:MM:SS", when the photo has one.
     public var captureDate: String?
+    /// A JPEG whose bytes can go into the PDF unchanged: grey or YCbCr (CMYK would need a Decode array that
+    /// depends on the writer), Huffman-coded (PDF readers do not decode arithmetic coding).
+    public var isEmbeddableJPEG: Bool = false
 
     /// Pixel size as a person sees the photo, orientation applied.
     public var uprightWidth: Int { orientation.swapsDimensions ? storedHeight : storedWidth }
@@ -38,11 +41,14 @@ public enum Probe {
     /// Reads the headers of a photo. Refuses images over `maxPixels` before any pixel buffer exists.
     public static func probe(_ file: PhotoFile, bytes: [UInt8], maxPixels: Int) throws(PhotoError) -> PhotoInfo {
         let width: Int, height: Int, exif: [UInt8]?
+        var embeddable = false
         switch ImageFormat(sniffing: bytes) {
         case .jpeg:
             do {
                 let info = try JPEGDecoder.readInfo(bytes)
                 (width, height, exif) = (info.width, info.height, info.exif)
+                embeddable = (info.colorSpace == .ycbcr && info.components == 3)
+                    || (info.colorSpace == .grayscale && info.components == 1)
             } catch {
                 throw PhotoError(error.description)
             }
@@ -64,6 +70,6 @@ public enum Probe {
         let metadata = exif.map(EXIFParser.parse) ?? EXIFMetadata()
         return PhotoInfo(file: file, storedWidth: width, storedHeight: height,
                          orientation: Orientation(exifValue: metadata.orientation),
-                         captureDate: metadata.dateTimeOriginal)
+                         captureDate: metadata.dateTimeOriginal, isEmbeddableJPEG: embeddable)
     }
 }

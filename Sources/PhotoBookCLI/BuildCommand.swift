@@ -34,6 +34,8 @@ struct BuildCommand {
               --fit MODE          fill: cover the area inside the margins, cropping the overflow
                                   from the centre; fit: show the whole photo (default: fill)
               --quality N         JPEG quality of the embedded photos, 1-100 (default: 90)
+              --keep-originals    never resample: embed JPEG photos byte for byte (orientation and crop
+                                  are applied by the page, not to the pixels) (default: off)
           -j, --jobs N            photos worked on at once (default: the number of cores, here \(defaultJobs))
               --max-pixels N      refuse images whose header declares more pixels (default: 100000000)
               --strict            if any photo cannot be used, write nothing and fail (default: off,
@@ -99,6 +101,7 @@ struct BuildCommand {
             case "--max-pixels":
                 command.options.maxPixels = try integer(try value(), name: name, range: 1...Int(Int32.max) * 4)
             case "--strict": try flag(); command.options.strict = true
+            case "--keep-originals": try flag(); command.options.layout.keepOriginals = true
             case "-q", "--quiet": try flag(); command.quiet = true
             case "-v", "--verbose": try flag(); command.verbose = true
             case "-h", "--help": command.help = true

@@ -142,6 +142,17 @@ func renderPage(_ pdf: String, page: Int, dpi: Int, scratch: Scratch) throws -> 
     return try readPPM(prefix + ".ppm")
 }
 
+/// Renders a page with pdftocairo, which places rotated images exactly (poppler's default rasteriser, behind
+/// pdftoppm, samples turned images differently enough to blur a comparison).
+func renderPageWithCairo(_ pdf: String, page: Int, dpi: Int, scratch: Scratch) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+    let prefix = scratch.file("cairo-\(page)")
+    let run = try Run.command("/usr/bin/pdftocairo", ["-png", "-r", "\(dpi)", "-f", "\(page)", "-l", "\(page)", "-singlefile", pdf, prefix])
+    #expect(run.status == 0, "pdftocairo: \(run.stderr)")
+    let convert = try Run.command("/usr/bin/convert", [prefix + ".png", "-depth", "8", "ppm:" + prefix + ".ppm"])
+    #expect(convert.status == 0)
+    return try readPPM(prefix + ".ppm")
+}
+
 /// Reads a binary PPM (P6, maxval 255).
 func readPPM(_ path: String) throws -> (width: Int, height: Int, rgb: [UInt8]) {
     let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))

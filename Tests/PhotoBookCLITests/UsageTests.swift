@@ -9,7 +9,7 @@ import Testing
         let run = try Run.photobook(["build", "--help"])
         #expect(run.status == 0)
         for option in ["--output", "--recursive", "--page-size", "--margin", "--dpi", "--fit", "--quality",
-                       "--jobs", "--max-pixels", "--strict", "--quiet", "--verbose"] {
+                       "--jobs", "--max-pixels", "--strict", "--keep-originals", "--quiet", "--verbose"] {
             #expect(run.stdout.contains(option), "help lacks \(option)")
         }
         for fact in ["default: a4", "default: 10mm", "default: 300", "default: fill", "default: 90", "default: 100000000"] {

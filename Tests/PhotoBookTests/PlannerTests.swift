@@ -103,6 +103,34 @@ struct PlannerTests {
         #expect(plan.pages.map { $0.photos.map(\.photoIndex) } == [[0], [1], [2]])
     }
 
+    @Test func keepOriginalsNeverResamplesAndMapsTheCropOntoTheCell() throws {
+        let options = LayoutOptions(pageSize: PageSize(width: 400, height: 400), margin: 0, dpi: 72, fit: .fill,
+                                    keepOriginals: true)
+        let photo = try #require(Planner.plan(uprightSizes: [(4000, 2000)], options: options)).pages[0].photos[0]
+        #expect(photo.crop == SourceRect(x: 1000, y: 0, width: 2000, height: 2000))
+        #expect(photo.pixelWidth == 2000 && photo.pixelHeight == 2000, "its own pixels, not 400x400")
+        #expect(!photo.usesWholePhoto(uprightWidth: 4000, uprightHeight: 2000))
+        // The whole photo drawn at 0.2 pt per pixel, shifted left so that its centre square lands on the page.
+        #expect(photo.wholePhotoRect(uprightWidth: 4000, uprightHeight: 2000) == Rect(x: -200, y: 0, width: 800, height: 400))
+    }
+
+    @Test func wholePhotoRectOfAVerticalCropCountsFromTheTop() throws {
+        let options = LayoutOptions(pageSize: PageSize(width: 300, height: 100), margin: 0, dpi: 72, fit: .fill,
+                                    keepOriginals: true)
+        let photo = try #require(Planner.plan(uprightSizes: [(300, 400)], options: options)).pages[0].photos[0]
+        #expect(photo.crop == SourceRect(x: 0, y: 150, width: 300, height: 100))
+        // 1 pt per pixel; the photo's top is 150 pt above the page's top edge.
+        #expect(photo.wholePhotoRect(uprightWidth: 300, uprightHeight: 400) == Rect(x: 0, y: -150, width: 300, height: 400))
+    }
+
+    @Test func aWholePhotoAtItsOwnSizeNeedsNoPixelWork() throws {
+        let options = LayoutOptions(pageSize: .a4, margin: 0, dpi: 300, fit: .fit)
+        let photo = try #require(Planner.plan(uprightSizes: [(1200, 1800)], options: options)).pages[0].photos[0]
+        #expect(photo.usesWholePhoto(uprightWidth: 1200, uprightHeight: 1800))
+        let big = try #require(Planner.plan(uprightSizes: [(6000, 9000)], options: options)).pages[0].photos[0]
+        #expect(!big.usesWholePhoto(uprightWidth: 6000, uprightHeight: 9000), "too dense: resampled")
+    }
+
     @Test func marginsThatLeaveNoRoomGiveNoPlan() {
         let options = LayoutOptions(pageSize: .a5, margin: 80 * mm)
         #expect(Planner.plan(uprightSizes: [(10, 10)], options: options) == nil)

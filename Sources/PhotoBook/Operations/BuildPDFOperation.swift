@@ -47,10 +47,8 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                 case .failure(let failure): return .failed("cannot read temporary file \(path): \(failure)")
                 case .success(let data): bytes = data
                 }
-                let placement = page.job.placement
                 let pdfPage = try document.addPage(width: page.size.width, height: page.size.height)
-                try pdfPage.drawJPEG(bytes, x: placement.placement.x, y: placement.placement.y,
-                                     width: placement.placement.width, height: placement.placement.height)
+                try draw(bytes, of: page.job, on: pdfPage, in: document)
                 // libharu holds its own copy now; the temporary file is no longer needed.
                 session.remove(temporaryFile: path)
             }
@@ -59,6 +57,20 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         } catch {
             return .failed(String(describing: error))
         }
+    }
+
+    private func draw(_ bytes: [UInt8], of job: PhotoJob, on page: PDFPage, in document: PDFDocument) throws(PDFError) {
+        let placement = job.placement.placement
+        guard job.passThrough else {
+            try page.drawJPEG(bytes, x: placement.x, y: placement.y, width: placement.width, height: placement.height)
+            return
+        }
+        let info = job.info
+        let whole = job.placement.wholePhotoRect(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
+        let cropped = !job.placement.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
+        try page.draw(try document.loadJPEG(bytes), x: whole.x, y: whole.y, width: whole.width, height: whole.height,
+                      orientation: info.orientation.rawValue,
+                      clip: cropped ? (placement.x, placement.y, placement.width, placement.height) : nil)
     }
 
     /// Writes the document beside the output, syncs it and commits it; removes it on every other path.

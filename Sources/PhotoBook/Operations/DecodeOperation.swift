@@ -34,6 +34,23 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
         if info.orientation.swapsDimensions { swap(&minimumWidth, &minimumHeight) }
 
         let stop = { [unowned self] in self.shouldStop }
+        if job.passThrough {
+            // libharu embeds a broken JPEG without complaint: decode it once (at 1/8 scale, every coefficient is
+            // still read) so truncated or corrupt files fail here like any other.
+            do {
+                _ = try JPEGDecoder.decode(bytes, minimumWidth: 1, minimumHeight: 1, maxPixels: maxPixels, shouldCancel: stop)
+            } catch .cancelled {
+                return .cancelled
+            } catch {
+                return .failed(error.description)
+            }
+            let probed = try? JPEGDecoder.readInfo(bytes)
+            guard probed?.width == info.storedWidth, probed?.height == info.storedHeight else {
+                return .failed("the file changed while photobook ran")
+            }
+            job.decoded.withLock { $0 = .original(bytes) }
+            return .succeeded
+        }
         do {
             let image: RGBImage
             switch ImageFormat(sniffing: bytes) {
@@ -51,7 +68,7 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
             guard sameShape, image.width <= info.storedWidth, image.height <= info.storedHeight else {
                 return .failed("the file changed while photobook ran")
             }
-            job.decoded.withLock { $0 = DecodedPhoto(image: image) }
+            job.decoded.withLock { $0 = .pixels(image) }
             return .succeeded
         } catch let error as JPEGError where error == .cancelled {
             return .cancelled

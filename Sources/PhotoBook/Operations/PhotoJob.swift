@@ -5,17 +5,26 @@ import Synchronization
 final class PhotoJob: Sendable {
     let info: PhotoInfo
     let placement: PlacedPhoto
+    /// The photo's own JPEG bytes go into the book unchanged (checked by a full decode first); its orientation
+    /// and any crop go into the page's transformation matrix and a clipping path.
+    let passThrough: Bool
     /// The decoded photo, as stored (not yet oriented), from decode to resize; released as soon as it is used.
     let decoded = Mutex<DecodedPhoto?>(nil)
     /// The JPEG rendered for the page, in the build's private directory.
     let rendered = Mutex<String?>(nil)
 
-    init(info: PhotoInfo, placement: PlacedPhoto) {
+    init(info: PhotoInfo, placement: PlacedPhoto, keepOriginals: Bool) {
         self.info = info
         self.placement = placement
+        passThrough = info.isEmbeddableJPEG
+            && (keepOriginals || placement.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight))
     }
 }
 
-struct DecodedPhoto: Sendable {
-    var image: RGBImage
+/// What decoding hands to the render stage.
+enum DecodedPhoto: Sendable {
+    /// Pixels as stored (not yet oriented), possibly DCT-scaled.
+    case pixels(RGBImage)
+    /// The file's own bytes, fully decoded once to prove they are sound.
+    case original([UInt8])
 }

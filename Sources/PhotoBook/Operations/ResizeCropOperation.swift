@@ -29,9 +29,27 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         // Take the decoded pixels whatever happens next, so they are freed when this body ends.
         let decoded = job.decoded.withLock { photo in defer { photo = nil }; return photo }
         if let reason = reasonToSkip(inputs: [("decoding", decode)]) { return .skipped(because: reason) }
-        guard let decoded else { return .failed("internal error: no decoded image") }
+        let bytes: [UInt8]
+        switch decoded {
+        case nil:
+            return .failed("internal error: no decoded image")
+        case .original(let original)?:
+            bytes = original
+        case .pixels(let image)?:
+            switch render(image) {
+            case .success(let encoded): bytes = encoded
+            case .failure(let outcome): return outcome.outcome
+            }
+        }
+        if shouldStop { return .cancelled }
+        return write(bytes)
+    }
 
-        let upright = decoded.image.applying(job.info.orientation)
+    private struct Stopped: Error { var outcome: Outcome }
+
+    /// Upright, crop, resample, encode.
+    private func render(_ image: RGBImage) -> Result<[UInt8], Stopped> {
+        let upright = image.applying(job.info.orientation)
         let placement = job.placement
         // The plan's crop is in full-resolution upright pixels; the decode may be DCT-scaled.
         let sx = Double(upright.width) / Double(job.info.uprightWidth)
@@ -39,20 +57,21 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         let region = SourceRect(x: placement.crop.x * sx, y: placement.crop.y * sy,
                                 width: placement.crop.width * sx, height: placement.crop.height * sy)
         let stop = { [unowned self] in self.shouldStop }
-        let bytes: [UInt8]
         do {
             let page = try Resampler.resample(upright, region: region, width: placement.pixelWidth,
                                               height: placement.pixelHeight, shouldCancel: stop)
-            bytes = try JPEGEncoder.encode(page, quality: quality, shouldCancel: stop)
+            return .success(try JPEGEncoder.encode(page, quality: quality, shouldCancel: stop))
         } catch ImagingError.cancelled {
-            return .cancelled
+            return .failure(Stopped(outcome: .cancelled))
         } catch let error as JPEGError where error == .cancelled {
-            return .cancelled
+            return .failure(Stopped(outcome: .cancelled))
         } catch {
-            return .failed("cannot render: \(error)")
+            return .failure(Stopped(outcome: .failed("cannot render: \(error)")))
         }
-        if shouldStop { return .cancelled }
+    }
 
+    /// Writes the page's JPEG into the build's private directory.
+    private func write(_ bytes: [UInt8]) -> Outcome {
         let path = "\(directory)/page-\(sequence).jpg"
         let fd: Int32
         switch session.createTemporaryFile(path) {
