@@ -14,6 +14,9 @@ final class SignalHandler: Sendable {
     ///   - onSecond: called for every later signal.
     init(onFirst: @escaping @Sendable (Int32) -> Void, onSecond: @escaping @Sendable (Int32) -> Void) {
         nonisolated(unsafe) var count = 0  // only touched on `queue`
+        // A closed stderr pipe (`photobook ... 2>&1 | head -1`) must not kill the build between a temp file and
+        // its removal; a failed write is ignored instead.
+        signal(SIGPIPE, SIG_IGN)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
             // Trap: without SIG_IGN the default action kills the process before the dispatch source sees it.
             signal(signalNumber, SIG_IGN)
