@@ -34,8 +34,13 @@ public struct Discovery: Sendable {
     public var warnings: [(path: String, reason: String)] = []
     /// Things said only with `--verbose`: files in folders that are not images.
     public var notes: [(path: String, reason: String)] = []
-    /// Identities of every input and discovered file, so the output can be checked against them.
+    /// Identities of every input named on the command line and every photo (or would-be photo) found in a
+    /// folder, so the output can be checked against them. A folder's other files (an old `book.pdf` in the
+    /// photo folder, say) are not inputs: rebuilding the book in place must stay possible.
     public var inputIDs: Set<FileSystem.FileID> = []
+    /// Folders already expanded, by identity: each is read once, so links that reach one folder by many paths
+    /// cannot multiply the work (two links per level over twenty levels would be a million walks).
+    private var expanded: [FileSystem.FileID: String] = [:]
 
     /// Expands `inputs` (folders, non-recursive unless `recursive`; and files) into photos, in natural name order
     /// within each folder and in command-line order across inputs.
@@ -48,6 +53,11 @@ public struct Discovery: Sendable {
                 result.errors.append((input, failure.description))
             case .success(let status) where status.kind == .directory:
                 result.inputIDs.insert(status.id)
+                if let first = result.expanded[status.id] {
+                    result.warnings.append((input, Self.sameFolder(input, first)))
+                    continue
+                }
+                result.expanded[status.id] = input
                 var visiting: Set<FileSystem.FileID> = [status.id]
                 result.expand(folder: input, recursive: recursive, visiting: &visiting, seen: &seen)
             case .success(let status):
@@ -73,7 +83,9 @@ public struct Discovery: Sendable {
             switch FileSystem.status(path) {
             case .failure(let failure):
                 // A dangling link or a file that vanished: say so, it may be a photo the user expects.
-                warnings.append((path, failure.description))
+                let dangling = failure.isNoSuchFile && FileSystem.isSymbolicLink(path)
+                warnings.append((path, dangling ? "broken symbolic link (its target does not exist), skipped"
+                                                : "\(failure), skipped"))
             case .success(let status) where status.kind == .directory:
                 guard recursive else {
                     notes.append((path, "is a folder (use -r to include subfolders)"))
@@ -83,6 +95,11 @@ public struct Discovery: Sendable {
                     warnings.append((path, "symbolic link loop, not followed"))
                     continue
                 }
+                if let first = expanded[status.id] {
+                    warnings.append((path, Self.sameFolder(path, first)))
+                    continue
+                }
+                expanded[status.id] = path
                 visiting.insert(status.id)
                 expand(folder: path, recursive: recursive, visiting: &visiting, seen: &seen)
                 visiting.remove(status.id)
@@ -98,11 +115,31 @@ public struct Discovery: Sendable {
     static let otherImageExtensions: Set<String> = ["heic", "heif", "avif", "webp", "gif", "tif", "tiff", "bmp",
                                                      "dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf"]
 
+    static func sameFolder(_ path: String, _ first: String) -> String {
+        path == first ? "listed twice, included once" : "same folder as \(first), included once"
+    }
+
+    /// The lower-cased extension of a file name ("" when it has none).
+    static func fileExtension(_ path: String) -> String {
+        let name = FileSystem.baseName(path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return name[name.index(after: dot)...].lowercased()
+    }
+
     private mutating func consider(file path: String, status: FileSystem.Status, named: Bool,
                                    seen: inout [FileSystem.FileID: String]) {
-        inputIDs.insert(status.id)
+        let ext = Self.fileExtension(path)
+        if named || Self.photoExtensions.contains(ext) || Self.otherImageExtensions.contains(ext) {
+            inputIDs.insert(status.id)
+        }
         guard status.kind == .regular else {
-            if named { warnings.append((path, "not a regular file, skipped")) } else { notes.append((path, "not a regular file")) }
+            // A FIFO or device is never opened (reading one could block for ever); one named like a photo is
+            // worth a warning, since its owner expects a page.
+            if named || Self.photoExtensions.contains(ext) {
+                warnings.append((path, "not a regular file, skipped"))
+            } else {
+                notes.append((path, "not a regular file, skipped"))
+            }
             return
         }
         let prefix: [UInt8]
@@ -114,8 +151,8 @@ public struct Discovery: Sendable {
             prefix = bytes
         }
         let format = ImageFormat(sniffing: prefix)
+        if format != nil { inputIDs.insert(status.id) }
         if format == nil && !named {
-            let ext = FileSystem.baseName(path).split(separator: ".").last.map { $0.lowercased() } ?? ""
             if !Self.photoExtensions.contains(ext) {
                 if Self.otherImageExtensions.contains(ext) {
                     warnings.append((path, "\(ext.uppercased()) images are not supported (only JPEG and PNG), skipped"))
@@ -126,7 +163,7 @@ public struct Discovery: Sendable {
             }
         }
         if let first = seen[status.id] {
-            warnings.append((path, "same file as \(first), included once"))
+            warnings.append((path, first == path ? "listed twice, included once" : "same file as \(first), included once"))
             return
         }
         seen[status.id] = path

@@ -25,6 +25,8 @@ public enum FileSystem {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public var code: Int32
         public var description: String { FileSystem.reason(code) }
+        /// The path (or, through a link, its target) does not exist.
+        public var isNoSuchFile: Bool { code == ENOENT }
     }
 
     /// `strerror` in lower case, as diagnostics continue a sentence: "no such file or directory".
