@@ -50,7 +50,7 @@ public struct Discovery: Sendable {
         for input in inputs {
             switch FileSystem.status(input) {
             case .failure(let failure):
-                result.errors.append((input, failure.description))
+                result.errors.append((input, Self.describe(failure, at: input)))
             case .success(let status) where status.kind == .directory:
                 result.inputIDs.insert(status.id)
                 if let first = result.expanded[status.id] {
@@ -59,7 +59,7 @@ public struct Discovery: Sendable {
                 }
                 result.expanded[status.id] = input
                 var visiting: Set<FileSystem.FileID> = [status.id]
-                result.expand(folder: input, recursive: recursive, visiting: &visiting, seen: &seen)
+                result.expand(folder: input, isInput: true, recursive: recursive, visiting: &visiting, seen: &seen)
             case .success(let status):
                 result.inputIDs.insert(status.id)
                 result.consider(file: input, status: status, named: true, seen: &seen)
@@ -68,12 +68,24 @@ public struct Discovery: Sendable {
         return result
     }
 
-    private mutating func expand(folder: String, recursive: Bool, visiting: inout Set<FileSystem.FileID>,
-                                 seen: inout [FileSystem.FileID: String]) {
+    /// `failure` in words, calling a dangling link what it is rather than a missing file.
+    static func describe(_ failure: FileSystem.Failure, at path: String) -> String {
+        failure.isNoSuchFile && FileSystem.isSymbolicLink(path)
+            ? "broken symbolic link (its target does not exist)" : failure.description
+    }
+
+    private mutating func expand(folder: String, isInput: Bool, recursive: Bool,
+                                 visiting: inout Set<FileSystem.FileID>, seen: inout [FileSystem.FileID: String]) {
         let names: [String]
         switch FileSystem.directoryEntries(folder) {
         case .failure(let failure):
-            errors.append((folder, failure.description))
+            // A folder named on the command line must be readable; a subfolder that is not costs only its
+            // own photos, like any photo that cannot be read.
+            if isInput {
+                errors.append((folder, failure.description))
+            } else {
+                warnings.append((folder, "cannot read this folder (\(failure)), its photos are left out"))
+            }
             return
         case .success(let entries):
             names = entries.filter { !$0.hasPrefix(".") }.sorted(by: NaturalOrder.less)
@@ -82,10 +94,15 @@ public struct Discovery: Sendable {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             switch FileSystem.status(path) {
             case .failure(let failure):
-                // A dangling link or a file that vanished: say so, it may be a photo the user expects.
-                let dangling = failure.isNoSuchFile && FileSystem.isSymbolicLink(path)
-                warnings.append((path, dangling ? "broken symbolic link (its target does not exist), skipped"
-                                                : "\(failure), skipped"))
+                // A dangling link or a file that vanished. One named like a photo is a photo that cannot be
+                // read (left out by name, or failing a --strict build); anything else is only mentioned.
+                if Self.photoExtensions.contains(Self.fileExtension(path)),
+                   case .success(let link) = FileSystem.status(path, followLinks: false) {
+                    inputIDs.insert(link.id)
+                    include(path, format: nil, id: link.id, seen: &seen)
+                } else {
+                    warnings.append((path, "\(Self.describe(failure, at: path)), skipped"))
+                }
             case .success(let status) where status.kind == .directory:
                 guard recursive else {
                     notes.append((path, "is a folder (use -r to include subfolders)"))
@@ -101,7 +118,7 @@ public struct Discovery: Sendable {
                 }
                 expanded[status.id] = path
                 visiting.insert(status.id)
-                expand(folder: path, recursive: recursive, visiting: &visiting, seen: &seen)
+                expand(folder: path, isInput: false, recursive: recursive, visiting: &visiting, seen: &seen)
                 visiting.remove(status.id)
             case .success(let status):
                 consider(file: path, status: status, named: false, seen: &seen)
@@ -129,14 +146,14 @@ public struct Discovery: Sendable {
     private mutating func consider(file path: String, status: FileSystem.Status, named: Bool,
                                    seen: inout [FileSystem.FileID: String]) {
         let ext = Self.fileExtension(path)
-        if named || Self.photoExtensions.contains(ext) || Self.otherImageExtensions.contains(ext) {
-            inputIDs.insert(status.id)
-        }
+        // A file named on the command line or called like a photo is a photo its owner expects: if it cannot be
+        // read it fails by name when the book is built (left out, or failing a --strict build), never silently.
+        let promisesPhoto = named || Self.photoExtensions.contains(ext)
+        if promisesPhoto || Self.otherImageExtensions.contains(ext) { inputIDs.insert(status.id) }
         guard status.kind == .regular else {
-            // A FIFO or device is never opened (reading one could block for ever); one named like a photo is
-            // worth a warning, since its owner expects a page.
-            if named || Self.photoExtensions.contains(ext) {
-                warnings.append((path, "not a regular file, skipped"))
+            // A FIFO or device is never read here (reading one could block for ever): the probe refuses it.
+            if promisesPhoto {
+                include(path, format: nil, id: status.id, seen: &seen)
             } else {
                 notes.append((path, "not a regular file, skipped"))
             }
@@ -145,29 +162,37 @@ public struct Discovery: Sendable {
         let prefix: [UInt8]
         switch FileSystem.readPrefix(path, limit: 8) {
         case .failure(let failure):
-            warnings.append((path, failure.description))
+            if promisesPhoto {
+                include(path, format: nil, id: status.id, seen: &seen)
+            } else {
+                warnings.append((path, "\(failure), skipped"))
+            }
             return
         case .success(let bytes):
             prefix = bytes
         }
         let format = ImageFormat(sniffing: prefix)
         if format != nil { inputIDs.insert(status.id) }
-        if format == nil && !named {
-            if !Self.photoExtensions.contains(ext) {
-                if Self.otherImageExtensions.contains(ext) {
-                    warnings.append((path, "\(ext.uppercased()) images are not supported (only JPEG and PNG), skipped"))
-                } else {
-                    notes.append((path, "not a JPEG or PNG image, skipped"))
-                }
-                return
+        if format == nil && !promisesPhoto {
+            if Self.otherImageExtensions.contains(ext) {
+                warnings.append((path, "\(ext.uppercased()) images are not supported (only JPEG and PNG), skipped"))
+            } else {
+                notes.append((path, "not a JPEG or PNG image, skipped"))
             }
+            return
         }
-        if let first = seen[status.id] {
+        include(path, format: format, id: status.id, seen: &seen)
+    }
+
+    /// Adds a photo, unless the same file was already included.
+    private mutating func include(_ path: String, format: ImageFormat?, id: FileSystem.FileID,
+                                  seen: inout [FileSystem.FileID: String]) {
+        if let first = seen[id] {
             warnings.append((path, first == path ? "listed twice, included once" : "same file as \(first), included once"))
             return
         }
-        seen[status.id] = path
-        photos.append(PhotoFile(path: path, format: format, id: status.id))
+        seen[id] = path
+        photos.append(PhotoFile(path: path, format: format, id: id))
     }
 }
 
