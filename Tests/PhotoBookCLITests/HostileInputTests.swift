@@ -6,6 +6,8 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
     var name: String
     /// Part of the reason expected after `PATH: `.
     var reason: String
+    /// Peak memory allowed, in MiB: a few hundred in general, little for a size refused from the header.
+    var memoryLimitMiB = HostileInputTests.memoryLimitMiB
     var make: @Sendable () -> [UInt8]
     var testDescription: String { name }
 }
@@ -59,7 +61,7 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
             BrokenPhoto(name: "approximation-14.jpg", reason: "invalid progressive parameters") {
                 HostileFiles.withScanParameters(progressive, scan: 0, ahal: 0xEE)
             },
-            BrokenPhoto(name: "60000x60000.jpg", reason: "is 60000x60000 pixels, more than the limit") {
+            BrokenPhoto(name: "60000x60000.jpg", reason: "is 60000x60000 pixels, more than the limit", memoryLimitMiB: 64) {
                 HostileFiles.withFrame(jpeg, width: 60000, height: 60000)
             },
             BrokenPhoto(name: "zero-width.jpg", reason: "corrupt JPEG") { HostileFiles.withFrame(jpeg, width: 0) },
@@ -69,7 +71,8 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
             BrokenPhoto(name: "lossless.jpg", reason: "unsupported JPEG (lossless") {
                 HostileFiles.withFrame(jpeg, marker: 0xC3)
             },
-            BrokenPhoto(name: "100000x100000.png", reason: "is 100000x100000 pixels, more than the limit") {
+            BrokenPhoto(name: "100000x100000.png", reason: "is 100000x100000 pixels, more than the limit",
+                        memoryLimitMiB: 64) {
                 HostileFiles.png(width: 100_000, height: 100_000)
             },
             BrokenPhoto(name: "largest-legal-size-tiny-body.png", reason: "corrupt PNG") {
@@ -109,7 +112,31 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
         #expect(run.stderr.contains("nothing was written"), "\(run.stderr)")
         #expect(Scratch.listing(scratch.path) == [photo.name, "tmp"].sorted(), "no output, no temporary file beside it")
         #expect(Scratch.listing(tmp).isEmpty, "nothing left in TMPDIR")
-        if let peak { #expect(peak < Self.memoryLimitMiB, "peak memory \(peak) MiB") }
+        if let peak { #expect(peak < photo.memoryLimitMiB, "peak memory \(peak) MiB") }
+    }
+
+    /// Every broken photo in one folder with two good ones, worked on four at a time: each is named, the book
+    /// has the two good pages.
+    @Test func allOfThemTogetherLeaveTheGoodPages() throws {
+        let scratch = try Scratch()
+        let tmp = try scratch.sub("tmp")
+        let photos = try scratch.sub("photos")
+        _ = try scratch.copy(HostileFiles.landscape, to: "photos/a-good.jpg")
+        _ = try scratch.copy(Run.fixture("pngsuite/basi2c08.png"), to: "photos/b-good.png")
+        for photo in Self.cases { _ = try scratch.write("photos/\(photo.name)", photo.make()) }
+        let out = scratch.file("book.pdf")
+        let (run, peak) = try Run.photobookMeasured(["build", photos, "-o", out, "-j", "4"], tmpdir: tmp,
+                                                    timeout: 60, scratch: scratch)
+        #expect(run.status == 0, "\(run.stderr)")
+        for photo in Self.cases {
+            let line = run.stderr.split(separator: "\n").first { $0.hasPrefix("photobook: warning: \(photos)/\(photo.name): ") }
+            #expect(line?.contains(photo.reason) == true, "\(photo.name) not named with '\(photo.reason)'")
+        }
+        #expect(run.stderr.contains("2 pages, \(Self.cases.count) photos left out"), "\(run.stderr)")
+        #expect(try PDFFacts(out).pages == 2)
+        #expect(Scratch.listing(tmp).isEmpty)
+        // Four 100-megapixel PNG buffers could be in flight at once; still bounded by --jobs, not by the folder.
+        if let peak { #expect(peak < 4 * Self.memoryLimitMiB, "peak memory \(peak) MiB") }
     }
 
     /// Among good photos: left out with a warning naming it; the book has the good ones. With `--strict`:
@@ -199,6 +226,33 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
         }
         #expect(Scratch.listing(tmp).isEmpty)
         #expect(Scratch.listing(scratch.path).allSatisfy { !$0.hasPrefix(".") }, "no temporary PDF left")
+    }
+
+    /// Flipped bits inside a PNG's compressed data, with the CRC recomputed so that zlib, not the CRC, must
+    /// notice: a page or a failure by name, never a crash.
+    @Test(arguments: ["basn2c08.png", "basi2c08.png", "basn3p08.png", "basn6a16.png"])
+    func flippedBitsInPNGDataEndInAPageOrAReason(_ name: String) throws {
+        let good = HostileFiles.read(Run.fixture("pngsuite/\(name)"))
+        let idat = try #require(HostileFiles.chunks(good).first { $0.type == "IDAT" })
+        let scratch = try Scratch()
+        let tmp = try scratch.sub("tmp")
+        for seed in 1...16 {
+            var data = Array(good[(idat.offset + 8)..<(idat.offset + 8 + idat.length)])
+            var generator = SeededGenerator(state: UInt64(seed))
+            for _ in 0..<(seed % 4 + 1) {
+                data[Int.random(in: 0..<data.count, using: &generator)] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &generator)
+            }
+            let bytes = Array(good[..<idat.offset]) + HostileFiles.chunk("IDAT", data) + Array(good[idat.end...])
+            let path = try scratch.write("flip-\(seed).png", bytes)
+            let out = scratch.file("book-\(seed).pdf")
+            let run = try Run.photobook(["build", path, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
+            switch run.status {
+            case 0: #expect(try PDFFacts(out).pages == 1)
+            case 1: #expect(run.stderr.contains("photobook: error: \(path): corrupt PNG"), "\(run.stderr)")
+            default: Issue.record("seed \(seed): exit \(run.status)\n\(run.stderr)")
+            }
+        }
+        #expect(Scratch.listing(tmp).isEmpty)
     }
 
     /// EXIF blocks that point into themselves, claim absurd counts or point past the end: the photo still makes
