@@ -34,8 +34,13 @@ public struct Discovery: Sendable {
     public var warnings: [(path: String, reason: String)] = []
     /// Things said only with `--verbose`: files in folders that are not images.
     public var notes: [(path: String, reason: String)] = []
-    /// Identities of every input and discovered file, so the output can be checked against them.
+    /// Identities of every input named on the command line and every photo (or would-be photo) found in a
+    /// folder, so the output can be checked against them. A folder's other files (an old `book.pdf` in the
+    /// photo folder, say) are not inputs: rebuilding the book in place must stay possible.
     public var inputIDs: Set<FileSystem.FileID> = []
+    /// Folders already expanded, by identity: each is read once, so links that reach one folder by many paths
+    /// cannot multiply the work (two links per level over twenty levels would be a million walks).
+    private var expanded: [FileSystem.FileID: String] = [:]
 
     /// Expands `inputs` (folders, non-recursive unless `recursive`; and files) into photos, in natural name order
     /// within each folder and in command-line order across inputs.
@@ -45,11 +50,16 @@ public struct Discovery: Sendable {
         for input in inputs {
             switch FileSystem.status(input) {
             case .failure(let failure):
-                result.errors.append((input, failure.description))
+                result.errors.append((input, Self.describe(failure, at: input)))
             case .success(let status) where status.kind == .directory:
                 result.inputIDs.insert(status.id)
+                if let first = result.expanded[status.id] {
+                    result.warnings.append((input, Self.sameFolder(input, first)))
+                    continue
+                }
+                result.expanded[status.id] = input
                 var visiting: Set<FileSystem.FileID> = [status.id]
-                result.expand(folder: input, recursive: recursive, visiting: &visiting, seen: &seen)
+                result.expand(folder: input, isInput: true, recursive: recursive, visiting: &visiting, seen: &seen)
             case .success(let status):
                 result.inputIDs.insert(status.id)
                 result.consider(file: input, status: status, named: true, seen: &seen)
@@ -58,12 +68,24 @@ public struct Discovery: Sendable {
         return result
     }
 
-    private mutating func expand(folder: String, recursive: Bool, visiting: inout Set<FileSystem.FileID>,
-                                 seen: inout [FileSystem.FileID: String]) {
+    /// `failure` in words, calling a dangling link what it is rather than a missing file.
+    static func describe(_ failure: FileSystem.Failure, at path: String) -> String {
+        failure.isNoSuchFile && FileSystem.isSymbolicLink(path)
+            ? "broken symbolic link (its target does not exist)" : failure.description
+    }
+
+    private mutating func expand(folder: String, isInput: Bool, recursive: Bool,
+                                 visiting: inout Set<FileSystem.FileID>, seen: inout [FileSystem.FileID: String]) {
         let names: [String]
         switch FileSystem.directoryEntries(folder) {
         case .failure(let failure):
-            errors.append((folder, failure.description))
+            // A folder named on the command line must be readable; a subfolder that is not costs only its
+            // own photos, like any photo that cannot be read.
+            if isInput {
+                errors.append((folder, failure.description))
+            } else {
+                warnings.append((folder, "cannot read this folder (\(failure)), its photos are left out"))
+            }
             return
         case .success(let entries):
             names = entries.filter { !$0.hasPrefix(".") }.sorted(by: NaturalOrder.less)
@@ -72,8 +94,15 @@ public struct Discovery: Sendable {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             switch FileSystem.status(path) {
             case .failure(let failure):
-                // A dangling link or a file that vanished: say so, it may be a photo the user expects.
-                warnings.append((path, failure.description))
+                // A dangling link or a file that vanished. One named like a photo is a photo that cannot be
+                // read (left out by name, or failing a --strict build); anything else is only mentioned.
+                if Self.photoExtensions.contains(Self.fileExtension(path)),
+                   case .success(let link) = FileSystem.status(path, followLinks: false) {
+                    inputIDs.insert(link.id)
+                    include(path, format: nil, id: link.id, seen: &seen)
+                } else {
+                    warnings.append((path, "\(Self.describe(failure, at: path)), skipped"))
+                }
             case .success(let status) where status.kind == .directory:
                 guard recursive else {
                     notes.append((path, "is a folder (use -r to include subfolders)"))
@@ -83,8 +112,13 @@ public struct Discovery: Sendable {
                     warnings.append((path, "symbolic link loop, not followed"))
                     continue
                 }
+                if let first = expanded[status.id] {
+                    warnings.append((path, Self.sameFolder(path, first)))
+                    continue
+                }
+                expanded[status.id] = path
                 visiting.insert(status.id)
-                expand(folder: path, recursive: recursive, visiting: &visiting, seen: &seen)
+                expand(folder: path, isInput: false, recursive: recursive, visiting: &visiting, seen: &seen)
                 visiting.remove(status.id)
             case .success(let status):
                 consider(file: path, status: status, named: false, seen: &seen)
@@ -98,39 +132,67 @@ public struct Discovery: Sendable {
     static let otherImageExtensions: Set<String> = ["heic", "heif", "avif", "webp", "gif", "tif", "tiff", "bmp",
                                                      "dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf"]
 
+    static func sameFolder(_ path: String, _ first: String) -> String {
+        path == first ? "listed twice, included once" : "same folder as \(first), included once"
+    }
+
+    /// The lower-cased extension of a file name ("" when it has none).
+    static func fileExtension(_ path: String) -> String {
+        let name = FileSystem.baseName(path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return name[name.index(after: dot)...].lowercased()
+    }
+
     private mutating func consider(file path: String, status: FileSystem.Status, named: Bool,
                                    seen: inout [FileSystem.FileID: String]) {
-        inputIDs.insert(status.id)
+        let ext = Self.fileExtension(path)
+        // A file named on the command line or called like a photo is a photo its owner expects: if it cannot be
+        // read it fails by name when the book is built (left out, or failing a --strict build), never silently.
+        let promisesPhoto = named || Self.photoExtensions.contains(ext)
+        if promisesPhoto || Self.otherImageExtensions.contains(ext) { inputIDs.insert(status.id) }
         guard status.kind == .regular else {
-            if named { warnings.append((path, "not a regular file, skipped")) } else { notes.append((path, "not a regular file")) }
+            // A FIFO or device is never read here (reading one could block for ever): the probe refuses it.
+            if promisesPhoto {
+                include(path, format: nil, id: status.id, seen: &seen)
+            } else {
+                notes.append((path, "not a regular file, skipped"))
+            }
             return
         }
         let prefix: [UInt8]
         switch FileSystem.readPrefix(path, limit: 8) {
         case .failure(let failure):
-            warnings.append((path, failure.description))
+            if promisesPhoto {
+                include(path, format: nil, id: status.id, seen: &seen)
+            } else {
+                warnings.append((path, "\(failure), skipped"))
+            }
             return
         case .success(let bytes):
             prefix = bytes
         }
         let format = ImageFormat(sniffing: prefix)
-        if format == nil && !named {
-            let ext = FileSystem.baseName(path).split(separator: ".").last.map { $0.lowercased() } ?? ""
-            if !Self.photoExtensions.contains(ext) {
-                if Self.otherImageExtensions.contains(ext) {
-                    warnings.append((path, "\(ext.uppercased()) images are not supported (only JPEG and PNG), skipped"))
-                } else {
-                    notes.append((path, "not a JPEG or PNG image, skipped"))
-                }
-                return
+        if format != nil { inputIDs.insert(status.id) }
+        if format == nil && !promisesPhoto {
+            if Self.otherImageExtensions.contains(ext) {
+                warnings.append((path, "\(ext.uppercased()) images are not supported (only JPEG and PNG), skipped"))
+            } else {
+                notes.append((path, "not a JPEG or PNG image, skipped"))
             }
-        }
-        if let first = seen[status.id] {
-            warnings.append((path, "same file as \(first), included once"))
             return
         }
-        seen[status.id] = path
-        photos.append(PhotoFile(path: path, format: format, id: status.id))
+        include(path, format: format, id: status.id, seen: &seen)
+    }
+
+    /// Adds a photo, unless the same file was already included.
+    private mutating func include(_ path: String, format: ImageFormat?, id: FileSystem.FileID,
+                                  seen: inout [FileSystem.FileID: String]) {
+        if let first = seen[id] {
+            warnings.append((path, first == path ? "listed twice, included once" : "same file as \(first), included once"))
+            return
+        }
+        seen[id] = path
+        photos.append(PhotoFile(path: path, format: format, id: id))
     }
 }
 

@@ -24,7 +24,11 @@ public enum FileSystem {
 
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public var code: Int32
-        public var description: String { FileSystem.reason(code) }
+        /// Said instead of `strerror` when errno alone would mislead ("invalid argument" for a FIFO).
+        public var detail: String? = nil
+        public var description: String { detail ?? FileSystem.reason(code) }
+        /// The path (or, through a link, its target) does not exist.
+        public var isNoSuchFile: Bool { code == ENOENT }
     }
 
     /// `strerror` in lower case, as diagnostics continue a sentence: "no such file or directory".
@@ -71,13 +75,20 @@ public enum FileSystem {
 
     /// Reads a whole regular file (refusing anything larger than `limit`).
     public static func readFile(_ path: String, limit: Int = Int.max) -> Result<[UInt8], Failure> {
+        // O_NONBLOCK: opening a FIFO that has no writer must not wait for one.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return .failure(Failure(code: errno)) }
+        guard fd >= 0 else {
+            let code = errno
+            return .failure(Failure(code: code, detail: code == ENOENT && isSymbolicLink(path)
+                                    ? "broken symbolic link (its target does not exist)" : nil))
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(Failure(code: errno)) }
         // A FIFO or device named like a photo would block or never end.
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(Failure(code: EINVAL)) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(Failure(code: EINVAL, detail: "not a regular file (a FIFO, device or socket is never read)"))
+        }
         let wanted = min(Int(info.st_size), limit)
         var bytes = [UInt8](repeating: 0, count: wanted)
         var filled = 0

@@ -31,6 +31,12 @@ public enum Probe {
     /// Why bytes that should be a photo are not one.
     static func unrecognised(_ bytes: [UInt8]) -> String {
         if bytes.isEmpty { return "empty file" }
+        // A file cut inside its signature is a photo that was cut short, not some other kind of file.
+        let size = "only \(bytes.count) byte\(bytes.count == 1 ? "" : "s")"
+        if bytes.count < 3 && [0xFF, 0xD8, 0xFF].starts(with: bytes) { return "corrupt JPEG (truncated file: \(size))" }
+        if bytes.count < 8 && [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A].starts(with: bytes) {
+            return "corrupt PNG (truncated: \(size))"
+        }
         if bytes.count >= 4 && bytes[1] == 0x50 && bytes[2] == 0x4E && bytes[3] == 0x47 || bytes[0] == 0x89 {
             return "corrupt PNG (damaged signature)"
         }

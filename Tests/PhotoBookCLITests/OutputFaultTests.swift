@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+
+/// Where the book goes, and what the disk does meanwhile: every fault is named, the old book stays whole, and no
+/// temporary file is left beside the output or in TMPDIR. The disk faults use real tmpfs mounts (tests run as
+/// root); where mounting is refused those tests are skipped.
+@Suite(.serialized) struct OutputFaultTests {
+    static let timeLimit = 60.0
+    static let mountReason: Comment = "needs to mount a tmpfs (root, and a system that allows it)"
+    let photo = HostileFiles.landscape
+    let folder = Run.fixture("exif-orientation")
+
+    @Test func aMissingOutputFolderIsNamedAndNotCreated() throws {
+        let scratch = try Scratch()
+        let tmp = try scratch.sub("tmp")
+        let out = scratch.file("no/such/folder/book.pdf")
+        let run = try Run.photobook(["build", photo, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("photobook: error: \(out): cannot write the book: its folder \(scratch.file("no/such/folder")) does not exist"),
+                "\(run.stderr)")
+        #expect(Scratch.listing(scratch.path) == ["tmp"])
+        #expect(Scratch.listing(tmp).isEmpty)
+    }
+
+    @Test(arguments: ["folder/", "new-name/", ".", "folder/.", "folder/.."])
+    func anOutputThatIsAFolderIsRefused(_ name: String) throws {
+        let scratch = try Scratch()
+        _ = try scratch.sub("folder")
+        let out = scratch.file(name)
+        let run = try Run.photobook(["build", photo, "-o", out], timeout: Self.timeLimit)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("photobook: error: \(out): the output "), "\(run.stderr)")
+        #expect(Scratch.listing(scratch.path) == ["folder"])
+        #expect(Scratch.listing(scratch.file("folder")).isEmpty)
+    }
+
+    enum Alias: String, CaseIterable, Sendable {
+        case symbolicLink, dotSlash, dotDot, doubleSlash, hardLink, throughLinkedFolder, namedInputFile
+    }
+
+    /// The output is an input however it is spelled: refused before any work, the photo untouched.
+    @Test(arguments: Alias.allCases)
+    func anOutputThatIsAnInputIsRefused(_ alias: Alias) throws {
+        let scratch = try Scratch()
+        let photos = try scratch.sub("photos")
+        let input = try scratch.copy(photo, to: "photos/a.jpg")
+        _ = try scratch.copy(Run.fixture("pngsuite/basn2c08.png"), to: "photos/b.png")
+        let before = fileDigest(input)
+        var inputs = [photos]
+        let out: String
+        switch alias {
+        case .symbolicLink:
+            out = scratch.file("book.pdf")
+            try FileManager.default.createSymbolicLink(atPath: out, withDestinationPath: input)
+        case .dotSlash: out = scratch.path + "/./photos/./a.jpg"
+        case .dotDot: out = scratch.path + "/photos/../photos/a.jpg"
+        case .doubleSlash: out = scratch.path + "//photos//a.jpg"
+        case .hardLink:
+            out = scratch.file("book.pdf")
+            try FileManager.default.linkItem(atPath: input, toPath: out)
+        case .throughLinkedFolder:
+            try FileManager.default.createSymbolicLink(atPath: scratch.file("alias"), withDestinationPath: photos)
+            out = scratch.file("alias/b.png")
+        case .namedInputFile:
+            inputs = [scratch.path + "/photos/../photos/a.jpg"]
+            out = input
+        }
+        let run = try Run.photobook(["build"] + inputs + ["-o", out], timeout: Self.timeLimit)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("photobook: error: \(out): the output is one of the inputs"), "\(run.stderr)")
+        #expect(fileDigest(input) == before, "the photo is untouched")
+        #expect(Scratch.listing(photos) == ["a.jpg", "b.png"], "no temporary file among the photos")
+    }
+
+    @Test(.enabled(if: TemporaryMount.isAvailable, mountReason))
+    func aReadOnlyOutputFolderIsRefusedBeforeAnyWork() throws {
+        let scratch = try Scratch()
+        let tmp = try scratch.sub("tmp")
+        let readOnly = try scratch.sub("read-only")
+        let mount = try #require(TemporaryMount(at: readOnly, size: "1m", readOnly: true))
+        defer { mount.unmount() }
+        let out = readOnly + "/book.pdf"
+        let run = try Run.photobook(["build", photo, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("photobook: error: \(out): cannot write the book: folder \(readOnly) is not writable"),
+                "\(run.stderr)")
+        #expect(Scratch.listing(tmp).isEmpty)
+    }
+
+    /// The whole book does not fit on the output's filesystem: the save fails, the old book is whole, no
+    /// temporary file stays beside it or in TMPDIR.
+    @Test(.enabled(if: TemporaryMount.isAvailable, mountReason))
+    func aFullOutputFilesystemFailsAndKeepsTheOldBook() throws {
+        let scratch = try Scratch()
+        let tmp = try scratch.sub("tmp")
+        let small = try scratch.sub("small")
+        let mount = try #require(TemporaryMount(at: small, size: "2m"))
+        defer { mount.unmount() }
+        let out = small + "/book.pdf"
+        let old = [UInt8](repeating: 0x25, count: 300_000)  // the old book, 300 kB
+        try Data(old).write(to: URL(fileURLWithPath: out))
+        let before = fileDigest(out)
+
+        // Eighteen photos make a book of about 5 MB.
+        let run = try Run.photobook(["build", folder, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("photobook: error: \(out): "), "\(run.stderr)")
+        #expect(run.stderr.contains("nothing was written"), "\(run.stderr)")
+        withKnownIssue("libharu's file error (0x1016, detail = ferror's 1) hides errno; see the report") {
+            #expect(run.stderr.lowercased().contains("no space left on device"), "\(run.stderr)")
+        }
+        #expect(fileDigest(out) == before, "the old book is intact")
+        #expect(Scratch.listing(small) == ["book.pdf"], "no temporary file beside the output")
+        #expect(Scratch.listing(tmp).isEmpty, "no temporary file in TMPDIR")
+    }
+
+    /// No inode left for the temporary file beside the output: named, and the old book stays.
+    @Test(.enabled(if: TemporaryMount.isAvailable, mountReason))
+    func noRoomForTheTemporaryFileFailsByName() throws {
+        let scratch = try Scratch()
+        let tmp = try scratch.sub("tmp")
+        let small = try scratch.sub("small")
+        // Three inodes: the root, the old book, and nothing more (tmpfs counts one spare for itself).
+        guard let mount = TemporaryMount(at: small, size: "4m,nr_inodes=2") else {
+            withKnownIssue("this kernel refused nr_inodes=2", isIntermittent: true) { Issue.record("skipped") }
+            return
+        }
+        defer { mount.unmount() }
+        let out = small + "/book.pdf"
+        try Data("old".utf8).write(to: URL(fileURLWithPath: out))
+        let run = try Run.photobook(["build", photo, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("photobook: error: \(out): cannot create a temporary file in \(small): no space left on device"),
+                "\(run.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "old")
+        #expect(Scratch.listing(small) == ["book.pdf"])
+        #expect(Scratch.listing(tmp).isEmpty)
+    }
+
+    /// A full TMPDIR is a fault of the machine, not of the photos: the build must fail, not quietly leave out
+    /// every photo that did not fit.
+    @Test(.enabled(if: TemporaryMount.isAvailable, mountReason))
+    func aFullTemporaryFolderFailsTheBuildInsteadOfDroppingPhotos() throws {
+        let scratch = try Scratch()
+        let small = try scratch.sub("small-tmp")
+        let mount = try #require(TemporaryMount(at: small, size: "600k"))
+        defer { mount.unmount() }
+        let out = scratch.file("book.pdf")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: out))
+        let run = try Run.photobook(["build", folder, "-o", out, "-j", "1"], tmpdir: small, timeout: Self.timeLimit)
+        #expect(run.stderr.contains("no space left on device"), "\(run.stderr)")
+        #expect(Scratch.listing(small).isEmpty, "no temporary file in TMPDIR")
+        #expect(Scratch.listing(scratch.path) == ["book.pdf", "small-tmp"], "no temporary file beside the output")
+        let content = try String(contentsOfFile: out, encoding: .isoLatin1)
+        withKnownIssue("a temporary-file write error is recorded as a failed photo; see the report") {
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(content == "old", "the old book is intact")
+        }
+    }
+
+    enum Placement: String, CaseIterable, Sendable { case outputOnTmpfs, temporaryFolderOnTmpfs }
+
+    /// The rename stays within the output's filesystem: TMPDIR elsewhere does not matter.
+    @Test(.enabled(if: TemporaryMount.isAvailable, mountReason), arguments: Placement.allCases)
+    func anOutputOnAnotherFilesystemThanTMPDIRBuilds(_ placement: Placement) throws {
+        let scratch = try Scratch()
+        let mounted = try scratch.sub("mounted")
+        let disk = try scratch.sub("disk")
+        let mount = try #require(TemporaryMount(at: mounted, size: "64m"))
+        defer { mount.unmount() }
+        let (outFolder, tmp) = placement == .outputOnTmpfs ? (mounted, disk) : (disk, mounted)
+        let out = outFolder + "/book.pdf"
+        try Data("old".utf8).write(to: URL(fileURLWithPath: out))
+        let run = try Run.photobook(["build", folder, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try PDFFacts(out).pages == 18)
+        #expect(Scratch.listing(outFolder) == ["book.pdf"])
+        #expect(Scratch.listing(tmp).isEmpty)
+    }
+
+    @Test func aTemporaryFolderThatDoesNotExistIsNamed() throws {
+        let scratch = try Scratch()
+        let out = scratch.file("book.pdf")
+        let tmp = scratch.file("no-such-tmp")
+        let run = try Run.photobook(["build", photo, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("cannot create a temporary folder in \(tmp): no such file or directory"), "\(run.stderr)")
+        #expect(Scratch.listing(scratch.path).isEmpty)
+    }
+}
