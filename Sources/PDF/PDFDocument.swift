@@ -97,9 +97,26 @@ public final class PDFDocument {
     /// Writes the whole document to `path` (`HPDF_SaveToFile`); give it a temporary path, the caller commits it.
     ///
     /// On failure the file at `path` may exist and be incomplete; the caller removes its temporary file.
+    ///
+    /// A failed write throws `.write` with the operating system's reason when there is one.
     public func save(to path: String) throws(PDFError) {
         let handle = self.handle
-        try haruStatus("writing the PDF to '\(path)'") { HPDF_SaveToFile(handle, path) }
+        var osError: Int32 = 0
+        do {
+            try haruStatus("writing the PDF to '\(path)'") {
+                errno = 0
+                let status = HPDF_SaveToFile(handle, path)
+                osError = errno
+                return status
+            }
+        } catch {
+            // Trap: libharu's file error carries ferror()'s 1 as its detail; errno, read at once, has the reason.
+            if error.status == UInt(HPDF_FILE_IO_ERROR) && osError != 0 {
+                let text = String(cString: strerror(osError))
+                throw .write(reason: text.prefix(1).lowercased() + text.dropFirst())
+            }
+            throw error
+        }
     }
 
     /// The whole document as bytes (`HPDF_SaveToStream`, `HPDF_ReadFromStream`).

@@ -1,3 +1,5 @@
+import CHaru
+
 /// A failure reported by libharu, or noticed by us around a libharu call.
 ///
 /// `status` is libharu's error code (`HPDF_*` in hpdf_error.h, e.g. 0x1031 "invalid JPEG data",
@@ -5,9 +7,13 @@
 public enum PDFError: Error, Sendable, Equatable, CustomStringConvertible {
     /// libharu reported an error: its status code and detail number, and what we were doing.
     case libharu(status: UInt, detail: Int, during: String)
+    /// Writing the file failed; `reason` is the operating system's, e.g. "no space left on device".
+    case write(reason: String)
 
     public var description: String {
         switch self {
+        case .write(let reason):
+            return reason
         case .libharu(let status, let detail, let during):
             return "PDF library error 0x\(String(status, radix: 16, uppercase: true)) (detail \(detail)) while \(during)"
         }
@@ -17,6 +23,7 @@ public enum PDFError: Error, Sendable, Equatable, CustomStringConvertible {
     public var status: UInt {
         switch self {
         case .libharu(let status, _, _): return status
+        case .write: return UInt(HPDF_FILE_IO_ERROR)
         }
     }
 }

@@ -133,6 +133,7 @@ public final class BookBuilder: Sendable {
             reports[chain.report].outcome = Self.photoOutcome(decode: chain.decode.outcome!, render: chain.render.outcome!)
         }
         build.recordIfAbsent(.cancelled)
+        if let reason = session.abortReason { return BuildReport(photos: reports, book: .failed(reason), pagesWritten: 0, seconds: 0) }
         return BuildReport(photos: reports, book: build.outcome!, pagesWritten: build.pagesWritten, seconds: 0)
     }
 

@@ -106,9 +106,7 @@ import Testing
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("photobook: error: \(out): "), "\(run.stderr)")
         #expect(run.stderr.contains("nothing was written"), "\(run.stderr)")
-        withKnownIssue("libharu's file error (0x1016, detail = ferror's 1) hides errno; see the report") {
-            #expect(run.stderr.lowercased().contains("no space left on device"), "\(run.stderr)")
-        }
+        #expect(run.stderr.contains("photobook: error: \(out): cannot write the book: no space left on device"), "\(run.stderr)")
         #expect(fileDigest(out) == before, "the old book is intact")
         #expect(Scratch.listing(small) == ["book.pdf"], "no temporary file beside the output")
         #expect(Scratch.listing(tmp).isEmpty, "no temporary file in TMPDIR")
@@ -152,10 +150,10 @@ import Testing
         #expect(Scratch.listing(small).isEmpty, "no temporary file in TMPDIR")
         #expect(Scratch.listing(scratch.path) == ["book.pdf", "small-tmp"], "no temporary file beside the output")
         let content = try String(contentsOfFile: out, encoding: .isoLatin1)
-        withKnownIssue("a temporary-file write error is recorded as a failed photo; see the report") {
-            #expect(run.status == 1, "\(run.stderr)")
-            #expect(content == "old", "the old book is intact")
-        }
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(content == "old", "the old book is intact")
+        #expect(run.stderr.contains("cannot write a temporary file in \(small)/photobook-"), "\(run.stderr)")
+        #expect(!run.stderr.contains("left out"), "no photo is blamed for the full disk: \(run.stderr)")
     }
 
     enum Placement: String, CaseIterable, Sendable { case outputOnTmpfs, temporaryFolderOnTmpfs }

@@ -93,20 +93,20 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
             // created, even if a second Ctrl-C has unlinked it meanwhile, so no stray file can reappear.
             try document.save(to: "/proc/self/fd/\(fd)")
         } catch {
-            return .failed("cannot write \(outputPath): \(error)")
+            return .failed("cannot write the book: \(error)")
         }
         if case .failure(let failure) = FileSystem.setMode(fd, FileSystem.modeForNewFile(replacing: outputPath)) {
             return .failed("cannot set the permissions of \(temporary): \(failure)")
         }
         if case .failure(let failure) = FileSystem.sync(fd) {
-            return .failed("cannot write \(outputPath): \(failure)")
+            return .failed("cannot write the book: \(failure)")
         }
         hooks.beforeCommit?()
         switch session.commit(temporaryFile: temporary, { FileSystem.rename(temporary, to: outputPath) }) {
         case nil:
             return .cancelled
         case .failure(let failure)?:
-            return .failed("cannot write \(outputPath): \(failure)")
+            return .failed("cannot write the book: \(failure)")
         case .success?:
             committed = true
             pagesWritten = pageCount

@@ -74,16 +74,20 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
     private func write(_ bytes: [UInt8]) -> Outcome {
         let path = "\(directory)/page-\(sequence).jpg"
         let fd: Int32
+        // A temporary folder that is full or unwritable is the machine's fault, not this photo's: the whole
+        // build stops and fails, rather than quietly leaving out every photo that did not fit.
         switch session.createTemporaryFile(path) {
         case .failure(let failure):
-            return session.isCancelled ? .cancelled : .failed("cannot create a temporary file in \(directory): \(failure)")
+            if !session.isCancelled { session.abort(because: "cannot create a temporary file in \(directory): \(failure)") }
+            return .cancelled
         case .success(let opened): fd = opened
         }
         let written = FileSystem.write(fd, bytes)
         let closed = FileSystem.close(fd)
         if case .failure(let failure) = written.flatMap({ closed }) {
             session.remove(temporaryFile: path)
-            return .failed("cannot write a temporary file in \(directory): \(failure)")
+            session.abort(because: "cannot write a temporary file in \(directory): \(failure)")
+            return .cancelled
         }
         job.rendered.withLock { $0 = path }
         return .succeeded
