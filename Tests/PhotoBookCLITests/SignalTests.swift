@@ -168,3 +168,39 @@ enum TestImages {
         return RGBImage(width: width, height: height, pixels: pixels)
     }
 }
+
+/// A photo that changes or vanishes after it was listed and probed, before it is decoded: named, left out,
+/// the rest built. The binary pauses at its first decode (`--jobs 1`: the first photo) until SIGUSR1.
+@Suite(.serialized) struct ChangedFileTests {
+    enum Change: String, CaseIterable, Sendable { case deleted, truncated, replacedByAnotherShape, replacedByText }
+
+    @Test(arguments: Change.allCases)
+    func aPhotoThatChangesBeforeItIsDecodedIsLeftOutByName(_ change: Change) throws {
+        let scratch = try Scratch()
+        let photos = try scratch.sub("photos")
+        let first = try scratch.copy(Run.fixture("exif-orientation/Landscape_1.jpg"), to: "photos/a.jpg")
+        _ = try scratch.copy(Run.fixture("exif-orientation/Landscape_2.jpg"), to: "photos/b.jpg")
+        let out = scratch.file("book.pdf")
+        let live = try LiveRun(Run.binary, ["build", photos, "-o", out, "--jobs", "1"],
+                               environment: ["PHOTOBOOK_TEST_PAUSE": "decode"])
+        #expect(live.waitForStderr(containing: "test: paused at decode", timeout: 60), "\(live.stderr)")
+        switch change {
+        case .deleted:
+            try FileManager.default.removeItem(atPath: first)
+        case .truncated:
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: first))
+            try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: first))
+        case .replacedByAnotherShape:
+            try FileManager.default.removeItem(atPath: first)
+            try FileManager.default.copyItem(atPath: Run.fixture("exif-orientation/Portrait_1.jpg"), toPath: first)
+        case .replacedByText:
+            try Data("no longer a photo".utf8).write(to: URL(fileURLWithPath: first))
+        }
+        kill(live.pid, SIGUSR1)
+        let status = live.waitForExit(timeout: 60)
+        #expect(status == 0, "\(live.stderr)")
+        #expect(live.stderr.contains("photobook: warning: \(first): "), "\(live.stderr)")
+        #expect(live.stderr.contains("1 page, 1 photo left out"), "\(live.stderr)")
+        #expect(try PDFFacts(out).pages == 1)
+    }
+}
