@@ -110,8 +110,10 @@ extension JPEGDecoder {
             let crop = try decoder.cropColumns(offset: decoded.lowerBound, width: decoded.count)
             decoded = crop.offset ..< crop.offset + crop.width
         }
-        precondition(decoded.lowerBound <= columns.lowerBound && decoded.upperBound >= columns.upperBound,
-                     "libjpeg cropped \(decoded), outside the needed \(columns)")
+        guard decoded.lowerBound <= columns.lowerBound && decoded.upperBound >= columns.upperBound else {
+            // Not expected: our iMCU size is libjpeg's own crop alignment. Fail this photo, not the process.
+            throw .unsupported("libjpeg cropped columns \(decoded), short of the needed \(columns)")
+        }
 
         try skip(to: rows.lowerBound, with: decoder, iMCURows: iMCU.height, tuning: tuning,
                  shouldCancel: shouldCancel)
