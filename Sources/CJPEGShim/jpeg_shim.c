@@ -354,6 +354,69 @@ int pb_jpeg_decoder_finish(pb_jpeg_decoder *decoder) {
     return PB_JPEG_OK;
 }
 
+/* ---- partial decoding ---- */
+
+int pb_jpeg_decoder_set_speed(pb_jpeg_decoder *decoder, int fast_idct, int fancy_upsampling) {
+    if (decoder->errors.failure.status != PB_JPEG_OK)
+        return decoder->errors.failure.status;
+    if (!decoder->header_read || decoder->started)
+        return decoder_misuse(decoder, "set_speed called before read_header or after start");
+    decoder->cinfo.dct_method = fast_idct ? JDCT_IFAST : JDCT_ISLOW;
+    decoder->cinfo.do_fancy_upsampling = fancy_upsampling ? TRUE : FALSE;
+    return PB_JPEG_OK;
+}
+
+int pb_jpeg_decoder_imcu_size(pb_jpeg_decoder *decoder, int *width, int *height) {
+    if (decoder->errors.failure.status != PB_JPEG_OK)
+        return decoder->errors.failure.status;
+    if (!decoder->started)
+        return decoder_misuse(decoder, "imcu_size called before start");
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    /* The alignment jpeg_crop_scanline imposes (jdapistd.c) and the row unit jpeg_skip_scanlines works in. */
+    int scaled = cinfo->min_DCT_scaled_size;
+    *width = (cinfo->comps_in_scan == 1 && cinfo->num_components == 1) ? scaled : scaled * cinfo->max_h_samp_factor;
+    *height = scaled * cinfo->max_v_samp_factor;
+    return PB_JPEG_OK;
+}
+
+int pb_jpeg_decoder_crop_columns(pb_jpeg_decoder *decoder, int *x_offset, int *width) {
+    if (decoder->errors.failure.status != PB_JPEG_OK)
+        return decoder->errors.failure.status;
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    if (!decoder->started || cinfo->output_scanline != 0 || *x_offset < 0 || *width < 1 ||
+        (JDIMENSION)*x_offset + (JDIMENSION)*width > cinfo->output_width)
+        return decoder_misuse(decoder, "crop_columns called after a row was read, or outside the image");
+    jmp_buf jump;
+    decoder->errors.jump = &jump;
+    if (setjmp(jump))
+        return decoder_failed(decoder);
+    JDIMENSION offset = (JDIMENSION)*x_offset, columns = (JDIMENSION)*width;
+    jpeg_crop_scanline(cinfo, &offset, &columns);
+    *x_offset = (int)offset;
+    *width = (int)columns;
+    decoder->errors.jump = NULL;
+    return PB_JPEG_OK;
+}
+
+int pb_jpeg_decoder_skip_rows(pb_jpeg_decoder *decoder, int count, int *rows_skipped) {
+    *rows_skipped = 0;
+    if (decoder->errors.failure.status != PB_JPEG_OK)
+        return decoder->errors.failure.status;
+    if (!decoder->started || count < 0)
+        return decoder_misuse(decoder, "skip_rows called before start or with a negative count");
+    jmp_buf jump;
+    decoder->errors.jump = &jump;
+    if (setjmp(jump))
+        return decoder_failed(decoder);
+    *rows_skipped = (int)jpeg_skip_scanlines(&decoder->cinfo, (JDIMENSION)count);
+    decoder->errors.jump = NULL;
+    return PB_JPEG_OK;
+}
+
+int pb_jpeg_decoder_next_row(const pb_jpeg_decoder *decoder) {
+    return (int)decoder->cinfo.output_scanline;
+}
+
 /* ---- encoder ---- */
 
 /* A growable output buffer we own: jpeg_mem_dest cannot be cleaned up after an error (see below). */

@@ -29,6 +29,21 @@ enum CMYKConversion {
         }
     }
 
+    /// Converts `count` CMYK pixels at `cmyk` into RGB at `rgb` (one row of a band, for cropped decodes).
+    static func toRGB(_ cmyk: UnsafePointer<UInt8>, count: Int, adobeInverted: Bool,
+                      into rgb: UnsafeMutablePointer<UInt8>) {
+        var s = 0, t = 0
+        for _ in 0..<count {
+            var c = cmyk[s], m = cmyk[s + 1], y = cmyk[s + 2], k = cmyk[s + 3]
+            if !adobeInverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+            rgb[t] = multiply(c, k)
+            rgb[t + 1] = multiply(m, k)
+            rgb[t + 2] = multiply(y, k)
+            s += 4
+            t += 3
+        }
+    }
+
     /// The Adobe-inverted CMYK that `toRGB(adobeInverted: true)` turns back into these RGB pixels
     /// (full grey component replacement: K carries the darkness, the inks only the colour).
     static func toAdobeCMYK(_ rgb: UnsafeBufferPointer<UInt8>, count: Int, into cmyk: inout [UInt8]) {

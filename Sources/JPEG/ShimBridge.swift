@@ -73,6 +73,37 @@ final class DecoderHandle {
     /// `jpeg_finish_decompress`.
     func finish() throws(JPEGError) { try check(pb_jpeg_decoder_finish(raw)) }
 
+    /// Before `start`: the fast integer IDCT (`JDCT_IFAST`) instead of the accurate one, and the simple
+    /// (replicating) chroma upsampling instead of the smooth one.
+    func setSpeed(fastIDCT: Bool, fancyUpsampling: Bool) throws(JPEGError) {
+        try check(pb_jpeg_decoder_set_speed(raw, fastIDCT ? 1 : 0, fancyUpsampling ? 1 : 0))
+    }
+
+    /// After `start`: one iMCU in output pixels, the unit of column cropping and of cheap row skipping.
+    func iMCUSize() throws(JPEGError) -> (width: Int, height: Int) {
+        var width: Int32 = 0, height: Int32 = 0
+        try check(pb_jpeg_decoder_imcu_size(raw, &width, &height))
+        return (Int(width), Int(height))
+    }
+
+    /// `jpeg_crop_scanline`: later rows hold only output columns `offset..<offset + width`, with `offset`
+    /// moved left to an iMCU boundary by libjpeg; returns the columns actually decoded.
+    func cropColumns(offset: Int, width: Int) throws(JPEGError) -> (offset: Int, width: Int) {
+        var offset = Int32(clamping: offset), width = Int32(clamping: width)
+        try check(pb_jpeg_decoder_crop_columns(raw, &offset, &width))
+        return (Int(offset), Int(width))
+    }
+
+    /// `jpeg_skip_scanlines` for up to `count` rows; returns how many were skipped.
+    func skipRows(_ count: Int) throws(JPEGError) -> Int {
+        var skipped: Int32 = 0
+        try check(pb_jpeg_decoder_skip_rows(raw, Int32(clamping: count), &skipped))
+        return Int(skipped)
+    }
+
+    /// The next output row to be read or skipped.
+    var nextRow: Int { Int(pb_jpeg_decoder_next_row(raw)) }
+
     private func check(_ status: Int32) throws(JPEGError) {
         guard status != 0 else { return }
         throw JPEGError(pb_jpeg_decoder_failure(raw).pointee)

@@ -99,6 +99,29 @@ int pb_jpeg_decoder_read_rows(pb_jpeg_decoder *decoder, uint8_t *buffer, size_t 
 /* Reads to the end of the image (jpeg_finish_decompress); warnings seen there fail too. */
 int pb_jpeg_decoder_finish(pb_jpeg_decoder *decoder);
 
+/* ---- partial decoding (after start) ---- */
+
+/* Decoder settings that trade quality for speed; call before start. The defaults (from jpeg_read_header) are
+ * the accurate integer IDCT and smooth ("fancy") chroma upsampling. */
+int pb_jpeg_decoder_set_speed(pb_jpeg_decoder *decoder, int fast_idct, int fancy_upsampling);
+
+/* The size of one iMCU in output pixels, at the scale given to start: columns can only be cropped, and rows
+ * only be skipped cheaply, in these units. */
+int pb_jpeg_decoder_imcu_size(pb_jpeg_decoder *decoder, int *width, int *height);
+
+/* Limits every later row to the columns [*x_offset, *x_offset + *width) of the scaled output
+ * (jpeg_crop_scanline). Only before any row is read or skipped. libjpeg moves *x_offset left to an iMCU
+ * boundary and widens *width to keep the right edge; rows are then *width pixels wide. */
+int pb_jpeg_decoder_crop_columns(pb_jpeg_decoder *decoder, int *x_offset, int *width);
+
+/* Skips up to count rows without colour-converting them (jpeg_skip_scanlines); *rows_skipped says how many.
+ * Trap: a skip that reaches the last row marks the image as read without reading the rest of the data, so a
+ * truncated or corrupt tail goes unnoticed; to have it checked, stop short of the last iMCU row and read that. */
+int pb_jpeg_decoder_skip_rows(pb_jpeg_decoder *decoder, int count, int *rows_skipped);
+
+/* The next output row to be read or skipped (cinfo->output_scanline). */
+int pb_jpeg_decoder_next_row(const pb_jpeg_decoder *decoder);
+
 const pb_jpeg_failure *pb_jpeg_decoder_failure(const pb_jpeg_decoder *decoder);
 
 /* ---- encoding ---- */
