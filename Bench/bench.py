@@ -97,7 +97,7 @@ class Case:
         run = Run(self.argv, self.output)
         run.size = os.path.getsize(self.output)
         self.runs.append(run)
-        say(f"  {self.name:<18} run {len(self.runs)}: {run.wall:6.2f} s wall {run.cpu:6.2f} s CPU "
+        say(f"  {self.name:<21} run {len(self.runs)}: {run.wall:6.2f} s wall {run.cpu:6.2f} s CPU "
             f"peak {run.peak / 1e6:5.0f} MB   (load average {os.getloadavg()[0]:.1f})")
         if run.log:
             say("    its output: " + run.log[-2000:].replace("\n", "\n    "))
@@ -108,7 +108,7 @@ class Case:
     def row(self):
         wall, cpu = self.median("wall"), self.median("cpu")
         runs = len(self.runs)
-        return (f"{self.name:<18} {self.photos:3d} photos {wall:6.1f} s wall {cpu:6.1f} s CPU "
+        return (f"{self.name:<21} {self.photos:3d} photos {wall:6.1f} s wall {cpu:6.1f} s CPU "
                 f"{cpu / wall:4.1f} cores {self.photos / wall:5.1f} photos/s "
                 f"peak {self.median('peak') / 1e6:5.0f} MB  output {self.median('size') / 1e6:4.0f} MB"
                 f"  ({'median of ' + str(runs) + ' runs' if runs > 1 else '1 run'})")
