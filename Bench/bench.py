@@ -241,7 +241,8 @@ def main():
         f" with EXIF (orientation 6 or 8 on 12), and 4 PNGs of 18 MB; made by photobook-corpus --seed {CORPUS_SEED}.")
     say("  The 24 are the first 24 of the 96 (the same mix: 19 landscapes, 4 portraits, 1 PNG).")
     say("  A landscape 4000x3000 photo cropped to fill a portrait A4 page has 3000 rows for 3508: photobook keeps"
-        " them (about 256 dpi, it never enlarges); vipsthumbnail enlarges to 3508 rows.")
+        " them (about 256 dpi, it never enlarges); vipsthumbnail enlarges to 3508 rows, which costs it more than a"
+        " reduction (no shrink-on-load), so the ratio is that of this job, not of the two resizers in general.")
     say(f"  CPU = user + sys of the process and every child it waited for; cores = CPU / wall; peak = largest"
         f" resident set of any one process (the pipelines run {JOBS} resizers at once).")
     say(f"  Versions: {version([PHOTOBOOK, '--version'])}; {version(['vipsthumbnail', '--vips-version'])}; "
