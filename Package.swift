@@ -29,6 +29,7 @@ let package = Package(
         .target(name: "PhotoBook", dependencies: ["Imaging", "EXIF", "JPEG", "PNG", "PDF"]),
         .target(name: "PhotoBookCLI", dependencies: ["PhotoBook"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
+        .executableTarget(name: "photobook-corpus", dependencies: ["JPEG", "Imaging"]),
 
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "EXIFTests", dependencies: ["EXIF"]),

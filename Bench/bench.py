@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""`make bench`: how fast photobook turns 12-megapixel photos into an A4 book, and what it costs in memory.
+
+Generates (once, cached in .bench/corpus-v1/) 96 camera-like photos with photobook's own encoder, builds the
+release binary, then times `photobook build` on 24 and on 96 of them. When vipsthumbnail and img2pdf are on the
+PATH it also times the pipeline a skilled user would chain by hand on the same 24 photos, alternating runs with
+photobook so that both see the same machine. Figures are printed, never asserted.
+
+Each run is one child process (a shell for the hand-made pipeline) reaped with wait4(2): wall time from a
+monotonic clock, CPU = user + system of the child and every descendant it waited for, peak = the largest
+resident set of any one of those processes (ru_maxrss), so for a pipeline that runs two processes at once the
+machine's peak may be up to twice the figure shown.
+
+Standard library only. Settings, from the environment:
+  BENCH_RUNS=3        runs of each 24-photo case (the median is shown)
+  BENCH_RUNS_96=2     runs of the 96-photo case
+  BENCH_IMAGEMAGICK=1 also time ImageMagick (mogrify) + img2pdf on the 24 photos: slow, for reference only
+  BENCH_JOBS=N        processes/threads for the corpus and the hand-made pipelines (default: the core count)
+"""
+
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WORK = os.path.join(ROOT, ".bench")
+CORPUS = os.path.join(WORK, "corpus-v1")  # bump the version whenever photobook-corpus draws different photos
+CORPUS_SEED = 20250611
+PHOTOBOOK = os.path.join(ROOT, ".build", "release", "photobook")
+CORPUS_TOOL = os.path.join(ROOT, ".build", "release", "photobook-corpus")
+SWIFT = os.environ.get("SWIFT", "swift")
+CORES = os.cpu_count() or 1
+JOBS = int(os.environ.get("BENCH_JOBS", str(max(2, CORES))))
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+RUNS_96 = int(os.environ.get("BENCH_RUNS_96", "2"))
+IMAGEMAGICK = os.environ.get("BENCH_IMAGEMAGICK", "") == "1"
+# A4 at 300 dpi, the page photobook fills with --margin 0.
+A4_PIXELS = "2480x3508"
+
+
+def rel(path):
+    return os.path.relpath(path, ROOT)
+
+
+def say(text=""):
+    print(text, flush=True)
+
+
+def run_checked(argv, what):
+    say("$ " + " ".join(shlex.quote(a) for a in argv))
+    started = time.monotonic()
+    child = subprocess.Popen(argv, cwd=ROOT)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        sys.exit(f"bench: {what} failed (exit {child.returncode})")
+    return time.monotonic() - started, usage.ru_utime + usage.ru_stime
+
+
+class Run:
+    """One timed child process: wall seconds, CPU seconds (user + sys), peak RSS in bytes, exit status."""
+
+    def __init__(self, argv, output):
+        for stale in (output,):
+            if os.path.isdir(stale):
+                shutil.rmtree(stale)
+            elif os.path.exists(stale):
+                os.remove(stale)
+        log_path = os.path.join(WORK, "last-run.log")
+        with open(log_path, "wb") as log:
+            started = time.monotonic()
+            child = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+            _, status, usage = os.wait4(child.pid, 0)
+            self.wall = time.monotonic() - started
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped above: keep Popen from waiting again
+        self.cpu = usage.ru_utime + usage.ru_stime
+        self.peak = usage.ru_maxrss * 1024  # kilobytes on Linux
+        self.status = child.returncode
+        with open(log_path, "rb") as log:
+            self.log = log.read().decode("utf-8", "replace").strip()
+        if self.status != 0:
+            sys.exit(f"bench: {argv[0]} exited {self.status}:\n{self.log[-3000:]}")
+
+
+class Case:
+    """A command run several times on one set of photos; its figures are the per-figure medians."""
+
+    def __init__(self, name, photos, argv, output, shown):
+        self.name, self.photos, self.argv, self.output, self.shown = name, photos, argv, output, shown
+        self.runs = []
+
+    def run_once(self):
+        run = Run(self.argv, self.output)
+        run.size = os.path.getsize(self.output)
+        self.runs.append(run)
+        say(f"  {self.name:<21} run {len(self.runs)}: {run.wall:6.2f} s wall {run.cpu:6.2f} s CPU "
+            f"peak {run.peak / 1e6:5.0f} MB   (load average {os.getloadavg()[0]:.1f})")
+        if run.log:
+            say("    its output: " + run.log[-2000:].replace("\n", "\n    "))
+
+    def median(self, field):
+        return statistics.median(getattr(r, field) for r in self.runs)
+
+    def row(self):
+        wall, cpu = self.median("wall"), self.median("cpu")
+        runs = len(self.runs)
+        return (f"{self.name:<21} {self.photos:3d} photos {wall:6.1f} s wall {cpu:6.1f} s CPU "
+                f"{cpu / wall:4.1f} cores {self.photos / wall:5.1f} photos/s "
+                f"peak {self.median('peak') / 1e6:5.0f} MB  output {self.median('size') / 1e6:4.0f} MB"
+                f"  ({'median of ' + str(runs) + ' runs' if runs > 1 else '1 run'})")
+
+
+def ensure_corpus():
+    manifest = os.path.join(CORPUS, "MANIFEST")
+    if os.path.exists(manifest):
+        say(f"corpus: {rel(CORPUS)} (cached; delete it to regenerate)")
+        return
+    run_checked([SWIFT, "build", "-c", "release", "--product", "photobook-corpus"], "building photobook-corpus")
+    partial = CORPUS + ".partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    wall, cpu = run_checked([CORPUS_TOOL, "--out", partial, "--count", "96", "--seed", str(CORPUS_SEED),
+                           "--quality", "92", "--jobs", str(JOBS)], "generating the corpus")
+    shutil.rmtree(CORPUS, ignore_errors=True)
+    os.rename(partial, CORPUS)
+    say(f"corpus: generated in {wall:.0f} s wall, {cpu:.0f} s CPU")
+
+
+def photo_set(count):
+    """A folder holding exactly the first `count` photos (hard links), so every tool is handed the same folder."""
+    names = sorted(n for n in os.listdir(CORPUS) if n.startswith("IMG_"))[:count]
+    folder = os.path.join(WORK, f"photos-{count}")
+    if sorted(os.listdir(folder) if os.path.isdir(folder) else []) != names:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        for name in names:
+            try:
+                os.link(os.path.join(CORPUS, name), os.path.join(folder, name))
+            except OSError:
+                shutil.copyfile(os.path.join(CORPUS, name), os.path.join(folder, name))
+    # Read every byte once so that no case pays for the disk and the others not.
+    for name in names:
+        with open(os.path.join(folder, name), "rb") as f:
+            while f.read(1 << 22):
+                pass
+    return folder, names
+
+
+def photobook_case(count):
+    folder, names = photo_set(count)
+    output = os.path.join(WORK, f"photobook-{count}.pdf")
+    argv = [PHOTOBOOK, "build", rel(folder), "-o", rel(output), "--margin", "0", "--quiet"]
+    return Case("photobook", len(names), argv, output, " ".join(shlex.quote(a) for a in [rel(PHOTOBOOK)] + argv[1:]))
+
+
+def shell_case(name, count, resize):
+    """A hand-made pipeline: resize every photo in parallel (`resize` is the xargs command), then img2pdf."""
+    folder, names = photo_set(count)
+    slug = name.split()[0]
+    pages = os.path.join(WORK, f"{slug}-{count}-pages")
+    output = os.path.join(WORK, f"{slug}-{count}.pdf")
+    script = (f"rm -rf {rel(pages)} && mkdir {rel(pages)} && "
+              f"printf '%s\\0' {rel(folder)}/* | xargs -0 -P{JOBS} {resize.format(pages=rel(pages))} && "
+              f"img2pdf --pagesize A4 -o {rel(output)} {rel(pages)}/*.jpg")
+    return Case(name, len(names), ["bash", "-c", script], output, script)
+
+
+def machine():
+    model = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
+    except OSError:
+        pass
+    return f"{CORES} cores ({model}), load average {os.getloadavg()[0]:.1f}"
+
+
+def version(argv):
+    try:
+        out = subprocess.run(argv, capture_output=True, text=True).stdout.strip().splitlines()
+        return out[0] if out else "?"
+    except OSError:
+        return "?"
+
+
+def main():
+    started = time.monotonic()
+    os.makedirs(WORK, exist_ok=True)
+    say(f"machine: {machine()}")
+    if os.getloadavg()[0] > CORES / 2:
+        say("warning: the machine is busy with other work: wall times will be longer than on an idle machine "
+            "(CPU times are less affected); compare runs made under the same load")
+    run_checked([SWIFT, "build", "-c", "release", "--product", "photobook"], "building photobook")
+    ensure_corpus()
+
+    photobook24 = photobook_case(24)
+    others = []
+    if shutil.which("vipsthumbnail") and shutil.which("img2pdf"):
+        others.append(shell_case(
+            "vips + img2pdf", 24,
+            # -o is relative to each photo's folder unless absolute; --smartcrop is 8.14's name for --crop.
+            f"-n1 vipsthumbnail --size {A4_PIXELS} --smartcrop=centre -o \"$PWD/{{pages}}/%s.jpg[Q=90]\""))
+    else:
+        say("vipsthumbnail or img2pdf not found: no comparison (apt-get install libvips-tools img2pdf)")
+    if IMAGEMAGICK:
+        if shutil.which("mogrify") and shutil.which("img2pdf"):
+            others.append(shell_case(
+                "imagemagick + img2pdf", 24,
+                f"-n{(24 + JOBS - 1) // JOBS} mogrify -path {{pages}} -format jpg -auto-orient "
+                f"-resize '{A4_PIXELS}^' -gravity center -extent {A4_PIXELS} -quality 90"))
+        else:
+            say("BENCH_IMAGEMAGICK=1 but mogrify or img2pdf not found: skipped")
+
+    say(f"\n24 photos, {RUNS} runs each, alternating:")
+    for _ in range(RUNS):
+        for case in [photobook24] + others:
+            case.run_once()
+    photobook96 = photobook_case(96)
+    say(f"\n96 photos, {RUNS_96} runs:")
+    for _ in range(RUNS_96):
+        photobook96.run_once()
+
+    say("\nResults (A4 pages of 2480x3508 pixels at 300 dpi, full bleed, photos cropped to fill, JPEG quality 90):\n")
+    for case in [photobook24] + others + [photobook96]:
+        say("    " + case.row())
+    if others:
+        base = photobook24
+        for other in others:
+            say(f"    {other.name} / photobook: {other.median('wall') / base.median('wall'):.2f}x the wall time, "
+                f"{other.median('cpu') / base.median('cpu'):.2f}x the CPU, "
+                f"{other.median('peak') / base.median('peak'):.2f}x the peak memory")
+
+    say("\nCommands (run from the repository root; each timed as one process with wait4):")
+    for case in [photobook24] + others + [photobook96]:
+        say(f"  {case.name}, {case.photos} photos:\n    {case.shown}")
+    say("\nNotes:")
+    say(f"  corpus: {rel(CORPUS)}: 96 photos, 12 MP (4000x3000 and 3000x4000), JPEG quality 92 4:2:0 2-3 MB each"
+        f" with EXIF (orientation 6 or 8 on 12), and 4 PNGs of 18 MB; made by photobook-corpus --seed {CORPUS_SEED}.")
+    say("  The 24 are the first 24 of the 96 (the same mix: 19 landscapes, 4 portraits, 1 PNG).")
+    say("  A landscape 4000x3000 photo cropped to fill a portrait A4 page has 3000 rows for 3508: photobook keeps"
+        " them (about 256 dpi, it never enlarges); vipsthumbnail enlarges to 3508 rows, which costs it more than a"
+        " reduction (no shrink-on-load), so the ratio is that of this job, not of the two resizers in general.")
+    say(f"  CPU = user + sys of the process and every child it waited for; cores = CPU / wall; peak = largest"
+        f" resident set of any one process (the pipelines run {JOBS} resizers at once).")
+    say(f"  Versions: {version([PHOTOBOOK, '--version'])}; {version(['vipsthumbnail', '--vips-version'])}; "
+        f"{version(['img2pdf', '--version'])}; {version([SWIFT, '--version'])}.")
+    if os.getloadavg()[0] > CORES / 2:
+        say("  The machine was busy with other work (see the load averages): wall times are inflated.")
+    say(f"  machine at the end: {machine()}.  make bench took {time.monotonic() - started:.0f} s.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,22 @@
+# Benchmark: `make bench` times photobook on a generated corpus of 12-megapixel photos, and the hand-made
+# vipsthumbnail + img2pdf pipeline beside it. Figures are printed, not asserted. See Bench/bench.py.
+#   BENCH_RUNS=3 BENCH_RUNS_96=2 BENCH_IMAGEMAGICK=1 make bench
+
+BENCH_PYTHON ?= $(shell command -v /usr/bin/python3 || command -v python3)
+
+.PHONY: bench bench-deps
+
+# The comparison's tools; the benchmark still runs (photobook alone) when they cannot be installed.
+bench-deps:
+	@missing=""; \
+	command -v vipsthumbnail >/dev/null || missing="$$missing libvips-tools"; \
+	command -v img2pdf >/dev/null || missing="$$missing img2pdf"; \
+	if [ "$(BENCH_IMAGEMAGICK)" = 1 ]; then command -v mogrify >/dev/null || missing="$$missing imagemagick"; fi; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing (for the comparison)"; \
+	  { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; } \
+	    || echo "could not install$$missing: the comparison will be skipped"; \
+	fi
+
+bench: deps bench-deps
+	SWIFT=$(SWIFT) BENCH_IMAGEMAGICK=$(BENCH_IMAGEMAGICK) $(BENCH_PYTHON) Bench/bench.py
