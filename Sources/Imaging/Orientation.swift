@@ -32,3 +32,33 @@ extension Orientation {
         }
     }
 }
+
+extension Orientation {
+    /// Where a rectangle of the upright image lies in the stored image (both in full-resolution pixels).
+    public func storedRect(ofUpright rect: SourceRect, storedWidth: Double, storedHeight: Double) -> SourceRect {
+        let (w, h) = (storedWidth, storedHeight)
+        let (u0, v0, u1, v1) = (rect.x, rect.y, rect.x + rect.width, rect.y + rect.height)
+        // Each case maps the upright corner (u, v) to the stored point (x, y), from where EXIF puts row 0.
+        func stored(_ u: Double, _ v: Double) -> (Double, Double) {
+            switch self {
+            case .topLeft: return (u, v)
+            case .topRight: return (w - u, v)
+            case .bottomRight: return (w - u, h - v)
+            case .bottomLeft: return (u, h - v)
+            case .leftTop: return (v, u)
+            case .rightTop: return (v, h - u)
+            case .rightBottom: return (w - v, h - u)
+            case .leftBottom: return (w - v, u)
+            }
+        }
+        let (ax, ay) = stored(u0, v0), (bx, by) = stored(u1, v1)
+        return SourceRect(x: min(ax, bx), y: min(ay, by), width: abs(bx - ax), height: abs(by - ay))
+    }
+
+    /// Where a rectangle of the stored image lies in the upright image (both in full-resolution pixels).
+    public func uprightRect(ofStored rect: SourceRect, storedWidth: Double, storedHeight: Double) -> SourceRect {
+        // The inverse orientation maps upright to stored for the upright image's own size.
+        let (uprightWidth, uprightHeight) = swapsDimensions ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
+        return inverse.storedRect(ofUpright: rect, storedWidth: uprightWidth, storedHeight: uprightHeight)
+    }
+}

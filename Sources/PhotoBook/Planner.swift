@@ -138,8 +138,17 @@ public enum Planner {
         let scale = options.keepOriginals ? 1 : min(1, targetWidth / crop.width)
         let pixelWidth = max(1, Int((crop.width * scale).rounded()))
         let pixelHeight = max(1, Int((crop.height * scale).rounded()))
-        // Rounding to whole pixels changes the aspect a little; trim the crop so the pixels are not stretched.
-        if options.fit == .fill && !options.keepOriginals {
+        if scale == 1 {
+            // The photo's own pixels: snap the crop to whole pixels (at most half a pixel off centre), so that the
+            // page is a plain copy, sharp and cheap, rather than an interpolation half a pixel over.
+            func snap(_ start: Double, _ length: Double, _ count: Int, _ limit: Double) -> Double {
+                max(0, min(limit - Double(count), (start + length / 2 - Double(count) / 2).rounded()))
+            }
+            crop = SourceRect(x: snap(crop.x, crop.width, pixelWidth, photoWidth),
+                              y: snap(crop.y, crop.height, pixelHeight, photoHeight),
+                              width: Double(pixelWidth), height: Double(pixelHeight))
+        } else if options.fit == .fill {
+            // Rounding to whole pixels changes the aspect a little; trim the crop so the pixels are not stretched.
             let exactAspect = Double(pixelWidth) / Double(pixelHeight)
             if crop.width / crop.height > exactAspect {
                 let trimmed = crop.height * exactAspect

@@ -96,3 +96,24 @@ struct CropTests {
         #expect(image.cropped(x: 2, y: 1, width: 0, height: 2).pixels.isEmpty)
     }
 }
+
+/// Rectangles between the upright and the stored image, checked against the pixel kernel itself.
+struct OrientationRectTests {
+    @Test(arguments: Orientation.allCases)
+    func aRectangleMapsToThePixelsTheKernelMovesThere(_ orientation: Orientation) {
+        // A 7x5 stored image whose every pixel is unique; a rectangle of the upright image must hold exactly
+        // the stored pixels of the mapped rectangle.
+        let stored = RGBImage(width: 7, height: 5, pixels: (0..<35).flatMap { [UInt8($0), UInt8($0 * 3 % 256), 0] })
+        let upright = stored.applying(orientation)
+        let rect = SourceRect(x: 1, y: 2, width: 2, height: 1)
+        let mapped = orientation.storedRect(ofUpright: rect, storedWidth: 7, storedHeight: 5)
+        var fromUpright: Set<UInt8> = [], fromStored: Set<UInt8> = []
+        for v in 2..<3 { for u in 1..<3 { fromUpright.insert(upright.pixel(x: u, y: v).red) } }
+        for y in Int(mapped.y)..<Int(mapped.y + mapped.height) {
+            for x in Int(mapped.x)..<Int(mapped.x + mapped.width) { fromStored.insert(stored.pixel(x: x, y: y).red) }
+        }
+        #expect(fromUpright == fromStored, "\(orientation): \(mapped)")
+        let back = orientation.uprightRect(ofStored: mapped, storedWidth: 7, storedHeight: 5)
+        #expect(back == rect)
+    }
+}

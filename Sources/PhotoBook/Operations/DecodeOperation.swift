@@ -26,13 +26,6 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
         }
         if shouldStop { return .cancelled }
 
-        // The decode must cover the crop at the planned pixel size; scale it back to the whole stored image.
-        let placement = job.placement
-        let scale = min(1, Double(placement.pixelWidth) / placement.crop.width)
-        var minimumWidth = Int((Double(info.uprightWidth) * scale).rounded(.up))
-        var minimumHeight = Int((Double(info.uprightHeight) * scale).rounded(.up))
-        if info.orientation.swapsDimensions { swap(&minimumWidth, &minimumHeight) }
-
         let stop = { [unowned self] in self.shouldStop }
         if job.passThrough {
             // libharu embeds a broken JPEG without complaint: decode it once (at 1/8 scale, every coefficient is
@@ -52,23 +45,26 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
             return .succeeded
         }
         do {
-            let image: RGBImage
+            let decoded: DecodedPhoto
             switch ImageFormat(sniffing: bytes) {
             case .jpeg:
-                image = try JPEGDecoder.decode(bytes, minimumWidth: minimumWidth, minimumHeight: minimumHeight,
-                                               maxPixels: maxPixels, shouldCancel: stop)
+                // The plan is only valid for the photo that was probed.
+                let current = try JPEGDecoder.readInfo(bytes)
+                guard current.width == info.storedWidth, current.height == info.storedHeight else {
+                    return .failed("the file changed while photobook ran")
+                }
+                decoded = try decodeJPEG(bytes, stop: stop)
             case .png:
-                image = try PNGDecoder.decode(bytes, maxPixels: maxPixels, shouldCancel: stop)
+                let image = try PNGDecoder.decode(bytes, maxPixels: maxPixels, shouldCancel: stop)
+                guard image.width == info.storedWidth, image.height == info.storedHeight else {
+                    return .failed("the file changed while photobook ran")
+                }
+                let whole = SourceRect(x: 0, y: 0, width: Double(info.uprightWidth), height: Double(info.uprightHeight))
+                decoded = .pixels(image, covers: whole)
             case nil:
                 return .failed("\(Probe.unrecognised(bytes)) (the file changed while photobook ran)")
             }
-            // The file may have been replaced since it was probed; the plan is only valid for the same shape.
-            let sameShape = abs(Double(image.width) / Double(image.height)
-                                - Double(info.storedWidth) / Double(info.storedHeight)) < 0.02
-            guard sameShape, image.width <= info.storedWidth, image.height <= info.storedHeight else {
-                return .failed("the file changed while photobook ran")
-            }
-            job.decoded.withLock { $0 = .pixels(image) }
+            job.decoded.withLock { $0 = decoded }
             return .succeeded
         } catch let error as JPEGError where error == .cancelled {
             return .cancelled
@@ -77,5 +73,31 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
         } catch {
             return .failed(String(describing: error))
         }
+    }
+
+    /// Decodes only the stored pixels under the planned crop, at the smallest DCT scale that still gives the
+    /// planned pixel size (libjpeg skips the columns and rows outside).
+    private func decodeJPEG(_ bytes: [UInt8], stop: () -> Bool) throws(JPEGError) -> DecodedPhoto {
+        let info = job.info, placement = job.placement
+        let storedWidth = Double(info.storedWidth), storedHeight = Double(info.storedHeight)
+        let wanted = info.orientation.storedRect(ofUpright: placement.crop, storedWidth: storedWidth,
+                                                 storedHeight: storedHeight)
+        let x0 = max(0, Int(wanted.x.rounded(.down))), y0 = max(0, Int(wanted.y.rounded(.down)))
+        let x1 = min(info.storedWidth, Int((wanted.x + wanted.width).rounded(.up)))
+        let y1 = min(info.storedHeight, Int((wanted.y + wanted.height).rounded(.up)))
+        let region = JPEGRegion(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0))
+        // The planned pixels over the crop give one scale for both axes (the resampler does the rest).
+        let scale = min(1, Double(placement.pixelWidth) / placement.crop.width)
+        let decoded = try JPEGDecoder.decode(
+            bytes, region: region,
+            minimumWidth: Int((Double(region.width) * scale).rounded(.up)),
+            minimumHeight: Int((Double(region.height) * scale).rounded(.up)),
+            maxPixels: maxPixels, shouldCancel: stop)
+        let covers = decoded.covers
+        let coversUpright = info.orientation.uprightRect(
+            ofStored: SourceRect(x: Double(covers.x), y: Double(covers.y), width: Double(covers.width),
+                                 height: Double(covers.height)),
+            storedWidth: storedWidth, storedHeight: storedHeight)
+        return .pixels(decoded.image, covers: coversUpright)
     }
 }

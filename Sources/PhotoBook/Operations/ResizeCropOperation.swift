@@ -35,8 +35,8 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
             return .failed("internal error: no decoded image")
         case .original(let original)?:
             bytes = original
-        case .pixels(let image)?:
-            switch render(image) {
+        case .pixels(let image, let covers)?:
+            switch render(image, covers: covers) {
             case .success(let encoded): bytes = encoded
             case .failure(let outcome): return outcome.outcome
             }
@@ -48,19 +48,27 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
     private struct Stopped: Error { var outcome: Outcome }
 
     /// Upright, crop, resample, encode.
-    private func render(_ image: RGBImage) -> Result<[UInt8], Stopped> {
+    private func render(_ image: RGBImage, covers: SourceRect) -> Result<[UInt8], Stopped> {
         let upright = image.applying(job.info.orientation)
         let placement = job.placement
-        // The plan's crop is in full-resolution upright pixels; the decode may be DCT-scaled.
-        let sx = Double(upright.width) / Double(job.info.uprightWidth)
-        let sy = Double(upright.height) / Double(job.info.uprightHeight)
-        let region = SourceRect(x: placement.crop.x * sx, y: placement.crop.y * sy,
+        // The plan's crop is in full-resolution upright pixels; the decode covers part of them, DCT-scaled.
+        let sx = Double(upright.width) / covers.width
+        let sy = Double(upright.height) / covers.height
+        let region = SourceRect(x: (placement.crop.x - covers.x) * sx, y: (placement.crop.y - covers.y) * sy,
                                 width: placement.crop.width * sx, height: placement.crop.height * sy)
         let stop = { [unowned self] in self.shouldStop }
         do {
-            let page = try Resampler.resample(upright, region: region, width: placement.pixelWidth,
+            let page: RGBImage
+            if let copy = Self.wholePixelCrop(region, width: placement.pixelWidth, height: placement.pixelHeight,
+                                              within: upright) {
+                page = upright.cropped(x: copy.x, y: copy.y, width: copy.width, height: copy.height)
+            } else {
+                page = try Resampler.resample(upright, region: region, width: placement.pixelWidth,
                                               height: placement.pixelHeight, shouldCancel: stop)
-            return .success(try JPEGEncoder.encode(page, quality: quality, shouldCancel: stop))
+            }
+            // Standard Huffman tables: a third of the encoding time for files about 4% larger, same pixels.
+            let options = JPEGEncoder.Options(quality: quality, optimizeCoding: false)
+            return .success(try JPEGEncoder.encode(page, options: options, shouldCancel: stop))
         } catch ImagingError.cancelled {
             return .failure(Stopped(outcome: .cancelled))
         } catch let error as JPEGError where error == .cancelled {
@@ -68,6 +76,16 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         } catch {
             return .failure(Stopped(outcome: .failed("cannot render: \(error)")))
         }
+    }
+
+    /// The integer rectangle when `region` is whole pixels of exactly the output size: a copy, no filter.
+    static func wholePixelCrop(_ region: SourceRect, width: Int, height: Int, within image: RGBImage)
+        -> (x: Int, y: Int, width: Int, height: Int)? {
+        let x = region.x.rounded(), y = region.y.rounded()
+        guard abs(region.x - x) < 1e-6, abs(region.y - y) < 1e-6,
+              abs(region.width - Double(width)) < 1e-6, abs(region.height - Double(height)) < 1e-6,
+              x >= 0, y >= 0, Int(x) + width <= image.width, Int(y) + height <= image.height else { return nil }
+        return (Int(x), Int(y), width, height)
     }
 
     /// Writes the page's JPEG into the build's private directory.
