@@ -43,7 +43,7 @@ fuzz-run-%: $(FUZZ_DIR)/%
 	@$(FUZZ_DIR)/$* $(FUZZ_RUNFLAGS) -max_total_time=$(FUZZ_SECONDS) -dict=Fuzz/$*.dict \
 	    -artifact_prefix=$(FUZZ_DIR)/artifacts/$*/ $(FUZZ_DIR)/corpus-$* $(FUZZ_DIR)/seeds-$* \
 	    > $(FUZZ_DIR)/$*.log 2>&1; \
-	  status=$$?; grep -E "^#[0-9]+ +DONE|^stat::|^Done " $(FUZZ_DIR)/$*.log; \
+	  status=$$?; grep -E "^#[0-9]+[[:space:]]+DONE|^stat::|^Done " $(FUZZ_DIR)/$*.log; \
 	  if [ $$status -ne 0 ]; then \
 	    sed -n '/^==[0-9]*==ERROR\|^ERROR:\|^Fatal error\|SUMMARY/,$$p' $(FUZZ_DIR)/$*.log | head -n 60; \
 	    echo "fuzz: $* FAILED (status $$status); full log $(FUZZ_DIR)/$*.log"; \
