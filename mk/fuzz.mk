@@ -45,9 +45,9 @@ fuzz-run-%: $(FUZZ_DIR)/%
 	    > $(FUZZ_DIR)/$*.log 2>&1; \
 	  status=$$?; grep -E "^#[0-9]+[[:space:]]+DONE|^stat::|^Done " $(FUZZ_DIR)/$*.log; \
 	  if [ $$status -ne 0 ]; then \
-	    sed -n '/^==[0-9]*==ERROR\|^ERROR:\|^Fatal error\|SUMMARY/,$$p' $(FUZZ_DIR)/$*.log | head -n 60; \
+	    sed -n '/^==[0-9]*== *ERROR\|^ERROR:\|Fatal error\|^SUMMARY/,$$p' $(FUZZ_DIR)/$*.log | grep -v '^stat::' | head -n 60; \
 	    echo "fuzz: $* FAILED (status $$status); full log $(FUZZ_DIR)/$*.log"; \
-	    grep -h 'Test unit written to' $(FUZZ_DIR)/$*.log | sed 's/^/fuzz: /'; \
+	    grep -ho 'Test unit written to .*' $(FUZZ_DIR)/$*.log | sed 's|^Test unit written to \(.*\)|fuzz: input kept in \1; replay: $(FUZZ_DIR)/$* \1|'; \
 	    exit 1; \
 	  fi
 
