@@ -21,6 +21,8 @@ struct pbpng_decoder {
     enum stage stage;
     uint64_t rows_left; /* passes * height once decoding has started */
     unsigned warnings;
+    size_t allocation_limit;   /* the most one libpng allocation may take now; 0: no limit */
+    size_t largest_allocation; /* the largest one libpng has been given */
     char message[256];
     char last_warning[256];
 };
@@ -95,6 +97,29 @@ static void skip_oversized_exif(pbpng_decoder *d) {
     }
 }
 
+/* The most libpng allocates for one chunk's data (png_set_chunk_malloc_max). */
+#define MAX_CHUNK_BYTES (8u << 20)
+
+/* Trap: libpng 1.6.39 only warns ("chunk data is too large") when a chunk's declared length is over
+ * png_set_chunk_malloc_max, then allocates the declared length anyway (pCAL, sCAL, eXIf, unknown chunks):
+ * 12 bytes of header claiming 2 GiB made it malloc 2 GiB before finding out the file holds no such data.
+ * So every allocation goes through here, and outside start_decode (where the row buffers, sized from the
+ * already checked header, are made) none may exceed a chunk's worth. A refused chunk buffer is a benign
+ * "out of memory" for libpng: it skips the chunk, and reading past the end of the data fails as truncated. */
+static png_voidp bounded_malloc(png_structp png, png_alloc_size_t size) {
+    pbpng_decoder *d = png_get_mem_ptr(png);
+    if (d->allocation_limit != 0 && size > d->allocation_limit)
+        return NULL;
+    if (size > d->largest_allocation)
+        d->largest_allocation = size;
+    return malloc(size);
+}
+
+static void bounded_free(png_structp png, png_voidp pointer) {
+    (void)png;
+    free(pointer);
+}
+
 /* A refusal that did not come from libpng (calls out of order, unexpected output format). */
 static pbpng_status fail(pbpng_decoder *d, const char *why) {
     copy_text(d->message, sizeof d->message, why);
@@ -108,7 +133,9 @@ pbpng_decoder *pbpng_decoder_create(const uint8_t *bytes, size_t count) {
         return NULL;
     d->bytes = bytes;
     d->count = bytes ? count : 0;
-    d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, d, on_error, on_warning);
+    d->allocation_limit = MAX_CHUNK_BYTES + 1;  /* png_read_buffer asks for one byte more than the chunk */
+    d->png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, d, on_error, on_warning, d, bounded_malloc,
+                                      bounded_free);
     if (d->png)
         d->info = png_create_info_struct(d->png);
     if (!d->png || !d->info) {
@@ -124,7 +151,7 @@ pbpng_decoder *pbpng_decoder_create(const uint8_t *bytes, size_t count) {
     png_set_user_limits(d->png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
     /* The most libpng allocates for one chunk (eXIf included). An ancillary chunk over it is dropped with
      * a warning ("chunk data is too large"), not an error, so a huge EXIF block costs the EXIF only. */
-    png_set_chunk_malloc_max(d->png, 8u << 20);
+    png_set_chunk_malloc_max(d->png, MAX_CHUNK_BYTES);
     /* How many unknown, text and sPLT chunks libpng will store; we store none, this caps a flood. */
     png_set_chunk_cache_max(d->png, 128);
     /* Never parse or decompress what we do not use: text chunks (zTXt/iTXt are compressed), colour
@@ -190,6 +217,7 @@ pbpng_status pbpng_start_decode(pbpng_decoder *d, int *passes) {
         return fail(d, "internal: start_decode called before read_header or twice");
 
     if (setjmp(png_jmpbuf(d->png))) {
+        d->allocation_limit = MAX_CHUNK_BYTES + 1;
         d->stage = STAGE_FAILED;
         return PBPNG_FAILED;
     }
@@ -219,7 +247,10 @@ pbpng_status pbpng_start_decode(pbpng_decoder *d, int *passes) {
         png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
     /* Must come before png_read_update_info, or libpng returns the raw passes' rows. */
     int pass_count = png_set_interlace_handling(png);
+    /* Row buffers: the caller has checked the image's size against its pixel limit before calling. */
+    d->allocation_limit = 0;
     png_read_update_info(png, info);
+    d->allocation_limit = MAX_CHUNK_BYTES + 1;
 
     png_uint_32 width = png_get_image_width(png, info);
     if (png_get_bit_depth(png, info) != 8 || png_get_channels(png, info) != 4 ||
@@ -274,5 +305,7 @@ pbpng_status pbpng_finish(pbpng_decoder *d) {
 const char *pbpng_message(const pbpng_decoder *d) { return d->message; }
 
 unsigned pbpng_warning_count(const pbpng_decoder *d) { return d->warnings; }
+
+size_t pbpng_largest_allocation(const pbpng_decoder *d) { return d->largest_allocation; }
 
 const char *pbpng_last_warning(const pbpng_decoder *d) { return d->last_warning; }

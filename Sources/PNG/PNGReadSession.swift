@@ -71,6 +71,9 @@ final class PNGReadSession {
         (Int(pbpng_warning_count(decoder)), String(cString: pbpng_last_warning(decoder)))
     }
 
+    /// The largest single allocation libpng has made for this read, in bytes (`pbpng_largest_allocation`).
+    var largestAllocation: Int { pbpng_largest_allocation(decoder) }
+
     private func check(_ status: pbpng_status) throws(PNGError) {
         switch status {
         case PBPNG_OK: return

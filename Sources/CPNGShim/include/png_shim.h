@@ -61,6 +61,8 @@ pbpng_status pbpng_finish(pbpng_decoder *decoder);
 const char *pbpng_message(const pbpng_decoder *decoder);
 /** How many warnings libpng gave (damaged ancillary chunks and the like: not fatal). */
 unsigned pbpng_warning_count(const pbpng_decoder *decoder);
+/** The largest single allocation libpng has made for this decoder, in bytes (for tests). */
+size_t pbpng_largest_allocation(const pbpng_decoder *decoder);
 /** The last warning's text; empty when there was none. */
 const char *pbpng_last_warning(const pbpng_decoder *decoder);
 

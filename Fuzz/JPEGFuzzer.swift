@@ -1,0 +1,36 @@
+// libFuzzer entry for the JPEG decoder: the header, then pixels at a DCT scale chosen from the input.
+// Built by mk/fuzz.mk (`make fuzz`), not by SwiftPM.
+import Imaging
+import JPEG
+
+/// The pixel limit of a decode; small enough that every run stays fast and well under the RSS limit.
+let maxPixels = 4_000_000
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let info = try? JPEGDecoder.readInfo(bytes) else { return 0 }
+    precondition(info.width > 0 && info.height > 0, "header \(info.width)x\(info.height) accepted")
+
+    // The wanted size is 1/8 ... 8/8 of the image (one byte of the input picks which), so every DCT scale
+    // libjpeg has, and its rounding of odd sides, is reached from any seed.
+    let eighths = Int(bytes.reduce(0, ^) & 7) + 1
+    let minimumWidth = (info.width * eighths) / 8, minimumHeight = (info.height * eighths) / 8
+    // One input in four is cancelled after a few checks, so the unwinding from every safe point (libjpeg's
+    // progress monitor, between bands) runs under AddressSanitizer and LeakSanitizer too.
+    let cancelAfter = Int(bytes.reduce(0, &+) & 15)
+    var checks = 0
+    let shouldCancel = {
+        checks += 1
+        return cancelAfter < 4 && checks > cancelAfter
+    }
+    guard let image = try? JPEGDecoder.decode(bytes, minimumWidth: minimumWidth, minimumHeight: minimumHeight,
+                                              maxPixels: maxPixels, shouldCancel: shouldCancel) else { return 0 }
+    let planned = JPEGDecoder.scaledSize(width: info.width, height: info.height, minimumWidth: minimumWidth,
+                                         minimumHeight: minimumHeight)
+    precondition(image.width == planned.width && image.height == planned.height,
+                 "decoded \(image.width)x\(image.height), planned \(planned.width)x\(planned.height)")
+    precondition(image.width >= minimumWidth && image.height >= minimumHeight, "decoded smaller than asked")
+    precondition(image.pixels.count == image.width * image.height * 3, "pixel buffer of the wrong size")
+    return 0
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+"""Writes a seed corpus for one fuzzer: make_seeds.py exif|jpeg|png OUTDIR (run from the package root).
+
+Seeds are made from Fixtures/ each time (nothing but this script is committed): small JPEGs in every coding
+mode libjpeg-turbo reads, PngSuite as it is, and EXIF blocks both cut from the fixture photos and built by hand.
+"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+FIXTURES = "Fixtures"
+
+
+def run(*args):
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def jpeg_seeds(out):
+    photo = os.path.join(FIXTURES, "exif-orientation", "Landscape_6.jpg")
+    cmyk = os.path.join(FIXTURES, "cmyk-jpeg", "pillow_pil_sample_cmyk.jpg")
+    with tempfile.TemporaryDirectory() as tmp:
+        base = os.path.join(out, "exif-420.jpg")
+        run("convert", photo, "-resize", "40x30!", "-quality", "60", base)  # keeps the EXIF block
+        run("convert", photo, "-strip", "-resize", "37x23!", "-quality", "50", "-sampling-factor", "1x1",
+            os.path.join(out, "odd-444.jpg"))
+        run("convert", photo, "-strip", "-resize", "33x17!", "-quality", "50", "-sampling-factor", "2x1",
+            os.path.join(out, "odd-422.jpg"))
+        run("convert", cmyk, "-strip", "-resize", "24x16!", "-quality", "50", os.path.join(out, "cmyk-adobe.jpg"))
+        small = os.path.join(tmp, "small.jpg")
+        run("convert", photo, "-strip", "-resize", "48x32!", "-quality", "40", small)
+        for name, options in [("progressive", ["-progressive"]), ("arithmetic", ["-arithmetic"]),
+                              ("progressive-arithmetic", ["-progressive", "-arithmetic"]),
+                              ("restart", ["-restart", "1"]), ("grayscale", ["-grayscale"]),
+                              ("optimized", ["-optimize"])]:
+            run("jpegtran", *options, "-outfile", os.path.join(out, name + ".jpg"), small)
+        # A file cut short, the shape a broken download has.
+        with open(small, "rb") as f:
+            data = f.read()
+        with open(os.path.join(out, "truncated.jpg"), "wb") as f:
+            f.write(data[: len(data) * 2 // 3])
+
+
+def png_seeds(out):
+    suite = os.path.join(FIXTURES, "pngsuite")
+    for name in sorted(os.listdir(suite)):
+        if name.endswith(".png"):
+            shutil.copy(os.path.join(suite, name), out)
+
+
+def tiff(big_endian, ifd0, exif_ifd=None, date=b"2024:06:01 12:34:56\0"):
+    """A TIFF block: IFD0 entries (tag, type, count, value) and optionally an Exif IFD with DateTimeOriginal."""
+    e = ">" if big_endian else "<"
+    header = (b"MM" if big_endian else b"II") + struct.pack(e + "HI", 42, 8)
+
+    def directory(entries, at, extra_at):
+        body = struct.pack(e + "H", len(entries))
+        extra = b""
+        for tag, kind, count, value in entries:
+            if isinstance(value, bytes):  # stored after the directory
+                body += struct.pack(e + "HHII", tag, kind, count, extra_at + len(extra))
+                extra += value
+            elif kind == 3:
+                body += struct.pack(e + "HHIHH", tag, kind, count, value, 0)
+            else:
+                body += struct.pack(e + "HHII", tag, kind, count, value)
+        return body + struct.pack(e + "I", 0), extra
+
+    ifd0_size = 2 + 12 * (len(ifd0) + (1 if exif_ifd is not None else 0)) + 4
+    exif_at = 8 + ifd0_size
+    entries = list(ifd0)
+    if exif_ifd is not None:
+        entries.append((0x8769, 4, 1, exif_at))
+    ifd0_bytes, _ = directory(entries, 8, 8 + ifd0_size)
+    if exif_ifd is None:
+        return header + ifd0_bytes
+    exif_size = 2 + 12 * len(exif_ifd) + 4
+    exif_bytes, extra = directory(exif_ifd, exif_at, exif_at + exif_size)
+    return header + ifd0_bytes + exif_bytes + extra
+
+
+def exif_seeds(out):
+    seeds = {}
+    for big in (False, True):
+        order = "be" if big else "le"
+        date = b"2024:06:01 12:34:56\0"
+        seeds[f"{order}-orientation-short"] = tiff(big, [(0x0112, 3, 1, 6)])
+        seeds[f"{order}-orientation-long"] = tiff(big, [(0x0112, 4, 1, 8)])
+        seeds[f"{order}-orientation-and-date"] = tiff(big, [(0x010F, 2, 4, 0x41424300), (0x0112, 3, 1, 3)],
+                                                       [(0x9003, 2, len(date), date)])
+        seeds[f"{order}-exif-ifd-type-13"] = tiff(big, [(0x0112, 3, 1, 5)], [(0x9003, 2, len(date), date)])
+    seeds["with-exif-prefix"] = b"Exif\0\0" + seeds["le-orientation-and-date"]
+    # The blocks real cameras wrote, cut from the fixture photos (APP1 "Exif\0\0" payload).
+    for name in ("Landscape_3.jpg", "Portrait_8.jpg"):
+        with open(os.path.join(FIXTURES, "exif-orientation", name), "rb") as f:
+            data = f.read()
+        at = data.find(b"\xff\xe1")
+        if at >= 0:
+            length = struct.unpack(">H", data[at + 2: at + 4])[0]
+            payload = data[at + 4: at + 2 + length]
+            if payload.startswith(b"Exif\0\0"):
+                seeds["camera-" + name[:-4]] = payload[6:]
+    for name, data in seeds.items():
+        with open(os.path.join(out, name + ".tiff"), "wb") as f:
+            f.write(data)
+
+
+if __name__ == "__main__":
+    kind, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    {"exif": exif_seeds, "jpeg": jpeg_seeds, "png": png_seeds}[kind](out)
