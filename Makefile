@@ -60,5 +60,6 @@ clean:
 	$(SWIFT) package clean
 	rm -f demo.pdf
 
-# Further targets (fuzzing, sanitizers, benchmark) live in their own files.
+# Further targets live in their own files: tsan and asan (mk/sanitizers.mk, mk/asan.mk), fuzz and fuzz-smoke
+# (mk/fuzz.mk, see Fuzz/README.md), bench (mk/bench.mk, see Bench/).
 -include mk/*.mk

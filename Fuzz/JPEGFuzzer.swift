@@ -32,5 +32,20 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                  "decoded \(image.width)x\(image.height), planned \(planned.width)x\(planned.height)")
     precondition(image.width >= minimumWidth && image.height >= minimumHeight, "decoded smaller than asked")
     precondition(image.pixels.count == image.width * image.height * 3, "pixel buffer of the wrong size")
+
+    // The engine's path: only a region (a centre crop picked from the input), at a scale for that region.
+    let fraction = Int(bytes.count % 7) + 2  // the region is (fraction-1)/fraction of each side
+    let region = JPEGRegion(x: info.width / (2 * fraction), y: info.height / (2 * fraction),
+                            width: max(1, info.width * (fraction - 1) / fraction),
+                            height: max(1, info.height * (fraction - 1) / fraction))
+    checks = 0
+    guard let part = try? JPEGDecoder.decode(bytes, region: region, minimumWidth: region.width * eighths / 8,
+                                             minimumHeight: region.height * eighths / 8, maxPixels: maxPixels,
+                                             shouldCancel: shouldCancel) else { return 0 }
+    let covers = part.covers
+    precondition(covers.x <= region.x && covers.y <= region.y
+                 && covers.x + covers.width >= region.x + region.width
+                 && covers.y + covers.height >= region.y + region.height, "covers \(covers) misses \(region)")
+    precondition(part.image.pixels.count == part.image.width * part.image.height * 3, "region buffer of the wrong size")
     return 0
 }
