@@ -10,6 +10,8 @@ public struct JPEGInfo: Sendable, Equatable {
     public var components: Int
     public var colorSpace: JPEGColorSpace
     public var isProgressive: Bool
+    /// Arithmetic entropy coding (SOF9-11), which many PDF readers cannot decode.
+    public var isArithmetic: Bool = false
     /// The TIFF structure of the first APP1 "Exif" segment (the "Exif\0\0" prefix removed), if any.
     public var exif: [UInt8]?
 

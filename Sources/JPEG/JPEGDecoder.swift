@@ -24,10 +24,12 @@ public enum JPEGDecoder {
             do throws(JPEGError) {
                 let decoder = try DecoderHandle(maxScans: 0, probe: nil)
                 let (header, exif) = try decoder.readHeader(bytes, saveEXIF: true)
-                return .success(JPEGInfo(width: Int(header.width), height: Int(header.height),
-                                         components: Int(header.components),
-                                         colorSpace: JPEGColorSpace(shim: header.color_space),
-                                         isProgressive: header.progressive != 0, exif: exif))
+                var info = JPEGInfo(width: Int(header.width), height: Int(header.height),
+                                    components: Int(header.components),
+                                    colorSpace: JPEGColorSpace(shim: header.color_space),
+                                    isProgressive: header.progressive != 0, exif: exif)
+                info.isArithmetic = header.arithmetic != 0
+                return .success(info)
             } catch {
                 return .failure(error)
             }

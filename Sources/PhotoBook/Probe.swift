@@ -53,8 +53,8 @@ public enum Probe {
             do {
                 let info = try JPEGDecoder.readInfo(bytes)
                 (width, height, exif) = (info.width, info.height, info.exif)
-                embeddable = (info.colorSpace == .ycbcr && info.components == 3)
-                    || (info.colorSpace == .grayscale && info.components == 1)
+                embeddable = !info.isArithmetic && ((info.colorSpace == .ycbcr && info.components == 3)
+                    || (info.colorSpace == .grayscale && info.components == 1))
             } catch {
                 throw PhotoError(error.description)
             }

@@ -92,3 +92,12 @@ struct ReadInfoTests {
                                  isProgressive: progressive, exif: nil))
     }
 }
+
+@Test("readInfo tells arithmetic coding apart, which PDF readers cannot decode")
+func readInfoArithmeticFlag() throws {
+    let image = TestSupport.syntheticImage(width: 64, height: 48)
+    let huffman = try JPEGEncoder.encode(image, options: .init(quality: 80))
+    let arithmetic = try JPEGEncoder.encode(image, options: .init(quality: 80, arithmeticCoding: true))
+    #expect(try JPEGDecoder.readInfo(huffman).isArithmetic == false)
+    #expect(try JPEGDecoder.readInfo(arithmetic).isArithmetic == true)
+}

@@ -1,4 +1,5 @@
 import Foundation
+import JPEG
 import Testing
 
 /// JPEGs that need no pixel work go into the book byte for byte; the page turns and crops them.
@@ -55,5 +56,23 @@ import Testing
         #expect(run.status == 1)
         #expect(run.stderr.contains("photobook: error: \(broken): corrupt JPEG"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// PDF readers decode Huffman-coded JPEGs only: arithmetic-coded and CMYK photos are re-encoded instead.
+    @Test func arithmeticAndCMYKJPEGsAreReencodedEvenWithKeepOriginals() throws {
+        let scratch = try Scratch()
+        let picture = TestImages.detailed(width: 300, height: 200, seed: 3)
+        let arithmetic = try scratch.write("arith.jpg", try JPEGEncoder.encode(picture, options: .init(quality: 90, arithmeticCoding: true)))
+        let cmyk = Run.fixture("cmyk-jpeg/pillow_pil_sample_cmyk.jpg")
+        let out = scratch.file("book.pdf")
+        let run = try Run.photobook(["build", arithmetic, cmyk, "-o", out, "--keep-originals"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let embedded = try streams(of: out, scratch: scratch)
+        #expect(embedded.count == 2)
+        #expect(embedded.first != (try Data(contentsOf: URL(fileURLWithPath: arithmetic))))
+        #expect(embedded.last != (try Data(contentsOf: URL(fileURLWithPath: cmyk))))
+        let facts = try PDFFacts(out)
+        #expect(facts.images.map(\.color) == ["rgb", "rgb"])
+        #expect(facts.images.map(\.height) == [200, 100], "never resampled: their own rows (cropped to the cell)")
     }
 }
