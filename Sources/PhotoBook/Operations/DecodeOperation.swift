@@ -59,7 +59,7 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
                 guard image.width == info.storedWidth, image.height == info.storedHeight else {
                     return .failed("the file changed while photobook ran")
                 }
-                let whole = SourceRect(x: 0, y: 0, width: Double(info.uprightWidth), height: Double(info.uprightHeight))
+                let whole = SourceRect(x: 0, y: 0, width: Double(info.storedWidth), height: Double(info.storedHeight))
                 decoded = .pixels(image, covers: whole)
             case nil:
                 return .failed("\(Probe.unrecognised(bytes)) (the file changed while photobook ran)")
@@ -94,10 +94,7 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
             minimumHeight: Int((Double(region.height) * scale).rounded(.up)),
             maxPixels: maxPixels, shouldCancel: stop)
         let covers = decoded.covers
-        let coversUpright = info.orientation.uprightRect(
-            ofStored: SourceRect(x: Double(covers.x), y: Double(covers.y), width: Double(covers.width),
-                                 height: Double(covers.height)),
-            storedWidth: storedWidth, storedHeight: storedHeight)
-        return .pixels(decoded.image, covers: coversUpright)
+        return .pixels(decoded.image, covers: SourceRect(x: Double(covers.x), y: Double(covers.y),
+                                                         width: Double(covers.width), height: Double(covers.height)))
     }
 }

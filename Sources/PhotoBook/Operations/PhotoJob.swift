@@ -23,7 +23,7 @@ final class PhotoJob: Sendable {
 
 /// What decoding hands to the render stage.
 enum DecodedPhoto: Sendable {
-    /// Pixels as stored (not yet oriented), possibly DCT-scaled and cropped; `covers` is the part of the upright
+    /// Pixels as stored (not yet oriented), possibly DCT-scaled and cropped; `covers` is the part of the stored
     /// full-resolution photo they show.
     case pixels(RGBImage, covers: SourceRect)
     /// The file's own bytes, fully decoded once to prove they are sound.
