@@ -49,7 +49,7 @@ test: test-deps build
 	$(MAKE) tsan
 
 demo: build
-	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo.pdf
+	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo.pdf --page-size a5 --fit fit
 	@echo "open demo.pdf to see the sample book"
 
 install: build
