@@ -69,6 +69,8 @@ public final class BookBuilder: Sendable {
             case .failure(let error): reports[index].outcome = .failed(error.description)
             }
         }
+        // A signal during the last probe must read as an interruption, not as a build with no usable photo.
+        if session.isCancelled { return BuildReport(photos: reports, book: .cancelled, pagesWritten: 0, seconds: 0) }
         guard !usable.isEmpty else {
             return BuildReport(photos: reports, book: .skipped(because: "no photo could be used"),
                                pagesWritten: 0, seconds: 0)
@@ -152,9 +154,13 @@ public final class BookBuilder: Sendable {
             return .failure(PhotoError("cannot read: \(failure)"))
         case .success(let prefix):
             let first = Result { () throws(PhotoError) in try Probe.probe(file, bytes: prefix, maxPixels: maxPixels) }
-            guard case .failure = first, prefix.count == prefixLimit else { return first }
-            // The header did not fit in the prefix (a large ICC profile or XMP block): read the whole file.
-            switch FileSystem.readFile(file.path) {
+            // Only a JPEG or PNG whose header was cut short by the prefix (a large ICC profile or XMP block comes
+            // first) is read again, and never more than 64 MB: a video named like a photo must not be loaded.
+            guard case .failure(let error) = first, prefix.count == prefixLimit, ImageFormat(sniffing: prefix) != nil,
+                  error.description.contains("truncated") || error.description.contains("premature end") else {
+                return first
+            }
+            switch FileSystem.readFile(file.path, limit: 64 << 20) {
             case .failure(let failure): return .failure(PhotoError("cannot read: \(failure)"))
             case .success(let bytes):
                 return Result { () throws(PhotoError) in try Probe.probe(file, bytes: bytes, maxPixels: maxPixels) }

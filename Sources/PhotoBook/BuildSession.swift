@@ -122,6 +122,18 @@ public final class BuildSession: Sendable {
         }
     }
 
+    /// For a second Ctrl-C: unless the book is already committed, makes sure it never will be, removes every
+    /// temporary file and returns true (the caller exits at once); returns false when the book exists.
+    public func abandon() -> Bool {
+        let abandoned = guarded.withLock { guarded in
+            guard guarded.state != .committed else { return false }
+            guarded.state = .cancelled
+            return true
+        }
+        if abandoned { removeTemporaryFiles() }
+        return abandoned
+    }
+
     /// Paths still registered (for tests and diagnostics).
     public var temporaryPaths: [String] {
         guarded.withLock { Array($0.temporaryFiles) + $0.temporaryDirectories }

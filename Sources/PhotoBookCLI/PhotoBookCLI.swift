@@ -70,7 +70,9 @@ public enum PhotoBookCLI {
 
         let total = discovery.photos.count
         let done = Mutex(0)
-        let pause = TestPause(point: ProcessInfo.processInfo.environment["PHOTOBOOK_TEST_PAUSE"], say: say)
+        let environment = ProcessInfo.processInfo.environment
+        let pause = TestPause(point: environment["PHOTOBOOK_TEST_PAUSE"],
+                              holdFirstSignal: environment["PHOTOBOOK_TEST_PAUSE_HOLD"] == "1", say: say)
         let hooks = BuildHooks(
             decodeStarted: { _ in pause.reached("decode") },
             photoFinished: { _ in
@@ -86,10 +88,19 @@ public enum PhotoBookCLI {
         let builder = BookBuilder(files: discovery.photos, outputPath: output, options: command.options, hooks: hooks)
         let signals = SignalHandler(onFirst: { _ in
             // After the commit it is too late: the book stays and the run counts as a success.
-            if builder.cancel() { say.status("cancelling...", evenWhenQuiet: true) }
+            if builder.cancel() {
+                say.status("cancelling...", evenWhenQuiet: true)
+            } else {
+                say.status("the book is already written; finishing", evenWhenQuiet: true)
+            }
             pause.release()
         }, onSecond: { _ in
-            builder.session.removeTemporaryFiles()
+            // Decided under the session's lock: once the book is committed it stays and the run succeeds.
+            guard builder.session.abandon() else {
+                say.status("the book is already written; finishing", evenWhenQuiet: true)
+                pause.release()
+                return
+            }
             say.status("interrupted again: stopped at once, nothing was written", evenWhenQuiet: true)
             _exit(ExitStatus.interrupted.rawValue)
         })

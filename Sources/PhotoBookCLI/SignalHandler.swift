@@ -22,9 +22,13 @@ final class SignalHandler: Sendable {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             // Trap: a handler closure inferred @MainActor (as in main.swift) crashed with SIGILL; it is @Sendable.
+            nonisolated(unsafe) let merged = source  // read only on `queue`, inside its own handler
             source.setEventHandler { @Sendable in
-                count += 1
-                if count == 1 { onFirst(signalNumber) } else { onSecond(signalNumber) }
+                // Trap: signals that arrive before the handler runs are merged into one event; `data` counts them.
+                for _ in 0..<max(1, Int(merged.data)) {
+                    count += 1
+                    if count == 1 { onFirst(signalNumber) } else { onSecond(signalNumber) }
+                }
             }
             source.resume()
             sources.append(source)

@@ -8,7 +8,9 @@ import Synchronization
 /// announces `photobook: test: paused at POINT` on stderr the first time it reaches POINT and waits there until a
 /// signal arrives (at most a minute), so a test can interrupt it at that exact moment without guessing times.
 ///
-/// SIGUSR1 lets a paused build go on without cancelling it (so a test can change a file under it).
+/// SIGUSR1 lets a paused build go on without cancelling it (so a test can change a file under it). With
+/// `PHOTOBOOK_TEST_PAUSE_HOLD=1` the first SIGINT/SIGTERM/SIGHUP cancels but does not release the pause, so a test
+/// can send a second one to a build that is certainly still running.
 ///
 /// Points: `decode` (a decode has started), `page` (the PDF build is adding its second page, or its only one),
 /// `commit` (the temporary PDF is complete, just before the rename), `committed` (just after the rename).
@@ -17,12 +19,15 @@ final class TestPause: Sendable {
     private let fired = Mutex(false)
     private let signalled = DispatchSemaphore(value: 0)
     private let say: Diagnostics
+    /// Signals still to come before a cancelling signal releases the pause.
+    private let held = Mutex(0)
 
     nonisolated(unsafe) private let resumeSource: DispatchSourceSignal?  // set once in init, kept alive only
 
-    init(point: String?, say: Diagnostics) {
+    init(point: String?, holdFirstSignal: Bool = false, say: Diagnostics) {
         self.point = point
         self.say = say
+        held.withLock { $0 = holdFirstSignal ? 1 : 0 }
         if point != nil {
             signal(SIGUSR1, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: DispatchQueue(label: "photobook.test-pause"))
@@ -43,6 +48,7 @@ final class TestPause: Sendable {
 
     /// Called for every signal: lets a paused build go on to see it.
     func release() {
-        signalled.signal()
+        let hold = held.withLock { count in defer { count = max(0, count - 1) }; return count > 0 }
+        if !hold { signalled.signal() }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import Imaging
+import JPEG
 import Testing
 
 /// The built binary on real folders: page count, page size, placed images, exit status, messages, files left.
@@ -223,6 +225,32 @@ import Testing
         let difference = meanAbsoluteDifference(ours.rgb, reference.rgb)
         #expect(difference < 4, "mean difference \(difference) per sample")
     }
+}
+
+/// Geometry at the image's own edge after a DCT-scaled decode: libjpeg rounds a scaled side up, so the last
+/// decoded pixel is partial and the map from full-resolution pixels must use the scale, not the sizes.
+@Test func anEdgeStaysWhereItIsAfterAScaledDecodeOfAnOddSizedPhoto() throws {
+    let scratch = try Scratch()
+    let (width, height, boundary) = (4001, 3000, 3600)
+    var pixels = [UInt8](repeating: 255, count: width * height * 3)
+    for y in 0..<height { for x in boundary..<width { for c in 0..<3 { pixels[(y * width + x) * 3 + c] = 0 } } }
+    let jpeg = try JPEGEncoder.encode(RGBImage(width: width, height: height, pixels: pixels), quality: 95)
+    let source = try scratch.write("edge.jpg", jpeg)
+    let out = scratch.file("book.pdf")
+    // 500 pt at 72 dpi: 500 of 4001 columns, decoded at 1/8.
+    let run = try Run.photobook(["build", source, "-o", out, "--fit", "fit", "--margin", "0",
+                                 "--page-size", "500x400pt", "--dpi", "72"])
+    #expect(run.status == 0, "\(run.stderr)")
+    _ = try Run.command("/usr/bin/pdfimages", ["-j", out, scratch.file("page")])
+    let page = try readPPM(try convertToPPM(scratch.file("page-000.jpg"), [], scratch: scratch, name: "page"))
+    #expect(page.width == 500)
+    // Where the middle row crosses half grey, to a fraction of a pixel.
+    let row = page.height / 2
+    let values = (0..<page.width).map { Double(page.rgb[(row * page.width + $0) * 3]) }
+    let i = try #require(values.firstIndex { $0 < 127.5 })
+    let crossing = Double(i - 1) + (values[i - 1] - 127.5) / (values[i - 1] - values[i]) + 0.5
+    let expected = Double(boundary) * Double(page.width) / Double(width)
+    #expect(abs(crossing - expected) < 0.3, "edge at \(crossing), expected \(expected)")
 }
 
 /// Converts an image to a binary PPM with ImageMagick, applying `operations` first.

@@ -297,4 +297,26 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
         #expect(image.width == 600 && image.height == 400, "orientation 1 expected: \(image)")
         if let peak { #expect(peak < Self.memoryLimitMiB) }
     }
+
+    /// A huge file that merely looks like a photo (a video renamed .jpg, zeros, or a real JPEG header with
+    /// gigabytes of junk after it) is never loaded whole.
+    @Test func aHugeFileNamedLikeAPhotoIsNotLoadedIntoMemory() throws {
+        let scratch = try Scratch()
+        let photos = try scratch.sub("photos")
+        _ = try scratch.copy(Run.fixture("exif-orientation/Landscape_1.jpg"), to: "photos/a.jpg")
+        // 300 MB of zeros named .jpg, and a small JPEG header followed by 300 MB of zeros.
+        let zeros = scratch.file("photos/video.jpg")
+        FileManager.default.createFile(atPath: zeros, contents: nil)
+        try FileHandle(forWritingAtPath: zeros)!.truncate(atOffset: 300 << 20)
+        let header = Array(HostileFiles.read(Run.fixture("exif-orientation/Landscape_2.jpg")).prefix(4096))
+        let padded = try scratch.write("photos/padded.jpg", header)
+        try FileHandle(forWritingAtPath: padded)!.truncate(atOffset: 300 << 20)
+        let (run, peak) = try Run.photobookMeasured(["build", photos, "-o", scratch.file("book.pdf")],
+                                                    timeout: Self.timeLimit, scratch: scratch)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("photobook: warning: \(zeros): "), "\(run.stderr)")
+        #expect(run.stderr.contains("photobook: warning: \(padded): "), "\(run.stderr)")
+        #expect(run.stderr.contains("1 page, 2 photos left out"), "\(run.stderr)")
+        if let peak { #expect(peak < 150, "peak memory \(peak) MiB") }
+    }
 }

@@ -31,7 +31,8 @@ import Testing
     }
 
     /// Runs a build over an existing book, pauses at `point`, sends `signals` and checks what is left.
-    func interrupt(at point: String, with signals: [Int32], expectBookKept: Bool = true) throws -> Outcome {
+    func interrupt(at point: String, with signals: [Int32], expectBookKept: Bool = true,
+                   holdAfterFirstSignal: Bool = false) throws -> Outcome {
         let scratch = try Scratch()
         let tmp = try scratch.sub("tmp")
         let out = scratch.file("book.pdf")
@@ -39,10 +40,19 @@ import Testing
         _ = try scratch.write("book.pdf", oldBook)
 
         let live = try LiveRun(Run.binary, ["build", Self.largePhotos, "-o", out, "--jobs", "2"],
-                               environment: ["TMPDIR": tmp, "PHOTOBOOK_TEST_PAUSE": point])
+                               environment: ["TMPDIR": tmp, "PHOTOBOOK_TEST_PAUSE": point,
+                                             "PHOTOBOOK_TEST_PAUSE_HOLD": holdAfterFirstSignal ? "1" : "0"])
         #expect(live.waitForStderr(containing: "test: paused at \(point)", timeout: 120), "\(live.stderr)")
         let start = Date()
-        for signal in signals { kill(live.pid, signal) }
+        for (index, signal) in signals.enumerated() {
+            kill(live.pid, signal)
+            // Two signals sent at once may reach the process as one (the kernel keeps one pending), as two quick
+            // Ctrl-Cs would not: wait until the first was seen. The pause holds the build meanwhile if asked.
+            if index == 0 && signals.count > 1 {
+                let seen = point == "committed" ? "the book is already written" : "cancelling..."
+                #expect(live.waitForStderr(containing: seen, timeout: 30), "\(live.stderr)")
+            }
+        }
         let status = live.waitForExit(timeout: 60)
         let seconds = Date().timeIntervalSince(start)
 
@@ -81,9 +91,18 @@ import Testing
     }
 
     @Test func twoRapidCtrlCsExitAtOnce() throws {
-        let outcome = try interrupt(at: "page", with: [SIGINT, SIGINT])
+        let outcome = try interrupt(at: "page", with: [SIGINT, SIGINT], holdAfterFirstSignal: true)
         #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("interrupted again: stopped at once"), "\(outcome.stderr)")
         #expect(outcome.secondsFromSignalToExit < 5)
+    }
+
+    @Test func twoSignalsAfterTheRenameKeepTheBookAndSucceed() throws {
+        let outcome = try interrupt(at: "committed", with: [SIGINT, SIGTERM], expectBookKept: false,
+                                    holdAfterFirstSignal: true)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("wrote "), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("nothing was written"), "\(outcome.stderr)")
     }
 
     @Test func sigtermIsLikeCtrlC() throws {

@@ -19,6 +19,12 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
     override func run() -> Outcome {
         hooks.decodeStarted?(job.info.file.path)
         let info = job.info
+        // No JPEG or PNG of the size the header declared needs much more than its raw pixels: refuse to load
+        // a file far larger than that (a video renamed .jpg, or junk appended to a photo).
+        let sizeLimit = max(64 << 20, info.storedWidth * info.storedHeight * 4 + (16 << 20))
+        if case .success(let status) = FileSystem.status(info.file.path), status.size > Int64(sizeLimit) {
+            return .failed("the file is \(status.size >> 20) MB, far more than a \(info.storedWidth)x\(info.storedHeight) image needs")
+        }
         let bytes: [UInt8]
         switch FileSystem.readFile(info.file.path) {
         case .failure(let failure): return .failed("cannot read: \(failure)")
@@ -60,7 +66,7 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
                     return .failed("the file changed while photobook ran")
                 }
                 let whole = SourceRect(x: 0, y: 0, width: Double(info.storedWidth), height: Double(info.storedHeight))
-                decoded = .pixels(image, covers: whole)
+                decoded = .pixels(image, covers: whole, scale: 1)
             case nil:
                 return .failed("\(Probe.unrecognised(bytes)) (the file changed while photobook ran)")
             }
@@ -95,6 +101,7 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
             maxPixels: maxPixels, shouldCancel: stop)
         let covers = decoded.covers
         return .pixels(decoded.image, covers: SourceRect(x: Double(covers.x), y: Double(covers.y),
-                                                         width: Double(covers.width), height: Double(covers.height)))
+                                                         width: Double(covers.width), height: Double(covers.height)),
+                       scale: Double(decoded.scale) / 8)
     }
 }

@@ -23,9 +23,10 @@ final class PhotoJob: Sendable {
 
 /// What decoding hands to the render stage.
 enum DecodedPhoto: Sendable {
-    /// Pixels as stored (not yet oriented), possibly DCT-scaled and cropped; `covers` is the part of the stored
-    /// full-resolution photo they show.
-    case pixels(RGBImage, covers: SourceRect)
+    /// Pixels as stored (not yet oriented), possibly DCT-scaled and cropped: `covers` is the part of the stored
+    /// full-resolution photo they start at, `scale` decoded pixels per full-resolution pixel (M/8 for a JPEG).
+    /// (Not width / covers.width: libjpeg rounds a scaled side up, so a last pixel at the image's edge is partial.)
+    case pixels(RGBImage, covers: SourceRect, scale: Double)
     /// The file's own bytes, fully decoded once to prove they are sound.
     case original([UInt8])
 }

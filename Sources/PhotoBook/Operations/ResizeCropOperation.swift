@@ -65,7 +65,7 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
     private func makePage() -> Result<Page, Stopped> {
         let taken = job.decoded.withLock { photo in defer { photo = nil }; return photo }
         guard let taken else { return .failure(Stopped(outcome: .failed("internal error: no decoded image"))) }
-        guard case .pixels(let image, let covers) = taken else {
+        guard case .pixels(let image, let covers, let scale) = taken else {
             if case .original(let bytes) = taken { return .success(.original(bytes)) }
             return .failure(Stopped(outcome: .failed("internal error: no decoded image")))
         }
@@ -75,9 +75,8 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         // maybe DCT-scaled.
         let crop = orientation.storedRect(ofUpright: placement.crop, storedWidth: Double(info.storedWidth),
                                           storedHeight: Double(info.storedHeight))
-        let sx = Double(image.width) / covers.width, sy = Double(image.height) / covers.height
-        let region = SourceRect(x: (crop.x - covers.x) * sx, y: (crop.y - covers.y) * sy,
-                                width: crop.width * sx, height: crop.height * sy)
+        let region = SourceRect(x: (crop.x - covers.x) * scale, y: (crop.y - covers.y) * scale,
+                                width: crop.width * scale, height: crop.height * scale)
         let (width, height) = orientation.swapsDimensions
             ? (placement.pixelHeight, placement.pixelWidth) : (placement.pixelWidth, placement.pixelHeight)
         let stored: RGBImage
