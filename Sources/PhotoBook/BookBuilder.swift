@@ -66,7 +66,9 @@ public final class BookBuilder: Sendable {
             if session.isCancelled { return BuildReport(photos: reports, book: .cancelled, pagesWritten: 0, seconds: 0) }
             switch Self.probe(file, maxPixels: options.maxPixels) {
             case .success(let info): usable.append((index, info))
-            case .failure(let error): reports[index].outcome = .failed(error.description)
+            case .failure(let error):
+                reports[index].outcome = .failed(error.description)
+                hooks.photoFinished?(file.path)
             }
         }
         // A signal during the last probe must read as an interruption, not as a build with no usable photo.

@@ -3,7 +3,7 @@
 public struct BuildHooks: Sendable {
     /// A photo's decode body has started (before it reads the file).
     public var decodeStarted: (@Sendable (_ path: String) -> Void)?
-    /// A photo's render body has ended, however it ended.
+    /// A photo is done with, however it ended: its render body has ended, or its probe already failed.
     public var photoFinished: (@Sendable (_ path: String) -> Void)?
     /// The PDF build is about to add page `index` (0-based).
     public var pageStarted: (@Sendable (_ index: Int) -> Void)?
