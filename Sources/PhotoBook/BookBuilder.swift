@@ -151,7 +151,7 @@ public final class BookBuilder: Sendable {
     /// Reads the header of a photo; most headers are in the first few hundred kilobytes.
     static func probe(_ file: PhotoFile, maxPixels: Int) -> Result<PhotoInfo, PhotoError> {
         let prefixLimit = 512 * 1024
-        switch FileSystem.readPrefix(file.path, limit: prefixLimit) {
+        switch FileSystem.readFile(file.path, limit: prefixLimit) {
         case .failure(let failure):
             return .failure(PhotoError("cannot read: \(failure)"))
         case .success(let prefix):

@@ -160,7 +160,7 @@ public struct Discovery: Sendable {
             return
         }
         let prefix: [UInt8]
-        switch FileSystem.readPrefix(path, limit: 8) {
+        switch FileSystem.readFile(path, limit: 8) {
         case .failure(let failure):
             if promisesPhoto {
                 include(path, format: nil, id: status.id, seen: &seen)

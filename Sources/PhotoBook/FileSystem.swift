@@ -68,12 +68,7 @@ public enum FileSystem {
         return .success(names)
     }
 
-    /// Reads at most `limit` bytes from the start of a regular file.
-    public static func readPrefix(_ path: String, limit: Int) -> Result<[UInt8], Failure> {
-        readFile(path, limit: limit)
-    }
-
-    /// Reads a whole regular file (refusing anything larger than `limit`).
+    /// Reads a regular file, at most its first `limit` bytes.
     public static func readFile(_ path: String, limit: Int = Int.max) -> Result<[UInt8], Failure> {
         // O_NONBLOCK: opening a FIFO that has no writer must not wait for one.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -181,13 +176,6 @@ public enum FileSystem {
 
     public static func isWritableDirectory(_ path: String) -> Bool {
         access(path, W_OK | X_OK) == 0
-    }
-
-    /// An absolute path with "." and ".." resolved and symbolic links followed, if it exists.
-    public static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// The directory part of a path ("." for a bare name).

@@ -33,23 +33,6 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
         if shouldStop { return .cancelled }
 
         let stop = { [unowned self] in self.shouldStop }
-        if job.passThrough {
-            // libharu embeds a broken JPEG without complaint: decode it once (at 1/8 scale, every coefficient is
-            // still read) so truncated or corrupt files fail here like any other.
-            do {
-                _ = try JPEGDecoder.decode(bytes, minimumWidth: 1, minimumHeight: 1, maxPixels: maxPixels, shouldCancel: stop)
-            } catch .cancelled {
-                return .cancelled
-            } catch {
-                return .failed(error.description)
-            }
-            let probed = try? JPEGDecoder.readInfo(bytes)
-            guard probed?.width == info.storedWidth, probed?.height == info.storedHeight else {
-                return .failed("the file changed while photobook ran")
-            }
-            job.decoded.withLock { $0 = .original(bytes) }
-            return .succeeded
-        }
         do {
             let decoded: DecodedPhoto
             switch ImageFormat(sniffing: bytes) {
@@ -59,7 +42,17 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
                 guard current.width == info.storedWidth, current.height == info.storedHeight else {
                     return .failed("the file changed while photobook ran")
                 }
-                decoded = try decodeJPEG(bytes, stop: stop)
+                if job.passThrough {
+                    // libharu embeds a broken JPEG without complaint: decode it once (at 1/8 scale every
+                    // coefficient is still read) so truncated or corrupt files fail here like any other.
+                    _ = try JPEGDecoder.decode(bytes, minimumWidth: 1, minimumHeight: 1, maxPixels: maxPixels,
+                                               shouldCancel: stop)
+                    decoded = .original(bytes)
+                } else {
+                    decoded = try decodeJPEG(bytes, stop: stop)
+                }
+            case .png where job.passThrough:
+                return .failed("the file changed while photobook ran")
             case .png:
                 let image = try PNGDecoder.decode(bytes, maxPixels: maxPixels, shouldCancel: stop)
                 guard image.width == info.storedWidth, image.height == info.storedHeight else {

@@ -63,11 +63,11 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
     /// Takes the decoded photo and makes the page's pixels: crop and resample in the stored orientation (the
     /// smaller image is the one turned), then turn upright.
     private func makePage() -> Result<Page, Stopped> {
-        let taken = job.decoded.withLock { photo in defer { photo = nil }; return photo }
-        guard let taken else { return .failure(Stopped(outcome: .failed("internal error: no decoded image"))) }
-        guard case .pixels(let image, let covers, let scale) = taken else {
-            if case .original(let bytes) = taken { return .success(.original(bytes)) }
-            return .failure(Stopped(outcome: .failed("internal error: no decoded image")))
+        let image: RGBImage, covers: SourceRect, scale: Double
+        switch job.decoded.withLock({ photo in defer { photo = nil }; return photo }) {
+        case nil: return .failure(Stopped(outcome: .failed("internal error: no decoded image")))
+        case .original(let bytes)?: return .success(.original(bytes))
+        case .pixels(let pixels, let region, let factor)?: (image, covers, scale) = (pixels, region, factor)
         }
         let info = job.info, placement = job.placement
         let orientation = info.orientation
