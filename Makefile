@@ -9,9 +9,9 @@ TEST_TIMEOUT ?= 2400
 
 # The C libraries photobook links, and the tools the tests use to look at its output as a person would.
 BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev pkg-config
-TEST_PACKAGES  := poppler-utils qpdf python3-png libjpeg-turbo-progs imagemagick
+TEST_PACKAGES  := poppler-utils qpdf python3-png libjpeg-turbo-progs imagemagick man-db groff-base zsh fish
 
-.PHONY: all deps test-deps build test demo install clean
+.PHONY: all deps test-deps build test demo install docs clean
 
 all: build
 
@@ -34,6 +34,10 @@ test-deps: deps
 	/usr/bin/python3 -c 'import png' 2>/dev/null || missing="$$missing python3-png"; \
 	command -v djpeg >/dev/null || missing="$$missing libjpeg-turbo-progs"; \
 	command -v convert >/dev/null && convert -version 2>/dev/null | grep -q ImageMagick || missing="$$missing imagemagick"; \
+	command -v man >/dev/null || missing="$$missing man-db"; \
+	command -v groff >/dev/null || missing="$$missing groff-base"; \
+	[ -x /usr/bin/zsh ] || missing="$$missing zsh"; \
+	[ -x /usr/bin/fish ] || missing="$$missing fish"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
@@ -52,9 +56,30 @@ demo: build
 	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo.pdf --page-size a5 --fit fit
 	@echo "open demo.pdf to see the sample book"
 
+# The binary, the man page and the completion scripts, under PREFIX (and DESTDIR, for packaging).
+MANDIR ?= $(PREFIX)/share/man
 install: build
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/photobook
+	install -m 644 docs/photobook.1 $(DESTDIR)$(MANDIR)/man1/photobook.1
+	install -m 644 completions/photobook.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/photobook
+	install -m 644 completions/_photobook $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_photobook
+	install -m 644 completions/photobook.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/photobook.fish
+
+# Writes again, from the option table in the binary, the documents kept in the repository: the man page, the
+# completion scripts and the README's options table. A test fails when they differ from the table.
+docs: build
+	$(BIN) docs man > docs/photobook.1
+	$(BIN) docs bash > completions/photobook.bash
+	$(BIN) docs zsh > completions/_photobook
+	$(BIN) docs fish > completions/photobook.fish
+	$(BIN) docs readme > .build/readme-options.md
+	awk -v table=.build/readme-options.md \
+	  'index($$0, "<!-- options:") == 1 { while ((getline line < table) > 0) print line; skip = 1; next } \
+	   skip && index($$0, "<!-- end of options -->") == 1 { skip = 0; next } !skip' README.md > README.md.new
+	mv README.md.new README.md
 
 clean:
 	$(SWIFT) package clean

@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Imaging"], exclude: ["Reference"]),
         .testTarget(name: "PDFTests", dependencies: ["PDF", "JPEG", "Imaging"]),
         .testTarget(name: "PhotoBookTests", dependencies: ["PhotoBook", "Imaging", "JPEG"]),
-        .testTarget(name: "PhotoBookCLITests", dependencies: ["photobook", "JPEG", "PNG", "Imaging"]),
+        .testTarget(name: "PhotoBookCLITests", dependencies: ["photobook", "PhotoBookCLI", "JPEG", "PNG", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]
 )

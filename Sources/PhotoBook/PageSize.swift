@@ -14,6 +14,14 @@ public struct PageSize: Sendable, Equatable, CustomStringConvertible {
     public static let letter = PageSize(width: 8.5 * 72, height: 11 * 72)
     public static let legal = PageSize(width: 8.5 * 72, height: 14 * 72)
 
+    /// The sides a PDF page may have, in points: ISO 32000-1 Annex C.2 allows 3 to 14,400 units, and libharu
+    /// refuses anything else (`HPDF_MIN_PAGE_SIZE`, `HPDF_MAX_PAGE_SIZE`, error 0x1054), but only when the page is
+    /// added, after every photo has been decoded: check here first.
+    public static let sideRange: ClosedRange<Double> = 3...14_400
+
+    /// True when both sides are within `sideRange`, which PDF readers and libharu accept.
+    public var isWithinPDFLimits: Bool { PageSize.sideRange.contains(width) && PageSize.sideRange.contains(height) }
+
     public static let named: [(name: String, size: PageSize)] = [
         ("a3", .a3), ("a4", .a4), ("a5", .a5), ("letter", .letter), ("legal", .legal),
     ]

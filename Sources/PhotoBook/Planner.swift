@@ -39,13 +39,44 @@ public struct LayoutOptions: Sendable, Equatable {
         self.keepOriginals = keepOriginals
     }
 
-    /// The area inside the margins, or nil when the margins leave nothing of the page.
+    /// The smallest side, in points, of the area a photo can have inside the margins: as small as PDF lets a page
+    /// be, so that no photo is drawn smaller than a page could be.
+    public static let minimumContentSide = PageSize.sideRange.lowerBound
+
+    /// The widest margin that still leaves `minimumContentSide` points inside it, on this page.
+    public var largestMargin: Double {
+        max(0, (min(pageSize.width, pageSize.height) - Self.minimumContentSide) / 2)
+    }
+
+    /// The area inside the margins, or nil when the margins (or a page or margin that is not a finite size)
+    /// leave no room for a photo.
     public var contentArea: Rect? {
+        guard pageSize.width.isFinite, pageSize.height.isFinite, margin.isFinite, margin >= 0 else { return nil }
         let width = pageSize.width - 2 * margin
         let height = pageSize.height - 2 * margin
-        guard width >= 1, height >= 1 else { return nil }
+        guard width >= Self.minimumContentSide, height >= Self.minimumContentSide else { return nil }
         return Rect(x: margin, y: margin, width: width, height: height)
     }
+
+    /// What makes these options impossible to print, or nil when a book can be made with them. The command line
+    /// checks this before any photo is read, so a bad value never costs a decode.
+    public var problem: LayoutProblem? {
+        if !pageSize.isWithinPDFLimits { return .pageSizeOutOfRange }
+        if !(dpi.isFinite && dpi > 0) { return .dpiNotPositive }
+        if contentArea == nil { return .marginLeavesNoRoom(largest: largestMargin) }
+        return nil
+    }
+}
+
+/// Why a set of layout options cannot make a book.
+public enum LayoutProblem: Sendable, Equatable {
+    /// A side of the page is outside `PageSize.sideRange`.
+    case pageSizeOutOfRange
+    /// The target density is zero, negative or not a number.
+    case dpiNotPositive
+    /// The margins leave less than `LayoutOptions.minimumContentSide` for the photo; `largest` is the widest
+    /// margin that would leave enough.
+    case marginLeavesNoRoom(largest: Double)
 }
 
 /// Where one photo goes and what pixels it needs.
@@ -95,9 +126,9 @@ public struct BookPlan: Sendable, Equatable {
 public enum Planner {
     /// One photo per page, centred in the area inside the margins.
     /// - Parameter uprightSizes: each photo's pixel size as it is seen (EXIF orientation applied).
-    /// - Returns: nil when the margins leave no room on the page.
+    /// - Returns: nil when the options cannot make a book (`LayoutOptions.problem`).
     public static func plan(uprightSizes: [(width: Int, height: Int)], options: LayoutOptions) -> BookPlan? {
-        guard let area = options.contentArea else { return nil }
+        guard options.problem == nil, let area = options.contentArea else { return nil }
         let pages = uprightSizes.enumerated().map { index, size in
             PlannedPage(size: options.pageSize,
                         photos: [place(photoIndex: index, width: size.width, height: size.height,

@@ -1,7 +1,7 @@
 import Foundation
 import PhotoBook
 
-/// `photobook build INPUT... -o OUT [options]`: the options as typed, checked, with the help that lists them.
+/// `photobook build INPUT... -o OUT [options]`: the options as typed and checked, each declared once in `options`.
 struct BuildCommand {
     var inputs: [String] = []
     var output: String?
@@ -11,126 +11,115 @@ struct BuildCommand {
     var verbose = false
     var help = false
 
-    static let defaultJobs = ProcessInfo.processInfo.activeProcessorCount
+    /// More workers than this would hold that many decoded photos in memory for no gain in speed.
+    static let jobsLimit = 128
+    static let defaultJobs = min(ProcessInfo.processInfo.activeProcessorCount, jobsLimit)
+    /// The most pixels any JPEG can have (65,500 on a side, libjpeg's `JPEG_MAX_DIMENSION`).
+    static let pixelLimit = 65_500 * 65_500
 
-    static var help: String {
-        """
-        Usage: photobook build INPUT... -o OUTPUT.pdf [options]
-
-        Makes a print-ready PDF photo book, one photo per page, from folders and files of JPEG and PNG photos.
-        Folders are read in natural name order (img2 before img10), files in the order given; images are
-        recognised by their content, other files are skipped. The book is written atomically: OUTPUT is replaced
-        only when the whole book is ready, and Ctrl-C leaves it untouched.
-
-        Options:
-          -o, --output PATH       the PDF to write (required)
-          -r, --recursive         include photos in subfolders (default: off)
-              --page-size SIZE    a3, a4, a5, letter, legal, or WxH with a unit mm, cm, in or pt,
-                                  e.g. 200x200mm or 8x10in (default: a4, portrait)
-              --margin LENGTH     blank border on every side, e.g. 10mm, 1cm, 0.5in, 12pt;
-                                  a bare number is millimetres (default: 10mm)
-              --dpi N             target density of the printed photos, pixels per inch;
-                                  photos are never upsampled (default: 300)
-              --fit MODE          fill: cover the area inside the margins, cropping the overflow
-                                  from the centre; fit: show the whole photo (default: fill)
-              --quality N         JPEG quality of the embedded photos, 1-100 (default: 90)
-              --keep-originals    never resample: embed JPEG photos byte for byte (orientation and crop
-                                  are applied by the page, not to the pixels) (default: off)
-          -j, --jobs N            photos worked on at once (default: the number of cores, here \(defaultJobs))
-              --max-pixels N      refuse images whose header declares more pixels (default: 100000000)
-              --strict            if any photo cannot be used, write nothing and fail (default: off,
-                                  such photos are left out with a warning)
-          -q, --quiet             print errors only (default: off)
-          -v, --verbose           also report skipped files and each photo's density (default: off)
-          -h, --help              show this help
-
-        Exit status: 0 book written, 1 build failed, 2 usage error, 130 interrupted (nothing written).
-        """
+    /// Every option of `build`, in the order help lists them within their groups.
+    static var options: [Option<BuildCommand>] {
+        [
+            .value("output", short: "o", .outputFile(extensions: ["pdf"]), required: true, group: .files,
+                   help: "the PDF to write; replaced atomically when the whole book is ready", \.output),
+            .flag("recursive", short: "r", group: .files,
+                  help: "include photos in subfolders, following symbolic links but never round a loop", \.recursive),
+            .value("max-pixels", .integer(1...pixelLimit), default: "100000000", group: .files,
+                   help: "refuse images whose header declares more pixels (decompression bombs)", \.options.maxPixels),
+            .value("page-size", .pageSize, default: "a4", group: .page,
+                   help: "the size of every page, portrait as given", \.options.layout.pageSize),
+            .value("margin", .length(), default: "10mm", group: .page,
+                   help: "blank border on every side of the page", \.options.layout.margin),
+            .value("fit", .choice(metavar: "MODE", [
+                       .fill: "cover the area inside the margins, cropping the overflow from the centre",
+                       .fit: "show the whole photo, as large as the margins allow",
+                   ]), default: "fill", group: .page, help: "how a photo meets its place on the page",
+                   \.options.layout.fit),
+            .value("dpi", .integer(10...2400), default: "300", group: .photos,
+                   help: "target density of the printed photos in pixels per inch; photos are never upsampled",
+                   \.options.layout.dpiWhole),
+            .value("quality", .integer(1...100), default: "90", group: .photos,
+                   help: "JPEG quality of the photos embedded in the book", \.options.quality),
+            .flag("keep-originals", group: .photos,
+                  help: "never resample: JPEG photos are embedded byte for byte, their orientation and crop applied "
+                      + "by the page", \.options.layout.keepOriginals),
+            .value("jobs", short: "j", .integer(1...jobsLimit), defaultText: "the number of cores", group: .running,
+                   help: "photos worked on at once", \.options.jobs),
+            .flag("strict", group: .running,
+                  help: "if any photo cannot be used, write nothing and fail (without it, such photos are left out "
+                      + "with a warning)", \.options.strict),
+            .flag("quiet", short: "q", group: .messages, help: "print errors only", \.quiet),
+            .flag("verbose", short: "v", group: .messages,
+                  help: "also report skipped files and each photo's density", \.verbose),
+            .flag("help", short: "h", defaultText: nil, group: .messages, help: "show this help and exit", \.help),
+        ]
     }
 
-    /// Parses the arguments after `build`.
+    static var document: CommandDocument {
+        CommandDocument(
+            name: "build",
+            synopsis: "photobook build INPUT... -o OUTPUT.pdf [options]",
+            summary: "make a print-ready PDF photo book from folders and files of photos",
+            description: [
+                "Makes a print-ready PDF photo book, one photo per page, from folders and files of JPEG and PNG "
+                    + "photos. Folders are read in natural name order (img2 before img10), files in the order "
+                    + "given; images are recognised by their content, other files are skipped. Every photo is "
+                    + "turned upright from its EXIF orientation and resampled once to the density asked for.",
+                "The book is written atomically: OUTPUT is replaced only when the whole book is ready, and "
+                    + "Ctrl-C at any moment leaves it untouched and no temporary file behind.",
+            ],
+            operands: "INPUT", operandCompletion: .filesAndFolders,
+            options: options.map(\.spec),
+            examples: [
+                ("photobook build ./photos -o book.pdf", "A4, 10 mm margins, photos cropped to fill the page"),
+                ("photobook build ./2025-italy -r -o italy.pdf", "include subfolders"),
+                ("photobook build cover.jpg ./days ./nights -o book.pdf", "files and folders, in the order given"),
+                ("photobook build prints --page-size 20x20cm --margin 0 --fit fit -o square.pdf",
+                 "square pages, each photo whole"),
+            ])
+    }
+
+    /// Parses the arguments after `build` and checks every value against the limits of the output, before
+    /// any photo is read.
     static func parse(_ arguments: [String]) throws(CLIError) -> BuildCommand {
         var command = BuildCommand()
-        var rest = arguments[...]
-        var onlyInputs = false
-        while let argument = rest.popFirst() {
-            if onlyInputs || !argument.hasPrefix("-") || argument == "-" {
-                command.inputs.append(argument)
-                continue
-            }
-            // "--name=value" is the same as "--name value".
-            var name = argument, attached: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                attached = String(argument[argument.index(after: equals)...])
-            }
-            func value() throws(CLIError) -> String {
-                if let attached { return attached }
-                guard let next = rest.popFirst() else { throw .usage("option '\(name)' needs a value") }
-                return next
-            }
-            func flag() throws(CLIError) {
-                if attached != nil { throw .usage("option '\(name)' takes no value") }
-            }
-            switch name {
-            case "--": onlyInputs = true
-            case "-o", "--output": command.output = try value()
-            case "-r", "--recursive": try flag(); command.recursive = true
-            case "--page-size":
-                let text = try value()
-                guard let size = PageSize(parsing: text) else {
-                    throw .usage("invalid page size '\(text)': use a3, a4, a5, letter, legal or WxH with mm, cm, in or pt (e.g. 200x200mm)")
-                }
-                command.options.layout.pageSize = size
-            case "--margin":
-                let text = try value()
-                guard let margin = Length.points(parsing: text) else {
-                    throw .usage("invalid margin '\(text)': use a length such as 10mm, 1cm, 0.5in or 12pt")
-                }
-                command.options.layout.margin = margin
-            case "--dpi":
-                command.options.layout.dpi = Double(try integer(try value(), name: name, range: 10...2400))
-            case "--fit":
-                let text = try value()
-                guard let fit = FitMode(rawValue: text.lowercased()) else {
-                    throw .usage("invalid value '\(text)' for --fit: use fill or fit")
-                }
-                command.options.layout.fit = fit
-            case "--quality": command.options.quality = try integer(try value(), name: name, range: 1...100)
-            case "-j", "--jobs": command.options.jobs = try integer(try value(), name: name, range: 1...256)
-            case "--max-pixels":
-                command.options.maxPixels = try integer(try value(), name: name, range: 1...Int(Int32.max) * 4)
-            case "--strict": try flag(); command.options.strict = true
-            case "--keep-originals": try flag(); command.options.layout.keepOriginals = true
-            case "-q", "--quiet": try flag(); command.quiet = true
-            case "-v", "--verbose": try flag(); command.verbose = true
-            case "-h", "--help": command.help = true
-            default: throw .usage("unknown option '\(argument)' (see 'photobook build --help')")
+        command.options.jobs = defaultJobs
+        for option in options {
+            guard let value = option.defaultValue else { continue }
+            do {
+                try option.apply(&command, value)
+            } catch {
+                fatalError("the default \(value) of \(option.spec.longName) is refused by its own parser: \(error.message)")
             }
         }
+        command.inputs = try ArgumentScanner(options: options, commandName: "build").scan(arguments, into: &command)
         if command.help { return command }
-        guard !command.inputs.isEmpty else { throw .usage("no input given: name folders or photos to build from") }
-        guard let output = command.output, !output.isEmpty else {
-            throw .usage("no output given: add -o BOOK.pdf")
-        }
-        _ = output
-        guard command.options.layout.contentArea != nil else {
-            throw .usage("margin \(Length.describe(command.options.layout.margin)) leaves no room on a \(command.options.layout.pageSize) page")
-        }
+        try command.validate()
         return command
     }
 
-    private static func integer(_ text: String, name: String, range: ClosedRange<Int>) throws(CLIError) -> Int {
-        guard let number = Int(text), range.contains(number) else {
-            throw .usage("invalid value '\(text)' for \(name): expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+    /// The checks that need more than one option, or none given.
+    func validate() throws(CLIError) {
+        guard !inputs.isEmpty else { throw .usage("no input given: name folders or photos to build from") }
+        guard output != nil else { throw .usage("no output given: add -o BOOK.pdf") }
+        let layout = options.layout
+        switch layout.problem {
+        case nil:
+            break
+        case .marginLeavesNoRoom(let largest)?:
+            throw .usage("--margin: \(Length.Unit.mm.describe(layout.margin)) leaves no room for a photo on the page "
+                         + "(\(layout.pageSize)): use at most \(Length.Unit.mm.describe(largest, rounding: .down))")
+        case .pageSizeOutOfRange?, .dpiNotPositive?:
+            // The parsers refuse such values; reaching here means a parser and the engine disagree.
+            throw .usage("the page size or density cannot make a book (\(layout.pageSize), \(layout.dpi) dpi)")
         }
-        return number
     }
 }
 
-extension Length {
-    static func describe(_ points: Double) -> String {
-        let mm = (points / pointsPerMillimetre * 10).rounded() / 10
-        return mm == mm.rounded() ? "\(Int(mm))mm" : "\(mm)mm"
+extension LayoutOptions {
+    /// The density as the whole number the command line takes.
+    var dpiWhole: Int {
+        get { Int(dpi) }
+        set { dpi = Double(newValue) }
     }
 }

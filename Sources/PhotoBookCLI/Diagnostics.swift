@@ -52,6 +52,10 @@ final class Diagnostics: Sendable {
         write(STDOUT_FILENO, text)
     }
 
+    static func standardError(_ text: String) {
+        write(STDERR_FILENO, text)
+    }
+
     private func emit(_ line: String) {
         progressVisible.withLock { visible in
             write(STDERR_FILENO, (visible ? "\r\u{1B}[K" : "") + line + "\n")

@@ -2,9 +2,17 @@ import PhotoBook
 
 /// Checks, before any work, that the book can be written where the user asked.
 enum OutputCheck {
+    /// What the temporary book adds to the output's name: a leading dot and `.photobook-XXXXXX`.
+    static let temporarySuffix = 18
+
     /// Why `output` cannot be written, or nil when it can.
     static func problem(with output: String, inputs: Set<FileSystem.FileID>) -> String? {
         if output.hasSuffix("/") { return "the output must be a file, not a folder" }
+        // The temporary book beside it is named `.NAME.photobook-XXXXXX`: that name must fit too (NAME_MAX 255).
+        let nameBytes = FileSystem.baseName(output).utf8.count
+        if nameBytes + temporarySuffix > 255 {
+            return "the file name is too long (\(nameBytes) bytes; at most \(255 - temporarySuffix))"
+        }
         let folder = FileSystem.directoryName(output)
         switch FileSystem.status(folder) {
         case .failure(let failure):
@@ -13,6 +21,9 @@ enum OutputCheck {
             return "cannot write the book: \(folder) is not a folder"
         case .success:
             break
+        }
+        if case .failure(let failure) = FileSystem.status(output), !failure.isNoSuchFile {
+            return "cannot write the book: \(failure)"
         }
         if case .success(let status) = FileSystem.status(output) {
             if status.kind == .directory { return "the output is a folder; give a file name such as \(output)/book.pdf" }

@@ -7,36 +7,84 @@ import Synchronization
 
 /// The command line: parses, checks inputs and output before any work, runs the build, reports, exits.
 public enum PhotoBookCLI {
-    static let usage = """
-        Usage: photobook build INPUT... -o OUTPUT.pdf [options]
-               photobook --help | --version
-
-        Commands:
-          build    make a print-ready PDF photo book from folders and files of photos
-
-        Run 'photobook build --help' for the options and their defaults.
-
-        """
-
     /// Runs the program and returns its exit status.
     public static func main(_ arguments: [String]) -> Int32 {
         let args = Array(arguments.dropFirst())
         switch args.first {
         case nil:
-            FileHandle.standardError.write(Data(usage.utf8))
+            Diagnostics.standardError(HelpText.program())
             return ExitStatus.usage.rawValue
-        case "-h", "--help", "help":
-            Diagnostics.standardOutput(usage)
+        case "-h", "--help":
+            Diagnostics.standardOutput(HelpText.program())
             return ExitStatus.success.rawValue
-        case "--version", "-V":
+        case "-V", "--version":
             Diagnostics.standardOutput(PhotoBookVersion.string + "\n")
             return ExitStatus.success.rawValue
+        case "help":
+            return help(Array(args.dropFirst())).rawValue
         case "build":
             return runBuild(Array(args.dropFirst())).rawValue
+        case "completions":
+            return runCompletions(Array(args.dropFirst())).rawValue
+        case "docs":
+            // For `make docs`, not listed: writes the documents kept in the repository from the option tables.
+            return docs(Array(args.dropFirst())).rawValue
         case let other?:
-            Diagnostics().error("unknown command '\(other)' (see 'photobook --help')")
+            let names = ProgramDocument.commands.map(\.name)
+            if other.hasPrefix("-") {
+                let known = ProgramDocument.options.map(\.longName)
+                let meant = known.first { $0.hasPrefix(other) && other.count > 2 }.map { ": did you mean \($0)?" }
+                Diagnostics().error("unknown option \(ValueError.quote(other))\(meant ?? " (see 'photobook --help')")")
+            } else {
+                let meant = names.filter { $0.hasPrefix(other) || ArgumentScanner<BuildCommand>.editDistance($0, other) <= 2 }
+                Diagnostics().error("unknown command \(ValueError.quote(other))"
+                                    + (meant.isEmpty ? " (see 'photobook --help')" : ": did you mean \(meant.joined(separator: " or "))?"))
+            }
             return ExitStatus.usage.rawValue
         }
+    }
+
+    /// `photobook help [COMMAND]`.
+    static func help(_ arguments: [String]) -> ExitStatus {
+        guard let name = arguments.first else {
+            Diagnostics.standardOutput(HelpText.program())
+            return .success
+        }
+        guard arguments.count == 1, let command = ProgramDocument.commands.first(where: { $0.name == name }) else {
+            Diagnostics().error("no help for \(ValueError.quote(arguments.joined(separator: " "))) (see 'photobook --help')")
+            return .usage
+        }
+        Diagnostics.standardOutput(HelpText.command(command))
+        return .success
+    }
+
+    static func runCompletions(_ arguments: [String]) -> ExitStatus {
+        do {
+            let command = try CompletionsCommand.parse(arguments)
+            if command.help {
+                Diagnostics.standardOutput(HelpText.command(CompletionsCommand.document))
+            } else if let shell = command.shell {
+                Diagnostics.standardOutput(CompletionScript.render(shell))
+            }
+            return .success
+        } catch {
+            Diagnostics().error(error.message)
+            return error.status
+        }
+    }
+
+    /// `photobook docs man|readme|bash|zsh|fish`: one document, on stdout.
+    static func docs(_ arguments: [String]) -> ExitStatus {
+        switch arguments.first {
+        case "man"?: Diagnostics.standardOutput(ManPage.render())
+        case "readme"?: Diagnostics.standardOutput(ReadmeTable.render())
+        case let name? where CompletionScript.Shell(rawValue: name) != nil:
+            Diagnostics.standardOutput(CompletionScript.render(CompletionScript.Shell(rawValue: name)!))
+        default:
+            Diagnostics().error("docs: name one of man, readme, bash, zsh, fish")
+            return .usage
+        }
+        return .success
     }
 
     static func runBuild(_ arguments: [String]) -> ExitStatus {
@@ -48,7 +96,7 @@ public enum PhotoBookCLI {
             return error.status
         }
         if command.help {
-            Diagnostics.standardOutput(BuildCommand.help + "\n")
+            Diagnostics.standardOutput(HelpText.command(BuildCommand.document))
             return .success
         }
         let say = Diagnostics(quiet: command.quiet, verbose: command.verbose)

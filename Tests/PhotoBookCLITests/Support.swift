@@ -33,9 +33,10 @@ struct Run {
     }
 
     static func command(_ path: String, _ arguments: [String], environment: [String: String] = [:],
-                        timeout: Double = 300) throws -> Run {
+                        directory: String? = nil, timeout: Double = 300) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
@@ -49,7 +50,7 @@ struct Run {
         let outData = Locked(Data()), errData = Locked(Data())
         let readers = DispatchGroup()
         for (pipe, sink) in [(out, outData), (err, errData)] {
-            DispatchQueue.global().async(group: readers) { sink.set(pipe.fileHandleForReading.readDataToEndOfFile()) }
+            DispatchQueue.global().async(group: readers) { sink.set(readAll(pipe.fileHandleForReading.fileDescriptor)) }
         }
         if done.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
@@ -60,6 +61,24 @@ struct Run {
         return Run(status: process.terminationStatus,
                    stdout: String(decoding: outData.get(), as: UTF8.self),
                    stderr: String(decoding: errData.get(), as: UTF8.self))
+    }
+}
+
+/// Everything until end of file. Trap: Foundation's `readDataToEndOfFile()` on Linux ends in a `try!` that
+/// crashes the whole test process when a read is interrupted by a signal (EINTR), which many child processes
+/// exiting at once make likely; this loop retries instead.
+func readAll(_ fd: Int32) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count > 0 {
+            data.append(contentsOf: buffer[..<count])
+        } else if count < 0 && errno == EINTR {
+            continue
+        } else {
+            return data
+        }
     }
 }
 

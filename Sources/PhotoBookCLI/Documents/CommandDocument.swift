@@ -1,0 +1,47 @@
+import PhotoBook
+
+/// What the documents say about one command: its synopsis and prose beside its table of options. Help, the man
+/// page, the README's options table and the completion scripts are all written from these.
+struct CommandDocument {
+    var name: String
+    var synopsis: String
+    /// One line, lower case, no full stop: for `photobook --help` and the completion menus.
+    var summary: String
+    var description: [String]
+    /// The placeholder for the operands (`INPUT`), and what a shell offers for them.
+    var operands: String
+    var operandCompletion: Completion
+    var options: [OptionSpec]
+    var examples: [(command: String, comment: String)] = []
+}
+
+/// The program as a whole: its commands and what it promises to scripts.
+enum ProgramDocument {
+    static let name = PhotoBookVersion.name
+    static let summary = "make print-ready PDF photo books from folders of photos"
+
+    /// The commands the documents describe, in the order they list them.
+    static var commands: [CommandDocument] { [BuildCommand.document, CompletionsCommand.document] }
+
+    /// The options of `photobook` itself, before any command.
+    static let options: [OptionSpec] = [
+        OptionSpec(long: "help", short: "h", metavar: nil, defaultText: nil, help: "show the commands and exit",
+                   allowed: nil, group: .messages, completion: .none),
+        OptionSpec(long: "version", short: "V", metavar: nil, defaultText: nil, help: "show the version and exit",
+                   allowed: nil, group: .messages, completion: .none),
+    ]
+
+    static let exitStatuses: [(status: ExitStatus, short: String, meaning: String)] = [
+        (.success, "book written", "the book was written"),
+        (.failure, "build failed", "the build failed: no usable photo, no photos found, a write error, or a photo "
+            + "left out with --strict; nothing was written"),
+        (.usage, "usage error", "usage error: unknown option, bad value, missing input, output folder missing or "
+            + "not writable, output is a folder or one of the inputs; no photo was read and nothing was written"),
+        (.interrupted, "interrupted (nothing written)", "interrupted by Ctrl-C, SIGTERM or SIGHUP before the book "
+            + "was committed; nothing was written"),
+    ]
+
+    static let environment: [(name: String, meaning: String)] = [
+        ("TMPDIR", "where the build's private working folder is made (default /tmp); it is removed on every path"),
+    ]
+}

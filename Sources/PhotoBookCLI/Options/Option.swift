@@ -1,0 +1,107 @@
+/// What a shell can offer while the user types an option's value or a command's operands.
+enum Completion: Equatable {
+    /// Free text (a number, a length): nothing to offer.
+    case none
+    /// One of these words.
+    case words([String])
+    /// A file name; with extensions, files ending in one of them (and folders to reach them).
+    case files(extensions: [String])
+    /// Files and folders: photos and the folders that hold them.
+    case filesAndFolders
+}
+
+/// Where an option is listed in the help, the man page and the README, in this order.
+enum OptionGroup: String, CaseIterable {
+    case files = "Input and output"
+    case page = "Pages"
+    case photos = "Photos"
+    case running = "Running"
+    case messages = "Messages"
+}
+
+/// An option as a reader and a shell see it: its names, its value, its default and what it does. Help, the man
+/// page, the README's table and the completion scripts are all written from this, so they cannot disagree.
+struct OptionSpec: Equatable {
+    /// The long name without its dashes (`page-size`).
+    var long: String
+    var short: Character?
+    /// The value's placeholder (`SIZE`); nil for a flag, which takes no value.
+    var metavar: String?
+    /// The default as the reader should see it (`a4`, `off`, `the number of cores`); nil when there is none to show.
+    var defaultText: String?
+    /// What the option does, as one phrase in lower case without a full stop.
+    var help: String
+    /// The values it accepts, when that is more than the help says (`1 to 100`).
+    var allowed: String?
+    var group: OptionGroup
+    var completion: Completion
+    /// Must be given on every run (`--output`).
+    var isRequired = false
+
+    var longName: String { "--" + long }
+    var shortName: String? { short.map { "-\($0)" } }
+    var isFlag: Bool { metavar == nil }
+
+    /// `-o, --output PATH`, `--page-size SIZE`.
+    var synopsis: String {
+        [shortName, longName].compactMap { $0 }.joined(separator: ", ") + (metavar.map { " " + $0 } ?? "")
+    }
+
+    /// The help with what it accepts: `JPEG quality of the embedded photos, 1 to 100`.
+    var helpWithAllowed: String { allowed.map { "\(help); \($0)" } ?? help }
+
+    /// `(default: a4)`, `(required)`, or nothing.
+    var defaultNote: String? {
+        if isRequired { return "required" }
+        return defaultText.map { "default: \($0)" }
+    }
+}
+
+/// One option of a command, declared once: what documents show of it and what it does to the command.
+struct Option<Command> {
+    var spec: OptionSpec
+    /// The default, written as a user would type the value; applied before the arguments, through the same
+    /// parser, so that the default shown and the default used are one thing.
+    var defaultValue: String?
+    /// Sets the option on the command; `value` is nil for a flag.
+    var apply: (inout Command, _ value: String?) throws(ValueError) -> Void
+
+    /// A flag: present or not.
+    static func flag(_ long: String, short: Character? = nil, defaultText: String? = "off", group: OptionGroup,
+                     help: String, _ keyPath: WritableKeyPath<Command, Bool>) -> Option {
+        Option(spec: OptionSpec(long: long, short: short, metavar: nil, defaultText: defaultText, help: help, allowed: nil,
+                                group: group, completion: .none),
+               defaultValue: nil,
+               apply: { command, _ in command[keyPath: keyPath] = true })
+    }
+
+    /// An option with a value, read and checked by `parser`.
+    /// - Parameters:
+    ///   - default: the default as typed by a user (applied through `parser`); nil when the command has its own.
+    ///   - defaultText: what help shows as the default when it is not `default` itself.
+    static func value<Value>(_ long: String, short: Character? = nil, _ parser: ValueParser<Value>,
+                             default: String? = nil, defaultText: String? = nil, required: Bool = false,
+                             group: OptionGroup, help: String,
+                             _ keyPath: WritableKeyPath<Command, Value>) -> Option {
+        Option(spec: OptionSpec(long: long, short: short, metavar: parser.metavar, defaultText: defaultText ?? `default`,
+                                help: help, allowed: parser.allowed, group: group, completion: parser.completion,
+                                isRequired: required),
+               defaultValue: `default`,
+               apply: { command, value throws(ValueError) in
+                   command[keyPath: keyPath] = try parser.parse(value ?? "")
+               })
+    }
+
+    /// An option with a value that stays nil until it is given.
+    static func value<Value>(_ long: String, short: Character? = nil, _ parser: ValueParser<Value>,
+                             defaultText: String? = nil, required: Bool = false, group: OptionGroup, help: String,
+                             _ keyPath: WritableKeyPath<Command, Value?>) -> Option {
+        Option(spec: OptionSpec(long: long, short: short, metavar: parser.metavar, defaultText: defaultText,
+                                help: help, allowed: parser.allowed, group: group, completion: parser.completion,
+                                isRequired: required),
+               defaultValue: nil,
+               apply: { command, value throws(ValueError) in
+                   command[keyPath: keyPath] = try parser.parse(value ?? "")
+               })
+    }
+}

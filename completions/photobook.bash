@@ -1,0 +1,59 @@
+# bash completion for photobook, written by `photobook completions bash` from its option table.
+
+_photobook_files() {
+    # $1: an extension to offer (with the folders that may hold such files), or nothing for any file.
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    if [[ -n $1 ]]; then
+        COMPREPLY=($(compgen -o plusdirs -f -X "!*.$1" -- "$cur"))
+    else
+        COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+}
+
+_photobook() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+    # bash splits "--name=value" at the '=' (it is in COMP_WORDBREAKS).
+    if [[ $cur == = ]]; then
+        cur=""
+    elif [[ $prev == = && $COMP_CWORD -ge 2 ]]; then
+        prev=${COMP_WORDS[COMP_CWORD-2]}
+    fi
+    local i command=""
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case ${COMP_WORDS[i]} in
+            -*) ;;
+            *) command=${COMP_WORDS[i]}; break ;;
+        esac
+    done
+    case $command in
+        "")
+            COMPREPLY=($(compgen -W "build completions --help --version" -- "$cur"))
+            ;;
+        build)
+            case $prev in
+                -o|--output) _photobook_files pdf; return ;;
+                --max-pixels) COMPREPLY=(); return ;;
+                --page-size) COMPREPLY=($(compgen -W "a3 a4 a5 letter legal" -- "$cur")); return ;;
+                --margin) COMPREPLY=(); return ;;
+                --fit) COMPREPLY=($(compgen -W "fill fit" -- "$cur")); return ;;
+                --dpi) COMPREPLY=(); return ;;
+                --quality) COMPREPLY=(); return ;;
+                -j|--jobs) COMPREPLY=(); return ;;
+            esac
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--output -o --recursive -r --max-pixels --page-size --margin --fit --dpi --quality --keep-originals --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
+            else
+                _photobook_files
+            fi
+            ;;
+        completions)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--help -h" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur"))
+            fi
+            ;;
+    esac
+}
+complete -F _photobook photobook
