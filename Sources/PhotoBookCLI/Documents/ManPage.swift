@@ -25,7 +25,12 @@ enum ManPage {
             }
         }
 
-        for command in commands where !command.options.isEmpty {
+        out.append(".SH OPTIONS")
+        out.append("Options of photobook itself, before any command:")
+        for option in ProgramDocument.options {
+            out += [".TP", names(option), escape(sentence(capitalised(option.help)))]
+        }
+        for command in commands where command.options.contains(where: { $0.long != "help" }) {
             out.append(".SH \"OPTIONS OF \(escape(command.name.uppercased()))\"")
             for group in OptionGroup.allCases {
                 let options = command.options.filter { $0.group == group }
@@ -36,10 +41,6 @@ enum ManPage {
                                 + (option.defaultNote.map { " " + escape(sentence(capitalised($0))) } ?? "")]
                 }
             }
-        }
-        out.append(".SS \"Options of photobook itself\"")
-        for option in ProgramDocument.options {
-            out += [".TP", names(option), escape(sentence(capitalised(option.help)))]
         }
 
         out.append(".SH \"EXIT STATUS\"")
@@ -53,7 +54,7 @@ enum ManPage {
         out.append(".SH EXAMPLES")
         for command in commands {
             for example in command.examples {
-                out += [".PP", escape(sentence(capitalised(example.comment))) + ":", ".PP", ".RS",
+                out += [".PP", escape(capitalised(example.comment)) + ":", ".PP", ".RS",
                         ".EX", escape(example.command), ".EE", ".RE"]
             }
         }
