@@ -29,14 +29,24 @@ public struct LayoutOptions: Sendable, Equatable {
     public var fit: FitMode
     /// Never resample: every photo keeps its own pixels, whatever density that gives.
     public var keepOriginals: Bool
+    /// How photos are shared out over pages.
+    public var mode: LayoutMode
+    /// The space between two cells, in points.
+    public var gap: Double
+    /// The most photos an automatic layout puts on one page.
+    public var maxPerPage: Int
 
     public init(pageSize: PageSize = .a4, margin: Double = 10 * Length.pointsPerMillimetre,
-                dpi: Double = 300, fit: FitMode = .fill, keepOriginals: Bool = false) {
+                dpi: Double = 300, fit: FitMode = .fill, keepOriginals: Bool = false, mode: LayoutMode = .single,
+                gap: Double = 4 * Length.pointsPerMillimetre, maxPerPage: Int = 4) {
         self.pageSize = pageSize
         self.margin = margin
         self.dpi = dpi
         self.fit = fit
         self.keepOriginals = keepOriginals
+        self.mode = mode
+        self.gap = gap
+        self.maxPerPage = maxPerPage
     }
 
     /// The smallest side, in points, of the area a photo can have inside the margins: as small as PDF lets a page
@@ -63,7 +73,18 @@ public struct LayoutOptions: Sendable, Equatable {
     public var problem: LayoutProblem? {
         if !pageSize.isWithinPDFLimits { return .pageSizeOutOfRange }
         if !(dpi.isFinite && dpi > 0) { return .dpiNotPositive }
-        if contentArea == nil { return .marginLeavesNoRoom(largest: largestMargin) }
+        guard let area = contentArea else { return .marginLeavesNoRoom(largest: largestMargin) }
+        guard gap.isFinite, gap >= 0 else { return .gapLeavesNoRoom(largest: 0) }
+        if case .grid(let columns, let rows) = mode {
+            guard columns >= 1, rows >= 1 else { return .gridEmpty }
+            if PageLayouts.gridCells(columns: columns, rows: rows, area: area, gap: gap) == nil {
+                let side = LayoutOptions.minimumContentSide
+                let largest = min(columns > 1 ? (area.width - side * Double(columns)) / Double(columns - 1) : .infinity,
+                                  rows > 1 ? (area.height - side * Double(rows)) / Double(rows - 1) : .infinity)
+                return largest >= 0 ? .gapLeavesNoRoom(largest: largest) : .gridTooFine
+            }
+        }
+        if !(1...AutoLayout.maxPerPageLimit).contains(maxPerPage) { return .maxPerPageOutOfRange }
         return nil
     }
 }
@@ -77,6 +98,16 @@ public enum LayoutProblem: Sendable, Equatable {
     /// The margins leave less than `LayoutOptions.minimumContentSide` for the photo; `largest` is the widest
     /// margin that would leave enough.
     case marginLeavesNoRoom(largest: Double)
+    /// The gaps between a grid's cells leave less than `LayoutOptions.minimumContentSide` for a cell; `largest`
+    /// is the widest gap that would leave enough.
+    case gapLeavesNoRoom(largest: Double)
+    /// A grid of no columns or no rows.
+    case gridEmpty
+    /// More columns or rows than the area inside the margins can hold at `LayoutOptions.minimumContentSide` each,
+    /// even with no gap.
+    case gridTooFine
+    /// `maxPerPage` outside 1 to `AutoLayout.maxPerPageLimit`.
+    case maxPerPageOutOfRange
 }
 
 /// Where one photo goes and what pixels it needs.
@@ -92,6 +123,8 @@ public struct PlacedPhoto: Sendable, Equatable {
     /// Pixel size of the image embedded in the PDF: the target density, never more than the crop holds.
     public var pixelWidth: Int
     public var pixelHeight: Int
+    /// The share of the photo's area that the crop leaves out, 0 to 1.
+    public var cropShare: Double
 
     /// Pixels per inch the photo is printed at; below the target when the photo is small.
     public var effectiveDPI: Double { Double(pixelWidth) / (placement.width / 72) }
@@ -112,9 +145,12 @@ public struct PlacedPhoto: Sendable, Equatable {
     }
 }
 
+/// One page of the book: its size and the photos on it, in reading order.
 public struct PlannedPage: Sendable, Equatable {
     public var size: PageSize
     public var photos: [PlacedPhoto]
+    /// How the photos share the page (`single`, `grid 2x2`, `[1 / [2 | 3]]`), for listings and reports.
+    public var arrangement: String
 }
 
 /// Pages in print order, each with its photos.
@@ -124,15 +160,24 @@ public struct BookPlan: Sendable, Equatable {
 
 /// Turns photo facts and layout options into pages. Pure: no I/O, no state.
 public enum Planner {
-    /// One photo per page, centred in the area inside the margins.
+    /// Pages in the options' layout mode, photos in their order, each placed in its cell.
     /// - Parameter uprightSizes: each photo's pixel size as it is seen (EXIF orientation applied).
     /// - Returns: nil when the options cannot make a book (`LayoutOptions.problem`).
     public static func plan(uprightSizes: [(width: Int, height: Int)], options: LayoutOptions) -> BookPlan? {
         guard options.problem == nil, let area = options.contentArea else { return nil }
-        let pages = uprightSizes.enumerated().map { index, size in
-            PlannedPage(size: options.pageSize,
-                        photos: [place(photoIndex: index, width: size.width, height: size.height,
-                                       in: area, options: options)])
+        let aspects = uprightSizes.map { Double(max($0.width, 1)) / Double(max($0.height, 1)) }
+        guard let layouts = PageLayouts.pages(aspects: aspects, mode: options.mode, area: area, gap: options.gap,
+                                              maxPerPage: options.maxPerPage) else { return nil }
+        var pages: [PlannedPage] = []
+        var next = 0
+        for layout in layouts {
+            let photos = (0..<layout.count).map { slot in
+                let index = next + slot
+                return place(photoIndex: index, width: uprightSizes[index].width, height: uprightSizes[index].height,
+                             in: layout.cells[slot], options: options)
+            }
+            next += layout.count
+            pages.append(PlannedPage(size: options.pageSize, photos: photos, arrangement: layout.name))
         }
         return BookPlan(pages: pages)
     }
@@ -192,6 +237,7 @@ public enum Planner {
             }
         }
         return PlacedPhoto(photoIndex: photoIndex, cell: cell, placement: placement, crop: crop,
-                           pixelWidth: pixelWidth, pixelHeight: pixelHeight)
+                           pixelWidth: pixelWidth, pixelHeight: pixelHeight,
+                           cropShare: max(0, 1 - crop.width * crop.height / (photoWidth * photoHeight)))
     }
 }

@@ -1,0 +1,140 @@
+/// What the layouts can do, for the command line to check values against.
+public enum LayoutLimits {
+    /// The most photos an automatic page may hold: every arrangement is tried, and 394 of them hold six.
+    public static let maxPerPage = 6
+    /// The most columns or rows of a grid.
+    public static let gridSide = 20
+}
+
+/// How photos are shared out over pages.
+public enum LayoutMode: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// One photo per page, in the area inside the margins.
+    case single
+    /// `columns` x `rows` equal cells per page, filled row by row; only the last page may have empty cells.
+    case grid(columns: Int, rows: Int)
+    /// Pages of 1 to `LayoutOptions.maxPerPage` photos in arrangements chosen to crop as little as possible.
+    case auto
+
+    public var description: String {
+        switch self {
+        case .single: return "single"
+        case .grid(let columns, let rows): return "grid \(columns)x\(rows)"
+        case .auto: return "auto"
+        }
+    }
+}
+
+/// The cells of each page, in points, for photos of the given aspects (width over height, upright): the part of
+/// planning that decides where photos go, before what pixels each one needs.
+enum PageLayouts {
+    struct Page: Equatable {
+        /// How many photos, from the first photo not yet placed.
+        var count: Int
+        /// Their cells in reading order (the last page of a grid may have more cells than photos).
+        var cells: [Rect]
+        /// What the verbose listing and the report call the arrangement.
+        var name: String
+    }
+
+    static func pages(aspects: [Double], mode: LayoutMode, area: Rect, gap: Double, maxPerPage: Int) -> [Page]? {
+        switch mode {
+        case .single:
+            return aspects.map { _ in Page(count: 1, cells: [area], name: "single") }
+        case .grid(let columns, let rows):
+            guard let cells = gridCells(columns: columns, rows: rows, area: area, gap: gap) else { return nil }
+            let perPage = columns * rows
+            return stride(from: 0, to: aspects.count, by: perPage).map { start in
+                Page(count: min(perPage, aspects.count - start), cells: cells, name: mode.description)
+            }
+        case .auto:
+            return AutoLayout(area: area, gap: gap, maxPerPage: maxPerPage).pages(for: aspects)
+        }
+    }
+
+    /// Equal cells, row by row from the top left; nil when the gaps leave no room.
+    static func gridCells(columns: Int, rows: Int, area: Rect, gap: Double) -> [Rect]? {
+        guard columns >= 1, rows >= 1 else { return nil }
+        let width = (area.width - gap * Double(columns - 1)) / Double(columns)
+        let height = (area.height - gap * Double(rows - 1)) / Double(rows)
+        guard width >= LayoutOptions.minimumContentSide, height >= LayoutOptions.minimumContentSide else { return nil }
+        var cells: [Rect] = []
+        for row in 0..<rows {
+            for column in 0..<columns {
+                // Positions from the far edge for the last row and column, so that they end exactly on the margin.
+                let x = column == columns - 1 ? area.x + area.width - width : area.x + Double(column) * (width + gap)
+                let top = area.y + area.height - Double(row) * (height + gap)
+                let y = row == rows - 1 ? area.y : top - height
+                cells.append(Rect(x: x, y: y, width: width, height: height))
+            }
+        }
+        return cells
+    }
+}
+
+/// Lays photos out in their order, a page at a time, choosing how many go on each page and how they are arranged
+/// so that as little of each photo as possible is cut away while every page is filled to its margins.
+///
+/// Every arrangement of 1 to `maxPerPage` photos is tried for every run of photos; a page costs the squares of the
+/// shares cut from its photos (so that one photo losing a third costs far more than three losing a tenth) plus a
+/// fixed price per page, which makes a page of four photos cropped a little better than four pages cropped as
+/// little. The cheapest book is found by dynamic programming over the photos in order: deterministic, and the
+/// order is never changed.
+struct AutoLayout {
+    let area: Rect
+    let gap: Double
+    let maxPerPage: Int
+
+    /// The price of one more page, in squared crop shares: a page is worth cropping one photo by about 6%.
+    static let pagePrice = 0.004
+    /// A cell less than this share of the area inside the margins, on either side, is too small to show a photo.
+    static let smallestSide = 0.12
+
+    static var maxPerPageLimit: Int { LayoutLimits.maxPerPage }
+
+    func pages(for aspects: [Double]) -> [PageLayouts.Page]? {
+        let n = aspects.count
+        let perPage = max(1, min(maxPerPage, Self.maxPerPageLimit))
+        let arrangements = (1...perPage).map { Arrangement.all(of: $0) }
+        // best[i]: the cheapest way to lay out the first i photos, and its last page.
+        var best: [(cost: Double, page: PageLayouts.Page?)] = [(0, nil)] + Array(repeating: (.infinity, nil), count: n)
+        for end in 1...max(1, n) where n > 0 {
+            for count in 1...min(perPage, end) {
+                let start = end - count
+                guard best[start].cost.isFinite,
+                      let page = bestPage(Array(aspects[start..<end]), arrangements: arrangements[count - 1]) else { continue }
+                let cost = best[start].cost + page.cost
+                // Strictly cheaper only: among equals the page with fewer photos, found first, stays.
+                if cost < best[end].cost { best[end] = (cost, page.page) }
+            }
+        }
+        guard n > 0 else { return [] }
+        var pages: [PageLayouts.Page] = []
+        var end = n
+        while end > 0 {
+            guard let page = best[end].page else { return nil }
+            pages.append(page)
+            end -= page.count
+        }
+        return pages.reversed()
+    }
+
+    /// The cheapest arrangement of these photos on one page, with its cost.
+    func bestPage(_ aspects: [Double], arrangements: [Arrangement]) -> (cost: Double, page: PageLayouts.Page)? {
+        var best: (cost: Double, page: PageLayouts.Page)?
+        for arrangement in arrangements {
+            guard let layout = ArrangementLayout(arrangement, aspects: aspects, in: area, gap: gap),
+                  layout.cells.allSatisfy({ $0.width >= area.width * Self.smallestSide
+                                                && $0.height >= area.height * Self.smallestSide }) else { continue }
+            let cost = Double(aspects.count) * layout.cropShare * layout.cropShare + Self.pagePrice
+            if best == nil || cost < best!.cost {
+                best = (cost, PageLayouts.Page(count: aspects.count, cells: layout.cells, name: arrangement.description))
+            }
+        }
+        if best == nil, aspects.count == 1 {
+            // One photo always fits: the whole area, however much it crops.
+            let share = 1 - min(area.width / area.height / aspects[0], aspects[0] / (area.width / area.height))
+            best = (share * share + Self.pagePrice, PageLayouts.Page(count: 1, cells: [area], name: "1"))
+        }
+        return best
+    }
+}
