@@ -69,12 +69,10 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         case .original(let bytes)?: return .success(.original(bytes))
         case .pixels(let pixels, let region, let factor)?: (image, covers, scale) = (pixels, region, factor)
         }
-        let info = job.info, placement = job.placement
-        let orientation = info.orientation
-        // The plan's crop is in full-resolution upright pixels; the decode covers part of the stored photo,
-        // maybe DCT-scaled.
-        let crop = orientation.storedRect(ofUpright: placement.crop, storedWidth: Double(info.storedWidth),
-                                          storedHeight: Double(info.storedHeight))
+        let placement = job.placement
+        let orientation = job.info.orientation
+        // The decode covers part of the stored photo, maybe DCT-scaled: the crop is taken relative to it.
+        let crop = job.storedCrop
         let region = SourceRect(x: (crop.x - covers.x) * scale, y: (crop.y - covers.y) * scale,
                                 width: crop.width * scale, height: crop.height * scale)
         let (width, height) = orientation.swapsDimensions
