@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Everything a build needs besides its photos.
 public struct BuildOptions: Sendable {

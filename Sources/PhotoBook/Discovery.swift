@@ -1,3 +1,5 @@
+import Platform
+
 /// A photo file found among the inputs.
 public struct PhotoFile: Sendable, Equatable {
     /// The path as the user would recognise it (built from what they typed).

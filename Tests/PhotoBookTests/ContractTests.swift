@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import PhotoBook
+import Platform
 
 /// The cancellation and commit contract of DESIGN.md §3, in-process. Events are ordered by hooks and
 /// semaphores, never by sleeping; every wait has a timeout that fails the test.

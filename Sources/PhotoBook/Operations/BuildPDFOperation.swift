@@ -1,4 +1,5 @@
 import PDF
+import Platform
 
 /// Adds the rendered photos to a PDF in plan order, writes it to a temporary file beside the output and
 /// commits it by renaming it over the output, under the session's lock.
@@ -77,29 +78,33 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     private func save(_ document: PDFDocument, pageCount: Int) -> Outcome {
         let directory = FileSystem.directoryName(outputPath)
         let template = "\(directory)/.\(FileSystem.baseName(outputPath)).photobook-XXXXXX"
-        let temporary: String, fd: Int32
+        let temporary: String, descriptor: FileDescriptor
         switch session.makeTemporaryFile(template: template) {
         case .failure(let failure): return .failed("cannot create a temporary file in \(directory): \(failure)")
-        case .success(let file): (temporary, fd) = file
+        case .success(let file): (temporary, descriptor) = file
         }
         var committed = false
         defer {
-            _ = FileSystem.close(fd)
+            descriptor.close()
             if !committed { session.remove(temporaryFile: temporary) }
         }
 
         do {
             // libharu opens the file by name; through our descriptor's /proc link it writes into the file we
             // created, even if a second Ctrl-C has unlinked it meanwhile, so no stray file can reappear.
-            try document.save(to: "/proc/self/fd/\(fd)")
+            try document.save(to: "/proc/self/fd/\(descriptor.rawValue)")
         } catch {
             return .failed("cannot write the book: \(error)")
         }
-        if case .failure(let failure) = FileSystem.setMode(fd, FileSystem.modeForNewFile(replacing: outputPath)) {
-            return .failed("cannot set the permissions of \(temporary): \(failure)")
+        do {
+            try descriptor.setMode(FileSystem.modeForNewFile(replacing: outputPath))
+        } catch {
+            return .failed("cannot set the permissions of \(temporary): \(error)")
         }
-        if case .failure(let failure) = FileSystem.sync(fd) {
-            return .failed("cannot write the book: \(failure)")
+        do {
+            try descriptor.sync()
+        } catch {
+            return .failed("cannot write the book: \(error)")
         }
         hooks.beforeCommit?()
         switch session.commit(temporaryFile: temporary, { FileSystem.rename(temporary, to: outputPath) }) {

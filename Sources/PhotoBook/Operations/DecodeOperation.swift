@@ -1,6 +1,7 @@
 import Imaging
 import JPEG
 import PNG
+import Platform
 
 /// Reads and decodes one photo, at the smallest DCT scale that still covers its planned pixels.
 final class DecodeOperation: BookOperation, @unchecked Sendable {
