@@ -114,6 +114,25 @@ import Platform
         #expect(strict.leftovers.isEmpty)
     }
 
+    @Test func pagesWrittenIsThePageCountOfTheCommittedBook() throws {
+        let good = try Self.good()
+        let fixture = try Fixture(photos: [("a.jpg", good), ("b.jpg", Array(good.prefix(good.count / 2))), ("c.jpg", good)])
+        let report = fixture.builder(hooks: BuildHooks()).run()
+        #expect(report.book == .succeeded)
+        #expect(report.pagesWritten == 2)
+        // libharu writes one uncompressed page tree: its /Count is the number of pages a reader shows.
+        let pdf = String(decoding: try Data(contentsOf: URL(fileURLWithPath: fixture.output)), as: UTF8.self)
+        #expect(pdf.contains("/Count 2\n") || pdf.contains("/Count 2\r"), "the page tree holds 2 pages")
+
+        let cancelled = try Fixture(photos: [("a.jpg", good)])
+        let box = Mutex<BookBuilder?>(nil)
+        let builder = cancelled.builder(hooks: BuildHooks(beforeCommit: { _ = box.withLock { $0 }?.cancel() }))
+        box.withLock { $0 = builder }
+        let cancelledReport = builder.run()
+        #expect(cancelledReport.book == .cancelled)
+        #expect(cancelledReport.pagesWritten == 0, "no book, no pages")
+    }
+
     @Test func cancelledBeforeRunningNoBodyRuns() throws {
         let fixture = try Fixture(photos: [("a.jpg", try Self.good()), ("b.jpg", try Self.good())])
         let bodies = Mutex(0)

@@ -13,7 +13,6 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     let commit: BookCommit
     let strict: Bool
     let hooks: BuildHooks
-    private(set) var pagesWritten = 0
 
     init(pages: [Page], commit: BookCommit, strict: Bool, session: BuildSession, hooks: BuildHooks) {
         self.pages = pages
@@ -25,8 +24,16 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         for page in pages { addDependency(page.render) }
     }
 
+    /// The pages whose photo rendered, in plan order: the pages of the book. Stable once this operation runs,
+    /// because every render has ended by then and one that never ran is only ever recorded as cancelled.
+    private var usablePages: [Page] { pages.filter { $0.render.outcome == .succeeded } }
+
+    /// The pages of the committed book, 0 unless it was committed. Derived from recorded outcomes, each read
+    /// under its operation's lock, instead of a second variable beside the outcome that could disagree with it.
+    var pagesWritten: Int { outcome == .succeeded ? usablePages.count : 0 }
+
     override func run() -> Outcome {
-        let usable = pages.filter { $0.render.outcome == .succeeded }
+        let usable = usablePages
         let leftOut = pages.count - usable.count
         if usable.isEmpty { return .skipped(because: "no photo could be used") }
         if strict && leftOut > 0 {
@@ -53,9 +60,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                 session.remove(temporaryFile: path)
             }
             if shouldStop { return .cancelled }
-            let outcome = commit.commit { path throws(PDFError) in try document.save(to: path) }
-            if outcome == .succeeded { pagesWritten = usable.count }
-            return outcome
+            return commit.commit { path throws(PDFError) in try document.save(to: path) }
         } catch {
             return .failed(String(describing: error))
         }
