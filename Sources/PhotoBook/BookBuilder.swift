@@ -120,7 +120,8 @@ public final class BookBuilder: Sendable {
             }
         }
         let commit = BookCommit(outputPath: outputPath, session: session, hooks: hooks)
-        let build = BuildPDFOperation(pages: pages, commit: commit, strict: options.strict, session: session, hooks: hooks)
+        let build = BuildPDFOperation(pages: pages, commit: commit, strict: options.strict,
+                                      session: session, hooks: hooks)
         // The queue stays suspended until the whole graph is in it, so a signal that came meanwhile cancels
         // every operation before any of them starts.
         queue.isSuspended = true

@@ -28,7 +28,8 @@ final class TestPause: Sendable {
         held.withLock { $0 = holdFirstSignal ? 1 : 0 }
         if point != nil {
             ProcessSignal.user1.ignore()
-            let source = DispatchSource.makeSignalSource(signal: ProcessSignal.user1.rawValue, queue: DispatchQueue(label: "photobook.test-pause"))
+            let source = DispatchSource.makeSignalSource(signal: ProcessSignal.user1.rawValue,
+                                                         queue: DispatchQueue(label: "photobook.test-pause"))
             let semaphore = signalled
             source.setEventHandler { @Sendable in semaphore.signal() }
             source.resume()
