@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers point one way: photobook -> PhotoBookCLI -> PhotoBook -> Imaging, EXIF, JPEG, PNG, PDF -> C modules.
-// Only JPEG, PNG and PDF import a C module.
+// Only JPEG, PNG and PDF import a C module; libc is imported by Platform (PhotoBook, PhotoBookCLI -> Platform).
 let optimize: [SwiftSetting] = [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
 
 let package = Package(
@@ -24,10 +24,12 @@ let package = Package(
         .target(name: "JPEG", dependencies: ["CJPEGShim", "Imaging"], swiftSettings: optimize),
         .target(name: "PNG", dependencies: ["CPNGShim", "Imaging"], swiftSettings: optimize),
         .target(name: "PDF", dependencies: ["CHaru"]),
+        // The POSIX calls of the engine and the command line: EINTR, errno and closing descriptors in one place.
+        .target(name: "Platform"),
 
         // The engine, the command line, and the thin executable.
-        .target(name: "PhotoBook", dependencies: ["Imaging", "EXIF", "JPEG", "PNG", "PDF"]),
-        .target(name: "PhotoBookCLI", dependencies: ["PhotoBook"]),
+        .target(name: "PhotoBook", dependencies: ["Platform", "Imaging", "EXIF", "JPEG", "PNG", "PDF"]),
+        .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Platform"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         .executableTarget(name: "photobook-corpus", dependencies: ["JPEG", "Imaging"]),
 
@@ -36,7 +38,8 @@ let package = Package(
         .testTarget(name: "JPEGTests", dependencies: ["JPEG", "Imaging"]),
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Imaging"], exclude: ["Reference"]),
         .testTarget(name: "PDFTests", dependencies: ["PDF", "JPEG", "Imaging"]),
-        .testTarget(name: "PhotoBookTests", dependencies: ["PhotoBook", "Imaging", "JPEG"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        .testTarget(name: "PhotoBookTests", dependencies: ["PhotoBook", "Platform", "Imaging", "JPEG"]),
         .testTarget(name: "PhotoBookCLITests", dependencies: ["photobook", "PhotoBookCLI", "JPEG", "PNG", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]

@@ -21,6 +21,7 @@ struct pbpng_decoder {
     enum stage stage;
     uint64_t rows_left; /* passes * height once decoding has started */
     unsigned warnings;
+    int data_ended;            /* the last failure was the bytes running out (see pbpng_data_ended) */
     size_t allocation_limit;   /* the most one libpng allocation may take now; 0: no limit */
     size_t largest_allocation; /* the largest one libpng has been given */
     char message[256];
@@ -61,8 +62,10 @@ static void on_warning(png_structp png, png_const_charp text) {
 
 static void read_from_memory(png_structp png, png_bytep out, size_t length) {
     pbpng_decoder *d = png_get_io_ptr(png);
-    if (length > d->count - d->offset)
+    if (length > d->count - d->offset) {
+        d->data_ended = 1;
         png_error(png, "truncated: the file ends before the PNG does");
+    }
     memcpy(out, d->bytes + d->offset, length);
     d->offset += length;
 }
@@ -182,8 +185,10 @@ pbpng_status pbpng_read_header(pbpng_decoder *d, pbpng_header *header) {
         d->stage = STAGE_FAILED;
         return PBPNG_NOT_PNG;
     }
-    if (have < 8)
+    if (have < 8) {
+        d->data_ended = 1;
         return fail(d, "truncated: the data ends inside the PNG signature");
+    }
     d->offset = 8;
     png_set_sig_bytes(d->png, 8);
     skip_oversized_exif(d);
@@ -303,6 +308,8 @@ pbpng_status pbpng_finish(pbpng_decoder *d) {
 }
 
 const char *pbpng_message(const pbpng_decoder *d) { return d->message; }
+
+int pbpng_data_ended(const pbpng_decoder *d) { return d->data_ended; }
 
 unsigned pbpng_warning_count(const pbpng_decoder *d) { return d->warnings; }
 

@@ -19,17 +19,46 @@ public enum JPEGDecoder {
 
     /// The header of a JPEG (`jpeg_read_header`, with APP1 markers saved for EXIF); no pixels are decoded.
     public static func readInfo(_ data: [UInt8]) throws(JPEGError) -> JPEGInfo {
+        switch try readHeader(data) {
+        case .complete(let info): return info
+        case .dataEnded(let truncated): throw truncated
+        }
+    }
+
+    /// The header from the first bytes of a longer file: nil when they end before the header does (large APP
+    /// segments, an ICC profile or XMP block, come before the frame), so the caller can read more.
+    /// Otherwise as `readInfo(_:)`.
+    public static func readInfo(prefix data: [UInt8]) throws(JPEGError) -> JPEGInfo? {
+        switch try readHeader(data) {
+        case .complete(let info): return info
+        case .dataEnded: return nil
+        }
+    }
+
+    private enum HeaderRead {
+        case complete(JPEGInfo)
+        /// The bytes ended inside the header; the error says so for a caller that has no more.
+        case dataEnded(JPEGError)
+    }
+
+    private static func readHeader(_ data: [UInt8]) throws(JPEGError) -> HeaderRead {
         guard isJPEG(data) else { throw .notJPEG }
-        let result: Result<JPEGInfo, JPEGError> = data.withUnsafeBufferPointer { bytes in
+        let result: Result<HeaderRead, JPEGError> = data.withUnsafeBufferPointer { bytes in
             do throws(JPEGError) {
                 let decoder = try DecoderHandle(maxScans: 0, probe: nil)
-                let (header, exif) = try decoder.readHeader(bytes, saveEXIF: true)
+                let header: pb_jpeg_header, exif: [UInt8]?
+                do throws(JPEGError) {
+                    (header, exif) = try decoder.readHeader(bytes, saveEXIF: true)
+                } catch {
+                    if decoder.dataEnded { return .success(.dataEnded(error)) }
+                    throw error
+                }
                 var info = JPEGInfo(width: Int(header.width), height: Int(header.height),
                                     components: Int(header.components),
                                     colorSpace: JPEGColorSpace(shim: header.color_space),
                                     isProgressive: header.progressive != 0, exif: exif)
                 info.isArithmetic = header.arithmetic != 0
-                return .success(info)
+                return .success(.complete(info))
             } catch {
                 return .failure(error)
             }

@@ -101,6 +101,9 @@ final class DecoderHandle {
         return Int(skipped)
     }
 
+    /// True when the call that failed ran out of bytes: a longer read of the file may succeed.
+    var dataEnded: Bool { pb_jpeg_decoder_failure(raw).pointee.dataEnded }
+
     /// The next output row to be read or skipped.
     var nextRow: Int { Int(pb_jpeg_decoder_next_row(raw)) }
 
@@ -152,6 +155,14 @@ final class EncoderHandle {
     }
 }
 
+extension pb_jpeg_failure {
+    /// The data ended before libjpeg had read what it needed (the shim's typed reason, not libjpeg's words).
+    var dataEnded: Bool {
+        (status == Int32(PB_JPEG_ERROR.rawValue) || status == Int32(PB_JPEG_WARNING.rawValue))
+            && reason == Int32(PB_JPEG_CORRUPT_TRUNCATED)
+    }
+}
+
 extension JPEGError {
     /// The Swift error for a failure recorded by the shim, with libjpeg's text made readable.
     init(_ failure: pb_jpeg_failure) {
@@ -176,10 +187,12 @@ extension JPEGError {
         case PB_JPEG_MISUSE.rawValue:
             self = .unsupported("internal error: \(message)")
         default:  // PB_JPEG_ERROR, PB_JPEG_WARNING
-            switch Int(failure.reason) {
-            case Int(PB_JPEG_CORRUPT_TRUNCATED): self = .corrupt("truncated file: premature end of data")
-            case Int(PB_JPEG_CORRUPT_EMPTY_IMAGE): self = .corrupt("the frame header gives a zero width or height")
-            default: self = .corrupt(JPEGError.readable(message))
+            if failure.dataEnded {
+                self = .corrupt("truncated file: premature end of data")
+            } else if failure.reason == Int32(PB_JPEG_CORRUPT_EMPTY_IMAGE) {
+                self = .corrupt("the frame header gives a zero width or height")
+            } else {
+                self = .corrupt(JPEGError.readable(message))
             }
         }
     }

@@ -56,6 +56,19 @@ public enum PNGDecoder {
         try PNGReadSession.with(data) { (session) throws(PNGError) in try session.readHeader() }
     }
 
+    /// Reads the header from the first bytes of a longer file: nil when they end before the header does (a large
+    /// ancillary chunk comes before the image data), so the caller can read more. Otherwise as `readInfo(_:)`.
+    public static func readInfo(prefix data: [UInt8]) throws(PNGError) -> PNGInfo? {
+        try PNGReadSession.with(data) { (session) throws(PNGError) -> PNGInfo? in
+            do throws(PNGError) {
+                return try session.readHeader()
+            } catch {
+                if session.dataEnded { return nil }
+                throw error
+            }
+        }
+    }
+
     /// Decodes to 8-bit RGB, transparency composited over white.
     ///
     /// Refuses an image of more than `maxPixels` pixels from its header, before any pixel buffer exists.

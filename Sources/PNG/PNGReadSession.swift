@@ -66,6 +66,9 @@ final class PNGReadSession {
         try check(pbpng_finish(decoder))
     }
 
+    /// True when the call that failed ran out of bytes (`pbpng_data_ended`): a longer read of the file may succeed.
+    var dataEnded: Bool { pbpng_data_ended(decoder) != 0 }
+
     /// How many (non-fatal) warnings libpng has given so far, and the last one.
     var warnings: (count: Int, last: String) {
         (Int(pbpng_warning_count(decoder)), String(cString: pbpng_last_warning(decoder)))

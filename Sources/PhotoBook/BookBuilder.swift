@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Everything a build needs besides its photos.
 public struct BuildOptions: Sendable {
@@ -64,7 +65,7 @@ public final class BookBuilder: Sendable {
         var usable: [(index: Int, info: PhotoInfo)] = []
         for (index, file) in files.enumerated() {
             if session.isCancelled { return BuildReport(photos: reports, book: .cancelled, pagesWritten: 0, seconds: 0) }
-            switch Self.probe(file, maxPixels: options.maxPixels) {
+            switch Probe.probe(file, maxPixels: options.maxPixels) {
             case .success(let info): usable.append((index, info))
             case .failure(let error):
                 reports[index].outcome = .failed(error.description)
@@ -118,7 +119,8 @@ public final class BookBuilder: Sendable {
                 pages.append(.init(job: job, render: render, size: plannedPage.size))
             }
         }
-        let build = BuildPDFOperation(pages: pages, outputPath: outputPath, strict: options.strict,
+        let commit = BookCommit(outputPath: outputPath, session: session, hooks: hooks)
+        let build = BuildPDFOperation(pages: pages, commit: commit, strict: options.strict,
                                       session: session, hooks: hooks)
         // The queue stays suspended until the whole graph is in it, so a signal that came meanwhile cancels
         // every operation before any of them starts.
@@ -146,27 +148,5 @@ public final class BookBuilder: Sendable {
         if case .failed = decode { return decode }
         if case .failed = render { return render }
         return render == .succeeded ? .succeeded : .cancelled
-    }
-
-    /// Reads the header of a photo; most headers are in the first few hundred kilobytes.
-    static func probe(_ file: PhotoFile, maxPixels: Int) -> Result<PhotoInfo, PhotoError> {
-        let prefixLimit = 512 * 1024
-        switch FileSystem.readFile(file.path, limit: prefixLimit) {
-        case .failure(let failure):
-            return .failure(PhotoError("cannot read: \(failure)"))
-        case .success(let prefix):
-            let first = Result { () throws(PhotoError) in try Probe.probe(file, bytes: prefix, maxPixels: maxPixels) }
-            // Only a JPEG or PNG whose header was cut short by the prefix (a large ICC profile or XMP block comes
-            // first) is read again, and never more than 64 MB: a video named like a photo must not be loaded.
-            guard case .failure(let error) = first, prefix.count == prefixLimit, ImageFormat(sniffing: prefix) != nil,
-                  error.description.contains("truncated") || error.description.contains("premature end") else {
-                return first
-            }
-            switch FileSystem.readFile(file.path, limit: 64 << 20) {
-            case .failure(let failure): return .failure(PhotoError("cannot read: \(failure)"))
-            case .success(let bytes):
-                return Result { () throws(PhotoError) in try Probe.probe(file, bytes: bytes, maxPixels: maxPixels) }
-            }
-        }
     }
 }

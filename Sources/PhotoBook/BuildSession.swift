@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 import Synchronization
 
 /// The one place where cancellation and the commit are decided, under one lock, and where every temporary
@@ -22,7 +20,7 @@ public final class BuildSession: Sendable {
     }
 
     /// Refused: the build's temporary files were already removed (the program is about to exit).
-    static let tornDownFailure = FileSystem.Failure(code: ECANCELED)
+    static let tornDownFailure = FileSystem.Failure.cancelled
 
     private let guarded = Mutex(Guarded())
 
@@ -73,7 +71,7 @@ public final class BuildSession: Sendable {
 
     /// Creates a temporary file and registers it in one step under the lock, so that a concurrent
     /// `removeTemporaryFiles()` either sees it or prevents it: no file can appear after the clean-up.
-    func createTemporaryFile(_ path: String) -> Result<Int32, FileSystem.Failure> {
+    func createTemporaryFile(_ path: String) -> Result<FileDescriptor, FileSystem.Failure> {
         guarded.withLock { guarded in
             guard !guarded.tornDown else { return .failure(Self.tornDownFailure) }
             let result = FileSystem.createNewFile(path)
@@ -83,7 +81,7 @@ public final class BuildSession: Sendable {
     }
 
     /// `mkstemp` and registration in one step under the lock.
-    func makeTemporaryFile(template: String) -> Result<(path: String, fd: Int32), FileSystem.Failure> {
+    func makeTemporaryFile(template: String) -> Result<(path: String, descriptor: FileDescriptor), FileSystem.Failure> {
         guarded.withLock { guarded in
             guard !guarded.tornDown else { return .failure(Self.tornDownFailure) }
             let result = FileSystem.makeTemporaryFile(template: template)

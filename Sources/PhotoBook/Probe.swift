@@ -2,6 +2,7 @@ import EXIF
 import Imaging
 import JPEG
 import PNG
+import Platform
 
 /// What photobook knows about a photo before decoding it: read from its headers only.
 public struct PhotoInfo: Sendable, Equatable {
@@ -27,7 +28,36 @@ public struct PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
+/// Reads what photobook needs to know about a photo from its headers, never its pixels.
 public enum Probe {
+    /// What the probe reads first: most headers are in the first few hundred kilobytes.
+    static let prefixLength = 512 * 1024
+    /// The most it reads for a header that goes on past the prefix: a video named like a photo must not be loaded.
+    static let headerLimit = 64 << 20
+
+    /// Reads the headers of a photo file: its first 512 KB, and again up to 64 MB only when a JPEG or PNG
+    /// header goes on past them. Refuses images over `maxPixels` before any pixel buffer exists.
+    ///
+    /// `read` reads at most `limit` bytes of a file (tests count the reads through it).
+    public static func probe(_ file: PhotoFile, maxPixels: Int,
+                             read: (_ path: String, _ limit: Int) -> Result<[UInt8], FileSystem.Failure>
+                                 = { FileSystem.readFile($0, limit: $1) }) -> Result<PhotoInfo, PhotoError> {
+        Result { () throws(PhotoError) in
+            let prefix = try read(file.path, prefixLength).mapError { PhotoError("cannot read: \($0)") }.get()
+            // Bytes short of the prefix are the whole file: a header cut there is a truncated file.
+            let moreBytesFollow = prefix.count == prefixLength
+            if let info = try probe(file, bytes: prefix, maxPixels: maxPixels, moreBytesFollow: moreBytesFollow) {
+                return info
+            }
+            let bytes = try read(file.path, headerLimit).mapError { PhotoError("cannot read: \($0)") }.get()
+            guard let info = try probe(file, bytes: bytes, maxPixels: maxPixels, moreBytesFollow: false) else {
+                // Not reached: without more bytes to come the codecs say why the header is incomplete.
+                throw PhotoError("corrupt image (its header does not end)")
+            }
+            return info
+        }
+    }
+
     /// Why bytes that should be a photo are not one.
     static func unrecognised(_ bytes: [UInt8]) -> String {
         if bytes.isEmpty { return "empty file" }
@@ -44,14 +74,17 @@ public enum Probe {
         return "not a JPEG or PNG image"
     }
 
-    /// Reads the headers of a photo. Refuses images over `maxPixels` before any pixel buffer exists.
-    public static func probe(_ file: PhotoFile, bytes: [UInt8], maxPixels: Int) throws(PhotoError) -> PhotoInfo {
+    /// Reads the headers of a photo from `bytes`. With `moreBytesFollow` (the bytes are the start of a longer
+    /// file) a JPEG or PNG header that goes on past them gives nil: read more and ask again.
+    static func probe(_ file: PhotoFile, bytes: [UInt8], maxPixels: Int,
+                      moreBytesFollow: Bool) throws(PhotoError) -> PhotoInfo? {
         let width: Int, height: Int, exif: [UInt8]?
         var embeddable = false
         switch ImageFormat(sniffing: bytes) {
         case .jpeg:
             do {
-                let info = try JPEGDecoder.readInfo(bytes)
+                let read = moreBytesFollow ? try JPEGDecoder.readInfo(prefix: bytes) : try JPEGDecoder.readInfo(bytes)
+                guard let info = read else { return nil }
                 (width, height, exif) = (info.width, info.height, info.exif)
                 embeddable = !info.isArithmetic && ((info.colorSpace == .ycbcr && info.components == 3)
                     || (info.colorSpace == .grayscale && info.components == 1))
@@ -60,7 +93,8 @@ public enum Probe {
             }
         case .png:
             do {
-                let info = try PNGDecoder.readInfo(bytes)
+                let read = moreBytesFollow ? try PNGDecoder.readInfo(prefix: bytes) : try PNGDecoder.readInfo(bytes)
+                guard let info = read else { return nil }
                 (width, height, exif) = (info.width, info.height, info.exif)
             } catch {
                 throw PhotoError(error.description)

@@ -109,7 +109,8 @@ struct BuildCommand {
         case .marginLeavesNoRoom(let largest)?:
             throw .usage("--margin: \(Length.Unit.mm.describe(layout.margin)) leaves no room for a photo on the page "
                          + "(\(layout.pageSize)): use at most \(Length.Unit.mm.describe(largest, rounding: .down))")
-        case .pageSizeOutOfRange?, .dpiNotPositive?:
+        case .pageSizeOutOfRange?, .dpiNotPositive?, .gapLeavesNoRoom?, .gridEmpty?, .gridTooFine?,
+             .maxPerPageOutOfRange?:
             // The parsers refuse such values; reaching here means a parser and the engine disagree.
             throw .usage("the page size or density cannot make a book (\(layout.pageSize), \(layout.dpi) dpi)")
         }

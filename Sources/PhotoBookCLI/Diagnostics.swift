@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Platform
 import Synchronization
 
 /// Everything photobook says goes through here: diagnostics and progress on stderr, help and version on stdout.
@@ -16,7 +12,7 @@ final class Diagnostics: Sendable {
     init(quiet: Bool = false, verbose: Bool = false) {
         self.quiet = quiet
         self.verbose = verbose && !quiet
-        showsProgress = !quiet && isatty(STDERR_FILENO) == 1
+        showsProgress = !quiet && FileDescriptor.standardError.isTerminal
     }
 
     func error(_ message: String, path: String? = nil) {
@@ -43,36 +39,29 @@ final class Diagnostics: Sendable {
     func progress(_ message: String) {
         guard showsProgress else { return }
         progressVisible.withLock { visible in
-            write(STDERR_FILENO, "\r\u{1B}[K" + message)
+            write(.standardError, "\r\u{1B}[K" + message)
             visible = true
         }
     }
 
     static func standardOutput(_ text: String) {
-        write(STDOUT_FILENO, text)
+        write(.standardOutput, text)
     }
 
     static func standardError(_ text: String) {
-        write(STDERR_FILENO, text)
+        write(.standardError, text)
     }
 
     private func emit(_ line: String) {
         progressVisible.withLock { visible in
-            write(STDERR_FILENO, (visible ? "\r\u{1B}[K" : "") + line + "\n")
+            write(.standardError, (visible ? "\r\u{1B}[K" : "") + line + "\n")
             visible = false
         }
     }
 }
 
 /// One `write(2)` per message, so lines from several threads never interleave and nothing waits in a buffer
-/// when the process exits from a signal handler.
-private func write(_ fd: Int32, _ text: String) {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { return }
-        offset += n
-    }
+/// when the process exits from a signal handler. A closed or full stderr costs the message, never the build.
+private func write(_ descriptor: FileDescriptor, _ text: String) {
+    try? descriptor.writeAll(Array(text.utf8))
 }

@@ -1,4 +1,5 @@
 import PhotoBook
+import Platform
 
 /// Checks, before any work, that the book can be written where the user asked.
 enum OutputCheck {

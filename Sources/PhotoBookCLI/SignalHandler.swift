@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
+import Platform
 
 /// Turns SIGINT, SIGTERM and SIGHUP into calls on a serial queue of our own: the first one asks the build to
 /// stop, the second one runs `onSecond` (which removes the temporary files it knows of and exits at once).
@@ -16,10 +14,11 @@ final class SignalHandler: Sendable {
         nonisolated(unsafe) var count = 0  // only touched on `queue`
         // A closed stderr pipe (`photobook ... 2>&1 | head -1`) must not kill the build between a temp file and
         // its removal; a failed write is ignored instead.
-        signal(SIGPIPE, SIG_IGN)
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+        ProcessSignal.brokenPipe.ignore()
+        for stop in [ProcessSignal.interrupt, .terminate, .hangUp] {
             // Trap: without SIG_IGN the default action kills the process before the dispatch source sees it.
-            signal(signalNumber, SIG_IGN)
+            stop.ignore()
+            let signalNumber = stop.rawValue
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             // Trap: a handler closure inferred @MainActor (as in main.swift) crashed with SIGILL; it is @Sendable.
             nonisolated(unsafe) let merged = source  // read only on `queue`, inside its own handler

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
+import Platform
 import Synchronization
 
 /// A test hook for end-to-end tests of signals: with `PHOTOBOOK_TEST_PAUSE=POINT` in the environment, the build
@@ -29,8 +27,9 @@ final class TestPause: Sendable {
         self.say = say
         held.withLock { $0 = holdFirstSignal ? 1 : 0 }
         if point != nil {
-            signal(SIGUSR1, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: DispatchQueue(label: "photobook.test-pause"))
+            ProcessSignal.user1.ignore()
+            let source = DispatchSource.makeSignalSource(signal: ProcessSignal.user1.rawValue,
+                                                         queue: DispatchQueue(label: "photobook.test-pause"))
             let semaphore = signalled
             source.setEventHandler { @Sendable in semaphore.signal() }
             source.resume()

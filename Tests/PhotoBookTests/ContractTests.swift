@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import PhotoBook
+import Platform
 
 /// The cancellation and commit contract of DESIGN.md §3, in-process. Events are ordered by hooks and
 /// semaphores, never by sleeping; every wait has a timeout that fails the test.
@@ -111,6 +112,25 @@ import Testing
         guard case .skipped = strictReport.book else { Issue.record("strict: \(strictReport.book)"); return }
         #expect(!strict.outputExists)
         #expect(strict.leftovers.isEmpty)
+    }
+
+    @Test func pagesWrittenIsThePageCountOfTheCommittedBook() throws {
+        let good = try Self.good()
+        let fixture = try Fixture(photos: [("a.jpg", good), ("b.jpg", Array(good.prefix(good.count / 2))), ("c.jpg", good)])
+        let report = fixture.builder(hooks: BuildHooks()).run()
+        #expect(report.book == .succeeded)
+        #expect(report.pagesWritten == 2)
+        // libharu writes one uncompressed page tree: its /Count is the number of pages a reader shows.
+        let pdf = String(decoding: try Data(contentsOf: URL(fileURLWithPath: fixture.output)), as: UTF8.self)
+        #expect(pdf.contains("/Count 2\n") || pdf.contains("/Count 2\r"), "the page tree holds 2 pages")
+
+        let cancelled = try Fixture(photos: [("a.jpg", good)])
+        let box = Mutex<BookBuilder?>(nil)
+        let builder = cancelled.builder(hooks: BuildHooks(beforeCommit: { _ = box.withLock { $0 }?.cancel() }))
+        box.withLock { $0 = builder }
+        let cancelledReport = builder.run()
+        #expect(cancelledReport.book == .cancelled)
+        #expect(cancelledReport.pagesWritten == 0, "no book, no pages")
     }
 
     @Test func cancelledBeforeRunningNoBodyRuns() throws {

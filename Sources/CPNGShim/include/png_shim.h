@@ -59,6 +59,9 @@ pbpng_status pbpng_finish(pbpng_decoder *decoder);
 
 /** Why the last call failed, in libpng's words ("IDAT: CRC error"); empty when nothing failed. */
 const char *pbpng_message(const pbpng_decoder *decoder);
+/** Nonzero when the call failed because the bytes ended before libpng had read what it needed: with the first
+ *  bytes of a longer file, reading more may succeed. Decided where the bytes run out, not from libpng's words. */
+int pbpng_data_ended(const pbpng_decoder *decoder);
 /** How many warnings libpng gave (damaged ancillary chunks and the like: not fatal). */
 unsigned pbpng_warning_count(const pbpng_decoder *decoder);
 /** The largest single allocation libpng has made for this decoder, in bytes (for tests). */

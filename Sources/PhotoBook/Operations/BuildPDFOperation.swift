@@ -1,7 +1,7 @@
 import PDF
+import Platform
 
-/// Adds the rendered photos to a PDF in plan order, writes it to a temporary file beside the output and
-/// commits it by renaming it over the output, under the session's lock.
+/// Adds the rendered photos to a PDF in plan order and hands the document to the build's commit.
 final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     struct Page {
         var job: PhotoJob
@@ -10,23 +10,30 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     }
 
     let pages: [Page]
-    let outputPath: String
+    let commit: BookCommit
     let strict: Bool
     let hooks: BuildHooks
-    private(set) var pagesWritten = 0
 
-    init(pages: [Page], outputPath: String, strict: Bool, session: BuildSession, hooks: BuildHooks) {
+    init(pages: [Page], commit: BookCommit, strict: Bool, session: BuildSession, hooks: BuildHooks) {
         self.pages = pages
-        self.outputPath = outputPath
+        self.commit = commit
         self.strict = strict
         self.hooks = hooks
         super.init(session: session)
-        name = "build \(outputPath)"
+        name = "build \(commit.outputPath)"
         for page in pages { addDependency(page.render) }
     }
 
+    /// The pages whose photo rendered, in plan order: the pages of the book. Stable once this operation runs,
+    /// because every render has ended by then and one that never ran is only ever recorded as cancelled.
+    private var usablePages: [Page] { pages.filter { $0.render.outcome == .succeeded } }
+
+    /// The pages of the committed book, 0 unless it was committed. Derived from recorded outcomes, each read
+    /// under its operation's lock, instead of a second variable beside the outcome that could disagree with it.
+    var pagesWritten: Int { outcome == .succeeded ? usablePages.count : 0 }
+
     override func run() -> Outcome {
-        let usable = pages.filter { $0.render.outcome == .succeeded }
+        let usable = usablePages
         let leftOut = pages.count - usable.count
         if usable.isEmpty { return .skipped(because: "no photo could be used") }
         if strict && leftOut > 0 {
@@ -53,7 +60,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                 session.remove(temporaryFile: path)
             }
             if shouldStop { return .cancelled }
-            return save(document, pageCount: usable.count)
+            return commit.commit { path throws(PDFError) in try document.save(to: path) }
         } catch {
             return .failed(String(describing: error))
         }
@@ -71,49 +78,5 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         try page.draw(try document.loadJPEG(bytes), x: whole.x, y: whole.y, width: whole.width, height: whole.height,
                       orientation: info.orientation.rawValue,
                       clip: cropped ? (placement.x, placement.y, placement.width, placement.height) : nil)
-    }
-
-    /// Writes the document beside the output, syncs it and commits it; removes it on every other path.
-    private func save(_ document: PDFDocument, pageCount: Int) -> Outcome {
-        let directory = FileSystem.directoryName(outputPath)
-        let template = "\(directory)/.\(FileSystem.baseName(outputPath)).photobook-XXXXXX"
-        let temporary: String, fd: Int32
-        switch session.makeTemporaryFile(template: template) {
-        case .failure(let failure): return .failed("cannot create a temporary file in \(directory): \(failure)")
-        case .success(let file): (temporary, fd) = file
-        }
-        var committed = false
-        defer {
-            _ = FileSystem.close(fd)
-            if !committed { session.remove(temporaryFile: temporary) }
-        }
-
-        do {
-            // libharu opens the file by name; through our descriptor's /proc link it writes into the file we
-            // created, even if a second Ctrl-C has unlinked it meanwhile, so no stray file can reappear.
-            try document.save(to: "/proc/self/fd/\(fd)")
-        } catch {
-            return .failed("cannot write the book: \(error)")
-        }
-        if case .failure(let failure) = FileSystem.setMode(fd, FileSystem.modeForNewFile(replacing: outputPath)) {
-            return .failed("cannot set the permissions of \(temporary): \(failure)")
-        }
-        if case .failure(let failure) = FileSystem.sync(fd) {
-            return .failed("cannot write the book: \(failure)")
-        }
-        hooks.beforeCommit?()
-        switch session.commit(temporaryFile: temporary, { FileSystem.rename(temporary, to: outputPath) }) {
-        case nil:
-            return .cancelled
-        case .failure(let failure)?:
-            return .failed("cannot write the book: \(failure)")
-        case .success?:
-            committed = true
-            pagesWritten = pageCount
-            hooks.afterCommit?()
-            // The rename is done; a failing directory sync cannot undo it, so it is not a failure of the build.
-            _ = FileSystem.sync(directory, directory: true)
-            return .succeeded
-        }
     }
 }

@@ -1,6 +1,7 @@
 import Imaging
 import JPEG
 import PNG
+import Platform
 
 /// Reads and decodes one photo, at the smallest DCT scale that still covers its planned pixels.
 final class DecodeOperation: BookOperation, @unchecked Sendable {
@@ -78,9 +79,7 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
     /// planned pixel size (libjpeg skips the columns and rows outside).
     private func decodeJPEG(_ bytes: [UInt8], stop: () -> Bool) throws(JPEGError) -> DecodedPhoto {
         let info = job.info, placement = job.placement
-        let storedWidth = Double(info.storedWidth), storedHeight = Double(info.storedHeight)
-        let wanted = info.orientation.storedRect(ofUpright: placement.crop, storedWidth: storedWidth,
-                                                 storedHeight: storedHeight)
+        let wanted = job.storedCrop
         let x0 = max(0, Int(wanted.x.rounded(.down))), y0 = max(0, Int(wanted.y.rounded(.down)))
         let x1 = min(info.storedWidth, Int((wanted.x + wanted.width).rounded(.up)))
         let y1 = min(info.storedHeight, Int((wanted.y + wanted.height).rounded(.up)))

@@ -8,6 +8,9 @@ final class PhotoJob: Sendable {
     /// The photo's own JPEG bytes go into the book unchanged (checked by a full decode first); its orientation
     /// and any crop go into the page's transformation matrix and a clipping path.
     let passThrough: Bool
+    /// The plan's crop (full-resolution upright pixels) mapped into the photo as stored. Computed once here:
+    /// decode picks the region to read from it and resize the region to sample, and they must agree to the pixel.
+    let storedCrop: SourceRect
     /// The decoded photo, as stored (not yet oriented), from decode to resize; released as soon as it is used.
     let decoded = Mutex<DecodedPhoto?>(nil)
     /// The JPEG rendered for the page, in the build's private directory.
@@ -18,6 +21,8 @@ final class PhotoJob: Sendable {
         self.placement = placement
         passThrough = info.isEmbeddableJPEG
             && (keepOriginals || placement.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight))
+        storedCrop = info.orientation.storedRect(ofUpright: placement.crop, storedWidth: Double(info.storedWidth),
+                                                 storedHeight: Double(info.storedHeight))
     }
 }
 

@@ -1,5 +1,6 @@
 import Imaging
 import JPEG
+import Platform
 
 /// Turns a decoded photo upright, crops and resamples it to its planned pixels, and encodes the JPEG that
 /// goes into the book, written into the build's private directory.
@@ -69,12 +70,10 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         case .original(let bytes)?: return .success(.original(bytes))
         case .pixels(let pixels, let region, let factor)?: (image, covers, scale) = (pixels, region, factor)
         }
-        let info = job.info, placement = job.placement
-        let orientation = info.orientation
-        // The plan's crop is in full-resolution upright pixels; the decode covers part of the stored photo,
-        // maybe DCT-scaled.
-        let crop = orientation.storedRect(ofUpright: placement.crop, storedWidth: Double(info.storedWidth),
-                                          storedHeight: Double(info.storedHeight))
+        let placement = job.placement
+        let orientation = job.info.orientation
+        // The decode covers part of the stored photo, maybe DCT-scaled: the crop is taken relative to it.
+        let crop = job.storedCrop
         let region = SourceRect(x: (crop.x - covers.x) * scale, y: (crop.y - covers.y) * scale,
                                 width: crop.width * scale, height: crop.height * scale)
         let (width, height) = orientation.swapsDimensions
@@ -106,20 +105,20 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
     /// Writes the page's JPEG into the build's private directory.
     private func write(_ bytes: [UInt8]) -> Outcome {
         let path = "\(directory)/page-\(sequence).jpg"
-        let fd: Int32
+        let descriptor: FileDescriptor
         // A temporary folder that is full or unwritable is the machine's fault, not this photo's: the whole
         // build stops and fails, rather than quietly leaving out every photo that did not fit.
         switch session.createTemporaryFile(path) {
         case .failure(let failure):
             if !session.isCancelled { session.abort(because: "cannot create a temporary file in \(directory): \(failure)") }
             return .cancelled
-        case .success(let opened): fd = opened
+        case .success(let opened): descriptor = opened
         }
-        let written = FileSystem.write(fd, bytes)
-        let closed = FileSystem.close(fd)
-        if case .failure(let failure) = written.flatMap({ closed }) {
+        do {
+            try descriptor.closeAfter { (file) throws(FileSystem.Failure) in try file.writeAll(bytes) }
+        } catch {
             session.remove(temporaryFile: path)
-            session.abort(because: "cannot write a temporary file in \(directory): \(failure)")
+            session.abort(because: "cannot write a temporary file in \(directory): \(error)")
             return .cancelled
         }
         job.rendered.withLock { $0 = path }

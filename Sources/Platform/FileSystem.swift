@@ -20,15 +20,30 @@ public enum FileSystem {
         public var size: Int64
         public var modified: Int64
         public var mode: UInt32
+
+        init(_ info: stat) {
+            let type = info.st_mode & S_IFMT
+            kind = type == S_IFREG ? .regular : type == S_IFDIR ? .directory : .other
+            id = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            size = Int64(info.st_size)
+            modified = Int64(info.st_mtim.tv_sec)
+            mode = UInt32(info.st_mode)
+        }
     }
 
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         public var code: Int32
         /// Said instead of `strerror` when errno alone would mislead ("invalid argument" for a FIFO).
         public var detail: String? = nil
+        public init(code: Int32, detail: String? = nil) {
+            self.code = code
+            self.detail = detail
+        }
         public var description: String { detail ?? FileSystem.reason(code) }
         /// The path (or, through a link, its target) does not exist.
         public var isNoSuchFile: Bool { code == ENOENT }
+        /// The work was refused because it was cancelled (ECANCELED).
+        public static let cancelled = Failure(code: ECANCELED)
     }
 
     /// `strerror` in lower case, as diagnostics continue a sentence: "no such file or directory".
@@ -40,13 +55,7 @@ public enum FileSystem {
     /// `stat` (follows symbolic links) or `lstat`.
     public static func status(_ path: String, followLinks: Bool = true) -> Result<Status, Failure> {
         var info = stat()
-        let result = followLinks ? stat(path, &info) : lstat(path, &info)
-        guard result == 0 else { return .failure(Failure(code: errno)) }
-        let type = info.st_mode & S_IFMT
-        let kind: Kind = type == S_IFREG ? .regular : type == S_IFDIR ? .directory : .other
-        return .success(Status(kind: kind, id: FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)),
-                               size: Int64(info.st_size), modified: Int64(info.st_mtim.tv_sec),
-                               mode: UInt32(info.st_mode)))
+        return valueOrErrno { followLinks ? stat(path, &info) : lstat(path, &info) }.map { _ in Status(info) }
     }
 
     public static func isSymbolicLink(_ path: String) -> Bool {
@@ -56,122 +65,106 @@ public enum FileSystem {
 
     /// The names in a directory, without "." and "..".
     public static func directoryEntries(_ path: String) -> Result<[String], Failure> {
-        guard let dir = opendir(path) else { return .failure(Failure(code: errno)) }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+        pointerOrErrno { opendir(path) }.map { dir in
+            defer { closedir(dir) }
+            var names: [String] = []
+            while let entry = readdir(dir) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                }
+                if name != "." && name != ".." { names.append(name) }
             }
-            if name != "." && name != ".." { names.append(name) }
+            return names
         }
-        return .success(names)
+    }
+
+    /// `open(2)` for an existing file or directory.
+    static func open(_ path: String, _ flags: Int32) -> Result<FileDescriptor, Failure> {
+        valueOrErrno { Glibc.open(path, flags | O_CLOEXEC) }.map(FileDescriptor.init(rawValue:))
     }
 
     /// Reads a regular file, at most its first `limit` bytes.
     public static func readFile(_ path: String, limit: Int = Int.max) -> Result<[UInt8], Failure> {
         // O_NONBLOCK: opening a FIFO that has no writer must not wait for one.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            let code = errno
-            return .failure(Failure(code: code, detail: code == ENOENT && isSymbolicLink(path)
+        let descriptor: FileDescriptor
+        switch open(path, O_RDONLY | O_NONBLOCK) {
+        case .failure(let failure):
+            return .failure(Failure(code: failure.code, detail: failure.isNoSuchFile && isSymbolicLink(path)
                                     ? "broken symbolic link (its target does not exist)" : nil))
+        case .success(let opened): descriptor = opened
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(Failure(code: errno)) }
-        // A FIFO or device named like a photo would block or never end.
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return .failure(Failure(code: EINVAL, detail: "not a regular file (a FIFO, device or socket is never read)"))
-        }
-        let wanted = min(Int(info.st_size), limit)
-        var bytes = [UInt8](repeating: 0, count: wanted)
-        var filled = 0
-        while filled < wanted {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, wanted - filled) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return .failure(Failure(code: errno))
+        return Result { () throws(Failure) in
+            try descriptor.closeAfter { (file) throws(Failure) in
+                // A FIFO or device named like a photo would block or never end.
+                let status = try file.status()
+                guard status.kind == .regular else {
+                    throw Failure(code: EINVAL, detail: "not a regular file (a FIFO, device or socket is never read)")
+                }
+                let wanted = min(Int(status.size), limit)
+                var bytes = [UInt8](repeating: 0, count: wanted)
+                var filled = 0
+                while filled < wanted {
+                    // withUnsafeMutableBytes only rethrows `any Error`: the typed failure travels in a Result.
+                    let count = try bytes.withUnsafeMutableBytes { buffer in
+                        Result { () throws(Failure) in
+                            try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                        }
+                    }.get()
+                    if count == 0 { break }  // the file shrank since fstat: return what is there, the decoder will judge it
+                    filled += count
+                }
+                if filled < wanted { bytes.removeSubrange(filled...) }
+                return bytes
             }
-            if n == 0 { break }  // the file shrank since fstat: return what is there, the decoder will judge it
-            filled += n
         }
-        if filled < wanted { bytes.removeSubrange(filled...) }
-        return .success(bytes)
     }
 
     /// Creates a new file (which must not exist), mode 0600, and returns its open descriptor.
-    public static func createNewFile(_ path: String) -> Result<Int32, Failure> {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        return fd >= 0 ? .success(fd) : .failure(Failure(code: errno))
-    }
-
-    /// Writes all of `bytes` to an open descriptor.
-    public static func write(_ fd: Int32, _ bytes: [UInt8]) -> Result<Void, Failure> {
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return .failure(Failure(code: errno))
-            }
-            written += n
-        }
-        return .success(())
-    }
-
-    public static func close(_ fd: Int32) -> Result<Void, Failure> {
-        Glibc.close(fd) == 0 ? .success(()) : .failure(Failure(code: errno))
+    public static func createNewFile(_ path: String) -> Result<FileDescriptor, Failure> {
+        valueOrErrno { Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+            .map(FileDescriptor.init(rawValue:))
     }
 
     /// Creates a private directory (mode 0700) from a `mkdtemp` template ending in XXXXXX.
     public static func makeTemporaryDirectory(template: String) -> Result<String, Failure> {
         var chars = Array(template.utf8CString)
-        guard mkdtemp(&chars) != nil else { return .failure(Failure(code: errno)) }
-        return .success(String(cString: chars))
+        return pointerOrErrno { mkdtemp(&chars) }.map { _ in String(cString: chars) }
     }
 
     /// Creates an empty file (mode 0600) from a `mkstemp` template ending in XXXXXX; returns its path and descriptor.
-    public static func makeTemporaryFile(template: String) -> Result<(path: String, fd: Int32), Failure> {
+    public static func makeTemporaryFile(template: String) -> Result<(path: String, descriptor: FileDescriptor), Failure> {
         var chars = Array(template.utf8CString)
-        let fd = mkstemp(&chars)
-        guard fd >= 0 else { return .failure(Failure(code: errno)) }
-        return .success((String(cString: chars), fd))
+        return valueOrErrno { mkstemp(&chars) }.map { (String(cString: chars), FileDescriptor(rawValue: $0)) }
     }
 
-    /// Flushes an open file's data to the disk.
-    public static func sync(_ fd: Int32) -> Result<Void, Failure> {
-        fsync(fd) == 0 ? .success(()) : .failure(Failure(code: errno))
-    }
-
-    public static func setMode(_ fd: Int32, _ mode: mode_t) -> Result<Void, Failure> {
-        fchmod(fd, mode) == 0 ? .success(()) : .failure(Failure(code: errno))
-    }
-
-    /// Flushes a file's data to the disk.
+    /// Flushes a file's (or a directory's entries') data to the disk.
     public static func sync(_ path: String, directory: Bool = false) -> Result<Void, Failure> {
-        let fd = open(path, (directory ? O_RDONLY | O_DIRECTORY : O_RDWR) | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(Failure(code: errno)) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { return .failure(Failure(code: errno)) }
-        return .success(())
+        open(path, directory ? O_RDONLY | O_DIRECTORY : O_RDWR).flatMap { descriptor in
+            Result { () throws(Failure) in try descriptor.closeAfter { (file) throws(Failure) in try file.sync() } }
+        }
     }
 
     /// `rename(2)`: atomic when both paths are on one filesystem.
     public static func rename(_ from: String, to: String) -> Result<Void, Failure> {
-        Glibc.rename(from, to) == 0 ? .success(()) : .failure(Failure(code: errno))
+        valueOrErrno { Glibc.rename(from, to) }.map { _ in }
     }
 
     /// Removes a file; a file that is already gone is not an error.
     @discardableResult
     public static func remove(_ path: String) -> Bool {
-        unlink(path) == 0 || errno == ENOENT
+        switch valueOrErrno({ unlink(path) }) {
+        case .success: return true
+        case .failure(let failure): return failure.isNoSuchFile
+        }
     }
 
     /// Removes an empty directory; one that is already gone is not an error.
     @discardableResult
     public static func removeDirectory(_ path: String) -> Bool {
-        rmdir(path) == 0 || errno == ENOENT
+        switch valueOrErrno({ rmdir(path) }) {
+        case .success: return true
+        case .failure(let failure): return failure.isNoSuchFile
+        }
     }
 
     public static func isWritableDirectory(_ path: String) -> Bool {
@@ -205,7 +198,7 @@ extension FileSystem {
     }
 
     /// Read once at start-up: `umask` can only be read by setting it.
-    nonisolated(unsafe) static let processUmask: mode_t = {
+    static let processUmask: mode_t = {
         let mask = umask(0o022)
         umask(mask)
         return mask

@@ -1,0 +1,66 @@
+import Platform
+
+/// Puts a finished book at the output path atomically: written to a temporary file beside it, synced, and
+/// renamed over it under the session's lock unless the build was cancelled first. Nothing else writes the output.
+///
+/// Needs the build's session, which decides between cancellation and the commit and knows every temporary file.
+struct BookCommit: Sendable {
+    let outputPath: String
+    let session: BuildSession
+    let hooks: BuildHooks
+
+    /// Why the book could not be made durable; `reason` is worded for the summary line.
+    private struct Unwritten: Error { var reason: String }
+
+    /// Writes the book with `write`, which is given a path reaching the temporary file, and commits it. The
+    /// temporary file is removed on every path that does not end in the commit.
+    func commit(_ write: (_ path: String) throws -> Void) -> Outcome {
+        let directory = FileSystem.directoryName(outputPath)
+        let template = "\(directory)/.\(FileSystem.baseName(outputPath)).photobook-XXXXXX"
+        let temporary: String, descriptor: FileDescriptor
+        switch session.makeTemporaryFile(template: template) {
+        case .failure(let failure): return .failed("cannot create a temporary file in \(directory): \(failure)")
+        case .success(let file): (temporary, descriptor) = file
+        }
+
+        do {
+            try descriptor.closeAfter({ (file) throws(Unwritten) in
+                do {
+                    // libharu opens the file by name; through our descriptor's /proc link it writes into the file we
+                    // created, even if a second Ctrl-C has unlinked it meanwhile, so no stray file can reappear.
+                    try write("/proc/self/fd/\(file.rawValue)")
+                } catch {
+                    throw Unwritten(reason: "cannot write the book: \(error)")
+                }
+                do {
+                    try file.setMode(FileSystem.modeForNewFile(replacing: outputPath))
+                } catch {
+                    throw Unwritten(reason: "cannot set the permissions of \(temporary): \(error)")
+                }
+                do {
+                    try file.sync()
+                } catch {
+                    throw Unwritten(reason: "cannot write the book: \(error)")
+                }
+            }, closeFailure: { Unwritten(reason: "cannot write the book: \($0)") })
+        } catch {
+            session.remove(temporaryFile: temporary)
+            return .failed(error.reason)
+        }
+
+        hooks.beforeCommit?()
+        switch session.commit(temporaryFile: temporary, { FileSystem.rename(temporary, to: outputPath) }) {
+        case nil:
+            session.remove(temporaryFile: temporary)
+            return .cancelled
+        case .failure(let failure)?:
+            session.remove(temporaryFile: temporary)
+            return .failed("cannot write the book: \(failure)")
+        case .success?:
+            hooks.afterCommit?()
+            // The rename is done; a failing directory sync cannot undo it, so it is not a failure of the build.
+            _ = FileSystem.sync(directory, directory: true)
+            return .succeeded
+        }
+    }
+}

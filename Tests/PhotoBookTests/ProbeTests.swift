@@ -1,0 +1,109 @@
+import Foundation
+import Imaging
+import JPEG
+import Testing
+@testable import PhotoBook
+import Platform
+
+/// The one probe path: the first 512 KB of a file, and a second, longer read only for a header that goes on past them.
+struct ProbeTests {
+    /// A scratch folder of files written by the tests.
+    final class Folder {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString)").path
+        init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+
+        /// Writes `bytes` as `name` and returns the photo discovery finds there.
+        func photo(_ name: String, _ bytes: [UInt8]) throws -> PhotoFile {
+            try Data(bytes).write(to: URL(fileURLWithPath: path + "/" + name))
+            return try #require(Discovery.discover([path + "/" + name], recursive: false).photos.first)
+        }
+    }
+
+    /// Probes `file` through the real file system, recording the length of every read.
+    static func probe(_ file: PhotoFile) -> (result: Result<PhotoInfo, PhotoError>, reads: [Int]) {
+        var reads: [Int] = []
+        let result = Probe.probe(file, maxPixels: 100_000_000) { path, limit in
+            reads.append(limit)
+            return FileSystem.readFile(path, limit: limit)
+        }
+        return (result, reads)
+    }
+
+    static let prefix = 512 * 1024, longer = 64 << 20
+
+    static func jpeg(width: Int = 40, height: Int = 30) throws -> [UInt8] {
+        let pixels = (0..<width * height * 3).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        return try JPEGEncoder.encode(RGBImage(width: width, height: height, pixels: pixels), quality: 80)
+    }
+
+    /// `jpeg` with APP2 segments of `total` bytes of payload (how an ICC profile or an XMP block is stored) after SOI.
+    static func withLargeAPP2(_ jpeg: [UInt8], total: Int) -> [UInt8] {
+        var out = Array(jpeg.prefix(2))
+        var left = total
+        while left > 0 {
+            let payload = min(65_533, left)
+            out += [0xFF, 0xE2, UInt8((payload + 2) >> 8), UInt8((payload + 2) & 0xFF)]
+            out += [UInt8](repeating: 0x20, count: payload)
+            left -= payload
+        }
+        return out + jpeg.dropFirst(2)
+    }
+
+    @Test func aJPEGWhoseHeaderGoesOnPastThePrefixIsReadAgain() throws {
+        let folder = try Folder()
+        let file = try folder.photo("big-profile.jpg", Self.withLargeAPP2(try Self.jpeg(), total: 700_000))
+        let (result, reads) = Self.probe(file)
+        let info = try result.get()
+        #expect(info.storedWidth == 40 && info.storedHeight == 30)
+        #expect(reads == [Self.prefix, Self.longer])
+    }
+
+    @Test func aJPEGCutInsideItsLongHeaderIsReadAgainAndFailsAsTruncated() throws {
+        let folder = try Folder()
+        let whole = Self.withLargeAPP2(try Self.jpeg(), total: 700_000)
+        let (result, reads) = Self.probe(try folder.photo("cut.jpg", Array(whole.prefix(600_000))))
+        #expect(result == .failure(PhotoError("corrupt JPEG (truncated file: premature end of data)")))
+        #expect(reads == [Self.prefix, Self.longer])
+    }
+
+    @Test func aShortFileCutInsideItsHeaderIsNotReadAgain() throws {
+        let folder = try Folder()
+        let whole = Self.withLargeAPP2(try Self.jpeg(), total: 300_000)
+        let (result, reads) = Self.probe(try folder.photo("cut.jpg", Array(whole.prefix(200_000))))
+        #expect(result == .failure(PhotoError("corrupt JPEG (truncated file: premature end of data)")))
+        #expect(reads == [Self.prefix], "the first read had the whole file")
+    }
+
+    @Test func anOrdinaryJPEGIsReadOnce() throws {
+        let folder = try Folder()
+        let (result, reads) = Self.probe(try folder.photo("small.jpg", try Self.jpeg()))
+        #expect(try result.get().storedWidth == 40)
+        #expect(reads == [Self.prefix])
+    }
+
+    @Test func aLargeFileThatIsNoPhotoIsNotReadAgain() throws {
+        let folder = try Folder()
+        let text = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
+        let (result, reads) = Self.probe(try folder.photo("notes.jpg", text))
+        #expect(result == .failure(PhotoError("not a JPEG or PNG image")))
+        #expect(reads == [Self.prefix])
+    }
+
+    @Test func aLargeJPEGWithADamagedHeaderIsNotReadAgain() throws {
+        let folder = try Folder()
+        let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xD8] + [UInt8](repeating: 0x55, count: 1 << 20)
+        let (result, reads) = Self.probe(try folder.photo("damaged.jpg", bytes))
+        #expect(result == .failure(PhotoError("corrupt JPEG (invalid JPEG file structure: two SOI markers)")))
+        #expect(reads == [Self.prefix])
+    }
+
+    @Test func aFileThatCannotBeReadSaysSo() throws {
+        let folder = try Folder()
+        let file = try folder.photo("gone.jpg", try Self.jpeg())
+        try FileManager.default.removeItem(atPath: file.path)
+        let (result, reads) = Self.probe(file)
+        #expect(result == .failure(PhotoError("cannot read: no such file or directory")))
+        #expect(reads == [Self.prefix])
+    }
+}
