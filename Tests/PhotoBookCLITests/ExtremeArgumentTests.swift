@@ -16,7 +16,7 @@ import Testing
             for value in ExtremeArguments.values {
                 let arguments = ["build", photo, "-o", "book.pdf", "-q"] + form(value)
                 let run = try Run.command(Run.binary, arguments, directory: scratch.path, timeout: 60)
-                // A signal shows as 128 + its number (Foundation reports an uncaught one as its number alone).
+                // A signal shows as 128 + its number.
                 #expect([0, 1, 2].contains(run.status), "\(arguments): status \(run.status)\n\(run.stderr)")
                 #expect(!run.stderr.contains("Fatal error"), "\(arguments): \(run.stderr)")
                 if run.status == 2 {

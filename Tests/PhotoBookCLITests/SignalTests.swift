@@ -114,57 +114,24 @@ import Testing
 
 /// A running process whose stderr is read as it comes.
 final class LiveRun: @unchecked Sendable {
-    let process = Process()
-    private let lock = NSCondition()
-    private var text = ""
-    private var ended = false
+    private let child: ChildProcess
 
     init(_ path: String, _ arguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let handle = err.fileHandleForReading
-        Thread.detachNewThread { [self] in
-            while true {
-                let chunk = handle.availableData
-                lock.lock()
-                if chunk.isEmpty { ended = true } else { text += String(decoding: chunk, as: UTF8.self) }
-                lock.broadcast()
-                lock.unlock()
-                if chunk.isEmpty { return }
-            }
-        }
+        child = try ChildProcess(path, arguments, environment: environment)
     }
 
-    var pid: Int32 { process.processIdentifier }
-    var stderr: String { lock.lock(); defer { lock.unlock() }; return text }
+    var pid: Int32 { child.pid }
+    var stderr: String { child.stderr }
 
     func waitForStderr(containing marker: String, timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        lock.lock(); defer { lock.unlock() }
-        while !text.contains(marker) {
-            if ended || !lock.wait(until: deadline) { return text.contains(marker) }
-        }
-        return true
+        child.waitForStderr(containing: marker, timeout: timeout)
     }
 
     /// Waits for the process to end and returns its status; kills it and fails the test on timeout.
     func waitForExit(timeout: Double) -> Int32 {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        lock.lock()
-        while !ended { if !lock.wait(until: deadline) { break } }
-        lock.unlock()
-        if !ended {
-            Issue.record("process did not exit within \(timeout) s")
-            kill(pid, SIGKILL)
-        }
-        process.waitUntilExit()
-        return process.terminationStatus
+        let (ending, timedOut) = child.wait(timeout: timeout)
+        if timedOut { Issue.record("process did not exit within \(timeout) s") }
+        return ending.status
     }
 }
 

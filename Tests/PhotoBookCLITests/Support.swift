@@ -34,33 +34,10 @@ struct Run {
 
     static func command(_ path: String, _ arguments: [String], environment: [String: String] = [:],
                         directory: String? = nil, timeout: Double = 300) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        try process.run()
-        // Read both pipes while the process runs so a full pipe cannot stall it.
-        let outData = Locked(Data()), errData = Locked(Data())
-        let readers = DispatchGroup()
-        for (pipe, sink) in [(out, outData), (err, errData)] {
-            DispatchQueue.global().async(group: readers) { sink.set(readAll(pipe.fileHandleForReading.fileDescriptor)) }
-        }
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            Issue.record("\(path) \(arguments) did not finish within \(timeout) s")
-            _ = done.wait(timeout: .now() + 10)
-        }
-        _ = readers.wait(timeout: .now() + 10)
-        return Run(status: process.terminationStatus,
-                   stdout: String(decoding: outData.get(), as: UTF8.self),
-                   stderr: String(decoding: errData.get(), as: UTF8.self))
+        let child = try ChildProcess(path, arguments, environment: environment, directory: directory)
+        let (ending, timedOut) = child.wait(timeout: timeout)
+        if timedOut { Issue.record("\(path) \(arguments) did not finish within \(timeout) s") }
+        return Run(status: ending.status, stdout: child.stdout, stderr: child.stderr)
     }
 }
 
