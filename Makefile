@@ -52,9 +52,13 @@ test: test-deps build
 	PHOTOBOOK_BIN=$(CURDIR)/$(BIN) timeout $(TEST_TIMEOUT) $(SWIFT) test
 	$(MAKE) tsan
 
+# Three sample books from the photos in Fixtures/: one photo per page shown whole, a contact sheet, and the
+# automatic layout.
 demo: build
 	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo.pdf --page-size a5 --fit fit
-	@echo "open demo.pdf to see the sample book"
+	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo-grid.pdf --layout "grid 3x4"
+	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo-auto.pdf --layout auto
+	@echo "open demo.pdf, demo-grid.pdf and demo-auto.pdf to see the sample books"
 
 # The binary, the man page and the completion scripts, under PREFIX (and DESTDIR, for packaging).
 MANDIR ?= $(PREFIX)/share/man
@@ -83,7 +87,7 @@ docs: build
 
 clean:
 	$(SWIFT) package clean
-	rm -f demo.pdf
+	rm -f demo.pdf demo-grid.pdf demo-auto.pdf
 
 # Further targets live in their own files: tsan and asan (mk/sanitizers.mk, mk/asan.mk), fuzz and fuzz-smoke
 # (mk/fuzz.mk, see Fuzz/README.md), bench (mk/bench.mk, see Bench/).

@@ -36,13 +36,16 @@ _photobook() {
                 --max-pixels) COMPREPLY=(); return ;;
                 --page-size) COMPREPLY=($(compgen -W "a3 a4 a5 letter legal" -- "$cur")); return ;;
                 --margin) COMPREPLY=(); return ;;
+                --layout) COMPREPLY=($(compgen -W "single auto grid:2x2 grid:3x4" -- "$cur")); return ;;
+                --gap) COMPREPLY=(); return ;;
+                --max-per-page) COMPREPLY=(); return ;;
                 --fit) COMPREPLY=($(compgen -W "fill fit" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --recursive -r --max-pixels --page-size --margin --fit --dpi --quality --keep-originals --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --recursive -r --max-pixels --page-size --margin --layout --gap --max-per-page --fit --dpi --quality --keep-originals --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi

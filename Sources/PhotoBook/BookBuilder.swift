@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import Synchronization
 
 /// Everything a build needs besides its photos.
 public struct BuildOptions: Sendable {
@@ -28,6 +29,8 @@ public final class BookBuilder: Sendable {
     public let hooks: BuildHooks
     public let session = BuildSession()
     private let queue: OperationQueue
+    /// Numbers the rendered files of every round.
+    private let sequence = SequenceNumbers()
 
     public init(files: [PhotoFile], outputPath: String, options: BuildOptions, hooks: BuildHooks = BuildHooks()) {
         self.files = files
@@ -83,9 +86,8 @@ public final class BookBuilder: Sendable {
                                pagesWritten: 0, seconds: 0)
         }
 
-        guard let plan = Planner.plan(uprightSizes: usable.map { ($0.info.uprightWidth, $0.info.uprightHeight) },
-                                      options: options.layout) else {
-            return BuildReport(photos: reports, book: .failed("the margins leave no room on the page"),
+        guard options.layout.problem == nil else {
+            return BuildReport(photos: reports, book: .failed("the page options leave no room for a photo"),
                                pagesWritten: 0, seconds: 0)
         }
 
@@ -98,49 +100,157 @@ public final class BookBuilder: Sendable {
         case .success(let path): directory = path
         }
 
-        // The graph: per photo decode -> resize, then one build depending on every resize. Each decode is
-        // followed by its own resize in the queue, and resizes run first when ready, so decoded photos do not
-        // pile up: at most a few per worker whatever the number of photos.
-        var chains: [(decode: DecodeOperation, render: ResizeCropOperation, report: Int)] = []
-        var pages: [BuildPDFOperation.Page] = []
-        for plannedPage in plan.pages {
-            for placed in plannedPage.photos {
-                let (index, info) = usable[placed.photoIndex]
+        // Rounds of renders: plan the photos still in the book, render what the plan needs and no earlier round
+        // made, and plan again without any photo that failed only when it was decoded, so that it leaves no hole.
+        // A photo whose crop and pixel size did not change keeps its render (in a grid of equal cells, the photos
+        // after a failed one move up without being rendered again). Each round removes at least one photo.
+        var alive = Array(usable.indices)
+        var renders: [RenderKey: (path: String, passThrough: Bool)] = [:]
+        var plan = BookPlan(pages: [])
+        var round = 0
+        while true {
+            guard let next = Planner.plan(uprightSizes: alive.map { (usable[$0].info.uprightWidth, usable[$0].info.uprightHeight) },
+                                          options: options.layout) else {
+                return BuildReport(photos: reports, book: .failed("the page options leave no room for a photo"),
+                                   pagesWritten: 0, seconds: 0)
+            }
+            plan = next
+            var chains: [Chain] = []
+            for placed in plan.pages.flatMap(\.photos) {
+                let photo = alive[placed.photoIndex]
+                let key = RenderKey(photo: photo, placed)
+                guard renders[key] == nil else { continue }
+                let (index, info) = usable[photo]
                 reports[index].pixelWidth = placed.pixelWidth
                 reports[index].pixelHeight = placed.pixelHeight
                 reports[index].effectiveDPI = placed.effectiveDPI
-                let job = PhotoJob(info: info, placement: placed, keepOriginals: options.layout.keepOriginals)
-                let decode = DecodeOperation(job: job, maxPixels: options.maxPixels, session: session, hooks: hooks)
-                let render = ResizeCropOperation(job: job, decode: decode, quality: options.quality,
-                                                 directory: directory, sequence: chains.count + 1,
-                                                 session: session, hooks: hooks)
-                render.queuePriority = .high
-                chains.append((decode, render, index))
-                pages.append(.init(job: job, render: render, size: plannedPage.size))
+                chains.append(makeChain(PhotoJob(info: info, placement: placed, keepOriginals: options.layout.keepOriginals),
+                                        photo: photo, key: key, directory: directory, round: round))
+            }
+            if chains.isEmpty { break }
+            run(chains, first: round == 0)
+            round += 1
+
+            var failed = false
+            for chain in chains {
+                let index = usable[chain.photo].index
+                reports[index].outcome = Self.photoOutcome(decode: chain.decode.outcome!, render: chain.render.outcome!)
+                switch reports[index].outcome {
+                case .succeeded:
+                    if let path = chain.job.rendered.withLock({ $0 }) { renders[chain.key] = (path, chain.job.passThrough) }
+                case .failed:
+                    failed = true
+                    alive.removeAll { $0 == chain.photo }
+                case .skipped, .cancelled:
+                    break
+                }
+            }
+            if let reason = session.abortReason {
+                return BuildReport(photos: reports, book: .failed(reason), pagesWritten: 0, seconds: 0)
+            }
+            if session.isCancelled { return BuildReport(photos: reports, book: .cancelled, pagesWritten: 0, seconds: 0) }
+            if !failed { break }
+            if options.strict {
+                let leftOut = files.count - alive.count
+                return BuildReport(photos: reports,
+                                   book: .skipped(because: "\(leftOut) of \(files.count) photos could not be used and --strict is set"),
+                                   pagesWritten: 0, seconds: 0)
+            }
+            if alive.isEmpty {
+                return BuildReport(photos: reports, book: .skipped(because: "no photo could be used"), pagesWritten: 0, seconds: 0)
             }
         }
+
+        // Renders an earlier plan needed and the final one does not are gone before the book is written.
+        var used: Set<RenderKey> = []
+        var pages: [BuildPDFOperation.Page] = []
+        var pageReports: [PageReport] = []
+        for (number, page) in plan.pages.enumerated() {
+            var photos: [BuildPDFOperation.Photo] = []
+            for placed in page.photos {
+                let photo = alive[placed.photoIndex]
+                let key = RenderKey(photo: photo, placed)
+                guard let render = renders[key] else {
+                    return BuildReport(photos: reports, book: .failed("internal error: a planned photo has no render"),
+                                       pagesWritten: 0, seconds: 0)
+                }
+                used.insert(key)
+                let index = usable[photo].index
+                reports[index].page = number + 1
+                reports[index].cell = placed.cell
+                reports[index].cropShare = placed.cropShare
+                reports[index].pixelWidth = placed.pixelWidth
+                reports[index].pixelHeight = placed.pixelHeight
+                reports[index].effectiveDPI = placed.effectiveDPI
+                photos.append(.init(info: usable[photo].info, placement: placed, passThrough: render.passThrough,
+                                    path: render.path))
+            }
+            pages.append(.init(size: page.size, photos: photos))
+            pageReports.append(PageReport(arrangement: page.arrangement,
+                                          photos: page.photos.map { usable[alive[$0.photoIndex]].index }))
+        }
+        for (key, render) in renders where !used.contains(key) { session.remove(temporaryFile: render.path) }
+
         let commit = BookCommit(outputPath: outputPath, session: session, hooks: hooks)
-        let build = BuildPDFOperation(pages: pages, commit: commit, strict: options.strict,
-                                      session: session, hooks: hooks)
-        // The queue stays suspended until the whole graph is in it, so a signal that came meanwhile cancels
+        let build = BuildPDFOperation(pages: pages, commit: commit, session: session, hooks: hooks)
+        if session.isCancelled { return BuildReport(photos: reports, book: .cancelled, pagesWritten: 0, seconds: 0) }
+        queue.addOperations([build], waitUntilFinished: true)
+        build.recordIfAbsent(.cancelled)
+        if let reason = session.abortReason { return BuildReport(photos: reports, book: .failed(reason), pagesWritten: 0, seconds: 0) }
+        return BuildReport(photos: reports, book: build.outcome!, pagesWritten: build.pagesWritten, seconds: 0,
+                           pages: pageReports)
+    }
+
+    /// One photo's decode and render, for one round.
+    private struct Chain {
+        var job: PhotoJob
+        var decode: DecodeOperation
+        var render: ResizeCropOperation
+        /// Index into the usable photos.
+        var photo: Int
+        var key: RenderKey
+    }
+
+    /// A render is reusable for any cell with the same crop and pixel size: where it is drawn is the page's affair.
+    private struct RenderKey: Hashable {
+        var photo: Int
+        var x: Double, y: Double, width: Double, height: Double
+        var pixelWidth: Int, pixelHeight: Int
+
+        init(photo: Int, _ placed: PlacedPhoto) {
+            self.photo = photo
+            (x, y, width, height) = (placed.crop.x, placed.crop.y, placed.crop.width, placed.crop.height)
+            (pixelWidth, pixelHeight) = (placed.pixelWidth, placed.pixelHeight)
+        }
+    }
+
+    private func makeChain(_ job: PhotoJob, photo: Int, key: RenderKey, directory: String, round: Int) -> Chain {
+        // A photo is announced finished once, by its first render; renders of later rounds redo finished photos.
+        var renderHooks = hooks
+        if round > 0 { renderHooks.photoFinished = nil }
+        let decode = DecodeOperation(job: job, maxPixels: options.maxPixels, session: session, hooks: hooks)
+        let render = ResizeCropOperation(job: job, decode: decode, quality: options.quality, directory: directory,
+                                         sequence: sequence.next(), session: session, hooks: renderHooks)
+        render.queuePriority = .high
+        return Chain(job: job, decode: decode, render: render, photo: photo, key: key)
+    }
+
+    /// Runs one round's decodes and renders to their end. Each decode is followed by its own render in the queue,
+    /// and renders run first when ready, so decoded photos do not pile up: a few per worker whatever the number.
+    private func run(_ chains: [Chain], first: Bool) {
+        // The queue stays suspended until the whole round is in it, so a signal that came meanwhile cancels
         // every operation before any of them starts.
         queue.isSuspended = true
-        queue.addOperations(chains.flatMap { [$0.decode, $0.render] as [Operation] } + [build],
-                            waitUntilFinished: false)
-        hooks.graphReady?()
+        queue.addOperations(chains.flatMap { [$0.decode, $0.render] as [Operation] }, waitUntilFinished: false)
+        if first { hooks.graphReady?() }
         if session.isCancelled { queue.cancelAllOperations() }
         queue.isSuspended = false
         queue.waitUntilAllOperationsAreFinished()
-
         // Operations the queue skipped never ran their body: the orchestration records them as cancelled.
         for chain in chains {
             chain.decode.recordIfAbsent(.cancelled)
             chain.render.recordIfAbsent(.cancelled)
-            reports[chain.report].outcome = Self.photoOutcome(decode: chain.decode.outcome!, render: chain.render.outcome!)
         }
-        build.recordIfAbsent(.cancelled)
-        if let reason = session.abortReason { return BuildReport(photos: reports, book: .failed(reason), pagesWritten: 0, seconds: 0) }
-        return BuildReport(photos: reports, book: build.outcome!, pagesWritten: build.pagesWritten, seconds: 0)
     }
 
     /// A photo failed if a stage of it failed; it was cancelled if it did not get to the end otherwise.
@@ -149,4 +259,10 @@ public final class BookBuilder: Sendable {
         if case .failed = render { return render }
         return render == .succeeded ? .succeeded : .cancelled
     }
+}
+
+/// A number that goes up by one each time it is asked for.
+final class SequenceNumbers: Sendable {
+    private let value = Mutex(0)
+    func next() -> Int { value.withLock { $0 += 1; return $0 } }
 }

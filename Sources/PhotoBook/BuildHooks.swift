@@ -5,20 +5,20 @@ public struct BuildHooks: Sendable {
     public var decodeStarted: (@Sendable (_ path: String) -> Void)?
     /// A photo is done with, however it ended: its render body has ended, or its probe already failed.
     public var photoFinished: (@Sendable (_ path: String) -> Void)?
-    /// The PDF build is about to add page `index` (0-based).
-    public var pageStarted: (@Sendable (_ index: Int) -> Void)?
+    /// The PDF build is about to add page `index` (0-based) of `count`.
+    public var pageStarted: (@Sendable (_ index: Int, _ count: Int) -> Void)?
     /// The temporary PDF is written and synced; the commit comes next.
     public var beforeCommit: (@Sendable () -> Void)?
     /// The rename happened: the book exists.
     public var afterCommit: (@Sendable () -> Void)?
-    /// Every operation is in the queue, which has not started any of them yet.
+    /// Every operation of the first round of renders is in the queue, which has not started any of them yet.
     public var graphReady: (@Sendable () -> Void)?
     /// The build is over and every temporary file is gone; called exactly once per `run()`.
     public var finished: (@Sendable (BuildReport) -> Void)?
 
     public init(decodeStarted: (@Sendable (String) -> Void)? = nil,
                 photoFinished: (@Sendable (String) -> Void)? = nil,
-                pageStarted: (@Sendable (Int) -> Void)? = nil,
+                pageStarted: (@Sendable (Int, Int) -> Void)? = nil,
                 beforeCommit: (@Sendable () -> Void)? = nil,
                 afterCommit: (@Sendable () -> Void)? = nil,
                 graphReady: (@Sendable () -> Void)? = nil,

@@ -7,6 +7,17 @@ public struct PhotoReport: Sendable {
     public var pixelWidth: Int?
     public var pixelHeight: Int?
     public var effectiveDPI: Double?
+    /// The page it is on (1-based), its cell there in points, and the share of it the crop leaves out, once the
+    /// final plan is made.
+    public var page: Int?
+    public var cell: Rect?
+    public var cropShare: Double?
+}
+
+/// One page of the book as planned: how its photos are arranged, and which they are (indices into `photos`).
+public struct PageReport: Sendable, Equatable {
+    public var arrangement: String
+    public var photos: [Int]
 }
 
 /// What a build did, for the summary line, the exit status and tests.
@@ -16,6 +27,16 @@ public struct BuildReport: Sendable {
     public var book: Outcome
     public var pagesWritten: Int
     public var seconds: Double
+    /// The pages as finally planned, whether or not the book was written (empty when planning never finished).
+    public var pages: [PageReport] = []
+
+    public init(photos: [PhotoReport], book: Outcome, pagesWritten: Int, seconds: Double, pages: [PageReport] = []) {
+        self.photos = photos
+        self.book = book
+        self.pagesWritten = pagesWritten
+        self.seconds = seconds
+        self.pages = pages
+    }
 
     public var leftOut: [PhotoReport] {
         photos.filter { if case .failed = $0.outcome { return true } else { return false } }

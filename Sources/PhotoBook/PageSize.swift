@@ -71,7 +71,8 @@ public enum Length {
         return value * (unit ?? .mm).points
     }
 
-    static func format(_ value: Double) -> String {
+    /// A length to a tenth, without trailing zeros: `190`, `93.5`.
+    public static func format(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }

@@ -30,10 +30,16 @@ struct BuildCommand {
                    help: "the size of every page, portrait as given", \.options.layout.pageSize),
             .value("margin", .length(), default: "10mm", group: .page,
                    help: "blank border on every side of the page", \.options.layout.margin),
+            .value("layout", .layout, default: "single", group: .page,
+                   help: "how photos share the pages", \.options.layout.mode),
+            .value("gap", .length(), default: "4mm", group: .page,
+                   help: "space between two photos on a page", \.options.layout.gap),
+            .value("max-per-page", .integer(1...LayoutLimits.maxPerPage), default: "4", group: .page,
+                   help: "the most photos the auto layout puts on a page", \.options.layout.maxPerPage),
             .value("fit", .choice(metavar: "MODE", [
-                       .fill: "cover the area inside the margins, cropping the overflow from the centre",
-                       .fit: "show the whole photo, as large as the margins allow",
-                   ]), default: "fill", group: .page, help: "how a photo meets its place on the page",
+                       .fill: "cover the photo's cell, cropping the overflow from the centre",
+                       .fit: "show the whole photo, as large as its cell allows",
+                   ]), default: "fill", group: .page, help: "how a photo meets its cell on the page",
                    \.options.layout.fit),
             .value("dpi", .integer(10...2400), default: "300", group: .photos,
                    help: "target density of the printed photos in pixels per inch; photos are never upsampled",
@@ -109,8 +115,13 @@ struct BuildCommand {
         case .marginLeavesNoRoom(let largest)?:
             throw .usage("--margin: \(Length.Unit.mm.describe(layout.margin)) leaves no room for a photo on the page "
                          + "(\(layout.pageSize)): use at most \(Length.Unit.mm.describe(largest, rounding: .down))")
-        case .pageSizeOutOfRange?, .dpiNotPositive?, .gapLeavesNoRoom?, .gridEmpty?, .gridTooFine?,
-             .maxPerPageOutOfRange?:
+        case .gapLeavesNoRoom(let largest)?:
+            throw .usage("--gap: \(Length.Unit.mm.describe(layout.gap)) leaves no room for a \(layout.mode) grid "
+                         + "inside the margins: use at most \(Length.Unit.mm.describe(largest, rounding: .down))")
+        case .gridTooFine?:
+            throw .usage("--layout: a \(layout.mode) grid has more cells than the page can hold at "
+                         + "\(Length.Unit.pt.describe(LayoutOptions.minimumContentSide)) each")
+        case .pageSizeOutOfRange?, .dpiNotPositive?, .gridEmpty?, .maxPerPageOutOfRange?:
             // The parsers refuse such values; reaching here means a parser and the engine disagree.
             throw .usage("the page size or density cannot make a book (\(layout.pageSize), \(layout.dpi) dpi)")
         }

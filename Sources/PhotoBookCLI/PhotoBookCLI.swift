@@ -127,9 +127,9 @@ public enum PhotoBookCLI {
                 let count = done.withLock { $0 += 1; return $0 }
                 say.progress("photobook: \(count) of \(total) photos")
             },
-            pageStarted: { index in
-                say.progress("photobook: all photos ready, writing page \(index + 1)")
-                if index == min(1, total - 1) { pause.reached("page") }
+            pageStarted: { index, pages in
+                say.progress("photobook: all photos ready, writing page \(index + 1) of \(pages)")
+                if index == min(1, pages - 1) { pause.reached("page") }
             },
             beforeCommit: { pause.reached("commit") },
             afterCommit: { pause.reached("committed") })

@@ -5,7 +5,10 @@ import PhotoBook
 enum Summary {
     static func report(_ report: BuildReport, output: String, options: BuildOptions, say: Diagnostics) -> ExitStatus {
         let seconds = String(format: "%.1f s", report.seconds)
-        if report.book == .succeeded { reportDensity(report, target: options.layout.dpi, say: say) }
+        if report.book == .succeeded {
+            listPages(report, pageHeight: options.layout.pageSize.height, say: say)
+            reportDensity(report, target: options.layout.dpi, say: say)
+        }
         let failed = report.leftOut
         switch report.book {
         case .succeeded:
@@ -24,6 +27,25 @@ enum Summary {
             for photo in failed { say.error(reason(photo), path: photo.path) }
             say.error("\(why); nothing was written")
             return .failure
+        }
+    }
+
+    /// With `--verbose`: each page, how its photos are arranged, and for each photo its cell (measured from the
+    /// page's top left corner, as on paper), the share the crop leaves out and the density it prints at.
+    private static func listPages(_ report: BuildReport, pageHeight: Double, say: Diagnostics) {
+        guard say.verbose else { return }
+        func mm(_ points: Double) -> String { Length.format(points / Length.pointsPerMillimetre) }
+        for (number, page) in report.pages.enumerated() {
+            let count = page.photos.count
+            say.note("page \(number + 1): \(count) photo\(count == 1 ? "" : "s"), \(page.arrangement)")
+            for index in page.photos {
+                let photo = report.photos[index]
+                guard let cell = photo.cell else { continue }
+                let crop = photo.cropShare.map { String(format: "%.1f%% cropped", $0 * 100) } ?? "uncropped"
+                let dpi = photo.effectiveDPI.map { "\(formatDPI($0)) dpi" } ?? ""
+                say.note("  \(photo.path): \(mm(cell.width))x\(mm(cell.height)) mm at \(mm(cell.x)), "
+                         + "\(mm(pageHeight - cell.y - cell.height)) mm from the top left, \(crop), \(dpi)")
+            }
         }
     }
 

@@ -80,7 +80,7 @@ import Testing
     @Test func anAbbreviationIsRefusedWithWhatItCouldMean() {
         #expect(error(["p", "-o", "b.pdf", "--pa", "a4"]) == "unknown option '--pa': did you mean --page-size?")
         #expect(error(["p", "-o", "b.pdf", "--page=a4"]) == "unknown option '--page': did you mean --page-size?")
-        #expect(error(["p", "-o", "b.pdf", "--ma", "1"]) == "unknown option '--ma': did you mean --max-pixels or --margin?")
+        #expect(error(["p", "-o", "b.pdf", "--ma", "1"]) == "unknown option '--ma': did you mean --max-pixels, --margin or --max-per-page?")
         #expect(error(["p", "-o", "b.pdf", "--pagesize", "a4"]) == "unknown option '--pagesize': did you mean --page-size?")
         #expect(error(["p", "-o", "b.pdf", "--qualty", "9"]) == "unknown option '--qualty': did you mean --quality?")
         #expect(error(["p", "-o", "b.pdf", "--frobnicate"]) == "unknown option '--frobnicate' (see 'photobook build --help')")
