@@ -77,7 +77,7 @@ public enum FileSystem {
             return .failure(Failure(code: code, detail: code == ENOENT && isSymbolicLink(path)
                                     ? "broken symbolic link (its target does not exist)" : nil))
         }
-        defer { close(fd) }
+        defer { _ = close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(Failure(code: errno)) }
         // A FIFO or device named like a photo would block or never end.
@@ -128,7 +128,7 @@ public enum FileSystem {
     public static func makeTemporaryDirectory(template: String) -> Result<String, Failure> {
         var chars = Array(template.utf8CString)
         guard mkdtemp(&chars) != nil else { return .failure(Failure(code: errno)) }
-        return .success(String(cString: chars))
+        return .success(chars.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
 
     /// Creates an empty file (mode 0600) from a `mkstemp` template ending in XXXXXX; returns its path and descriptor.
@@ -136,7 +136,7 @@ public enum FileSystem {
         var chars = Array(template.utf8CString)
         let fd = mkstemp(&chars)
         guard fd >= 0 else { return .failure(Failure(code: errno)) }
-        return .success((String(cString: chars), fd))
+        return .success((chars.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, fd))
     }
 
     /// Flushes an open file's data to the disk.
@@ -152,7 +152,7 @@ public enum FileSystem {
     public static func sync(_ path: String, directory: Bool = false) -> Result<Void, Failure> {
         let fd = open(path, (directory ? O_RDONLY | O_DIRECTORY : O_RDWR) | O_CLOEXEC)
         guard fd >= 0 else { return .failure(Failure(code: errno)) }
-        defer { close(fd) }
+        defer { _ = close(fd) }
         guard fsync(fd) == 0 else { return .failure(Failure(code: errno)) }
         return .success(())
     }
@@ -205,7 +205,7 @@ extension FileSystem {
     }
 
     /// Read once at start-up: `umask` can only be read by setting it.
-    nonisolated(unsafe) static let processUmask: mode_t = {
+    static let processUmask: mode_t = {
         let mask = umask(0o022)
         umask(mask)
         return mask
