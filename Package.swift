@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // Layers point one way: photobook -> PhotoBookCLI -> PhotoBook -> Imaging, EXIF, JPEG, PNG, PDF -> C modules.
@@ -47,3 +47,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// A warning fails the build, in every configuration and in every target added later (.ci/run builds release,
+// the tests and the sanitizer runs; mk/fuzz.mk reads this too). Fix it, or silence one call with a reason.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+    target.cSettings = (target.cSettings ?? []) + [.treatAllWarnings(as: .error)]
+}
