@@ -15,11 +15,10 @@ FUZZERS            := exif jpeg png
 FUZZ_DIR     := .build/fuzz
 FUZZ_SWIFTC  ?= $(shell command -v swiftc)
 FUZZ_CLANG   ?= $(dir $(FUZZ_SWIFTC))clang
-# -O keeps Swift's overflow and bounds checks (unlike the release build's -Ounchecked), so the fuzzer also
-# finds arithmetic that the release build would let wrap silently.
-FUZZ_SWIFTFLAGS := -sanitize=fuzzer,address -O -g -swift-version 6 -parse-as-library \
+# Instrumentation only: each module's optimisation and warning flags are the shipped binary's (see below).
+FUZZ_SWIFTFLAGS := -sanitize=fuzzer,address -g -swift-version 6 -parse-as-library \
                    -I $(FUZZ_DIR)/modules -I Sources/CJPEG -I Sources/CPNG -I $(FUZZ_DIR)/cmodules
-FUZZ_CFLAGS     := -fsanitize=fuzzer-no-link,address -O1 -g -fno-omit-frame-pointer $(shell pkg-config --cflags libpng16)
+FUZZ_CFLAGS     := -fsanitize=fuzzer-no-link,address -g -fno-omit-frame-pointer $(shell pkg-config --cflags libpng16)
 # lld: gold warns about every local ASan symbol it cannot export.
 FUZZ_LDFLAGS    := -use-ld=lld
 FUZZ_RUNFLAGS    = -rss_limit_mb=2048 -timeout=10 -max_len=65536 -print_final_stats=1 $(FUZZ_FLAGS)
@@ -53,32 +52,49 @@ fuzz-run-%: $(FUZZ_DIR)/%
 
 # ---- building ----
 
-$(FUZZ_DIR)/modules $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim:
+$(FUZZ_DIR)/modules $(FUZZ_DIR)/flags $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim:
 	@mkdir -p $@
+
+# Each module is compiled with the optimisation and warning flags of the shipped binary, read from Package.swift
+# (`swift build -c release`'s own -O/-O2, then the target's release settings: -Ounchecked for Imaging only), so
+# the fuzzers run the code users run and the two cannot drift. ASan still sees every out-of-bounds access.
+# A flags file is replaced only when its flags change, so editing Package.swift rebuilds only what it changes.
+$(FUZZ_DIR)/package.json: Package.swift | $(FUZZ_DIR)/flags
+	@$(SWIFT) package dump-package > $@.tmp && mv $@.tmp $@
+$(FUZZ_DIR)/flags/%.swift: $(FUZZ_DIR)/package.json mk/release_flags.py
+	@/usr/bin/python3 mk/release_flags.py $< $* swift > $@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || { mv $@.tmp $@; echo "fuzz: $* gets $$(cat $@)"; }
+$(FUZZ_DIR)/flags/%.c: $(FUZZ_DIR)/package.json mk/release_flags.py
+	@/usr/bin/python3 mk/release_flags.py $< $* c > $@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || { mv $@.tmp $@; echo "fuzz: $* gets $$(cat $@)"; }
 
 # The module maps SwiftPM would generate for the two C targets.
 $(FUZZ_DIR)/cmodules/%/module.modulemap: | $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim
 	@printf 'module %s {\n    umbrella "%s"\n    export *\n}\n' $* "$(CURDIR)/Sources/$*/include" > $@
 
-$(FUZZ_DIR)/JPEGShim.o: Sources/CJPEGShim/jpeg_shim.c Sources/CJPEGShim/include/jpeg_shim.h
-	$(FUZZ_CLANG) $(FUZZ_CFLAGS) -I Sources/CJPEGShim/include -c $< -o $@
-$(FUZZ_DIR)/PNGShim.o: Sources/CPNGShim/png_shim.c Sources/CPNGShim/include/png_shim.h
-	$(FUZZ_CLANG) $(FUZZ_CFLAGS) -I Sources/CPNGShim/include -c $< -o $@
+$(FUZZ_DIR)/JPEGShim.o: Sources/CJPEGShim/jpeg_shim.c Sources/CJPEGShim/include/jpeg_shim.h $(FUZZ_DIR)/flags/CJPEGShim.c
+	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CJPEGShim.c) -I Sources/CJPEGShim/include -c $< -o $@
+$(FUZZ_DIR)/PNGShim.o: Sources/CPNGShim/png_shim.c Sources/CPNGShim/include/png_shim.h $(FUZZ_DIR)/flags/CPNGShim.c
+	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CPNGShim.c) -I Sources/CPNGShim/include -c $< -o $@
 
-# One Swift module: an object file and the .swiftmodule its dependents import.
+# One Swift module: an object file and the .swiftmodule its dependents import. swiftc leaves an output it
+# would write unchanged alone, so the object is touched to tell make it is up to date.
 define fuzz_swift_module
-$(FUZZ_DIR)/$(1).o: $(wildcard Sources/$(1)/*.swift) $(foreach d,$(2),$(FUZZ_DIR)/$(d).o) $(3) | $(FUZZ_DIR)/modules
-	$$(FUZZ_SWIFTC) $$(FUZZ_SWIFTFLAGS) -module-name $(1) -emit-module \
-	    -emit-module-path $(FUZZ_DIR)/modules/$(1).swiftmodule -wmo -c $(wildcard Sources/$(1)/*.swift) -o $$@
+$(FUZZ_DIR)/$(1).o: $(wildcard Sources/$(1)/*.swift) $(foreach d,$(2),$(FUZZ_DIR)/$(d).o) $(3) \
+                    $(FUZZ_DIR)/flags/$(1).swift | $(FUZZ_DIR)/modules
+	$$(FUZZ_SWIFTC) $$(FUZZ_SWIFTFLAGS) $$$$(cat $(FUZZ_DIR)/flags/$(1).swift) -module-name $(1) -emit-module \
+	    -emit-module-path $(FUZZ_DIR)/modules/$(1).swiftmodule -c $(wildcard Sources/$(1)/*.swift) -o $$@
+	@touch $$@
 endef
 $(eval $(call fuzz_swift_module,Imaging,,))
 $(eval $(call fuzz_swift_module,EXIF,,))
 $(eval $(call fuzz_swift_module,JPEG,Imaging,$(FUZZ_DIR)/cmodules/CJPEGShim/module.modulemap))
 $(eval $(call fuzz_swift_module,PNG,Imaging,$(FUZZ_DIR)/cmodules/CPNGShim/module.modulemap))
 
+# Each entry point is compiled with the flags of the module it fuzzes.
 $(FUZZ_DIR)/exif: Fuzz/EXIFFuzzer.swift $(FUZZ_DIR)/EXIF.o
-	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $(FUZZ_LDFLAGS) -module-name EXIFFuzzer $^ -o $@
+	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/EXIF.swift) $(FUZZ_LDFLAGS) -module-name EXIFFuzzer $^ -o $@
 $(FUZZ_DIR)/jpeg: Fuzz/JPEGFuzzer.swift $(FUZZ_DIR)/JPEG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/JPEGShim.o
-	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $(FUZZ_LDFLAGS) -module-name JPEGFuzzer $^ -ljpeg -o $@
+	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/JPEG.swift) $(FUZZ_LDFLAGS) -module-name JPEGFuzzer $^ -ljpeg -o $@
 $(FUZZ_DIR)/png: Fuzz/PNGFuzzer.swift $(FUZZ_DIR)/PNG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/PNGShim.o
-	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $(FUZZ_LDFLAGS) -module-name PNGFuzzer $^ -lpng16 -o $@
+	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/PNG.swift) $(FUZZ_LDFLAGS) -module-name PNGFuzzer $^ -lpng16 -o $@

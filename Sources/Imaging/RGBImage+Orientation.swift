@@ -5,6 +5,7 @@ extension RGBImage {
     /// its columns) stay within the cache; no allocation besides the result.
     public func applying(_ orientation: Orientation) -> RGBImage {
         if orientation == .topLeft { return self }
+        guarantee(hasValidPixelCount, "RGBImage \(width)x\(height) holds \(pixels.count) bytes")
         let (outputWidth, outputHeight) = orientation.swapsDimensions ? (height, width) : (width, height)
         if width == 0 || height == 0 {
             return RGBImage(width: outputWidth, height: outputHeight, pixels: [])

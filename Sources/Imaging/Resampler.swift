@@ -25,8 +25,8 @@ public enum Resampler {
     /// The filter is separable Lanczos-3, stretched by the scale factor on each axis that is reduced (so
     /// large reductions average areas rather than alias) and plain Lanczos-3 interpolation on an axis that
     /// is enlarged. Pixels outside the image repeat its edge; pixels outside `region` but inside the image
-    /// are real neighbours and are used. `region` must have a finite origin and a positive, finite size;
-    /// a zero `width` or `height` gives an empty image.
+    /// are real neighbours and are used. `region` must have a finite origin and a positive, finite size,
+    /// each at most 2^32 pixels; a zero `width` or `height` gives an empty image.
     public static func resample(_ image: RGBImage, region: SourceRect, width: Int, height: Int,
                                 shouldCancel: () -> Bool = { false }) throws(ImagingError) -> RGBImage {
         try resample(image, region: region, width: width, height: height, order: .cheaper, shouldCancel: shouldCancel)
@@ -39,11 +39,14 @@ public enum Resampler {
 
     static func resample(_ image: RGBImage, region: SourceRect, width: Int, height: Int, order: PassOrder,
                          shouldCancel: () -> Bool) throws(ImagingError) -> RGBImage {
-        precondition(width >= 0 && height >= 0, "cannot resample to \(width)x\(height)")
-        precondition(region.x.isFinite && region.y.isFinite && region.width.isFinite && region.height.isFinite
-                     && region.width > 0 && region.height > 0, "invalid source region \(region)")
-        if width == 0 || height == 0 { return RGBImage(width: width, height: height, pixels: []) }
-        precondition(image.width > 0 && image.height > 0, "cannot resample an empty image")
+        guard let count = RGBImage.byteCount(width: width, height: height) else {
+            fatalError("cannot resample to \(width)x\(height)")
+        }
+        guarantee(region.x.isFinite && region.y.isFinite && region.width.isFinite && region.height.isFinite
+                  && region.width > 0 && region.height > 0, "invalid source region \(region)")
+        if count == 0 { return RGBImage(width: width, height: height, pixels: []) }
+        guarantee(image.width > 0 && image.height > 0, "cannot resample an empty image")
+        guarantee(image.hasValidPixelCount, "RGBImage \(image.width)x\(image.height) holds \(image.pixels.count) bytes")
 
         let columns = ResamplingWeights(sourceLength: image.width, regionOrigin: region.x,
                                         regionLength: region.width, outputCount: width)
@@ -64,7 +67,6 @@ public enum Resampler {
         }
 
         var finished = false
-        let count = width * height * 3
         let output = [UInt8](unsafeUninitializedCapacity: count) { destination, initialized in
             image.pixels.withUnsafeBufferPointer { source in
                 withExtendedLifetime((columns, rows)) {
@@ -91,7 +93,9 @@ public enum Resampler {
         let ringSize = rows.stride
         let firstColumn = columns.firstSource
         let spanLength = (columns.endSource - firstColumn) * 3
-        let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringSize * lineLength)
+        let (ringLength, ringOverflows) = ringSize.multipliedReportingOverflow(by: lineLength)
+        guarantee(!ringOverflows, "a ring of \(ringSize) rows of \(lineLength) floats does not fit in memory")
+        let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringLength)
         let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: lineLength)
         let span = UnsafeMutablePointer<Float>.allocate(capacity: spanLength + 1)  // + 1: see filterHorizontally
         span[spanLength] = 0

@@ -22,17 +22,26 @@ final class ResamplingWeights {
     /// regionLength / outputCount`; source pixel `i` covers `[i, i + 1)`. When reducing, the kernel is
     /// stretched by `scale`, so it low-passes (and at large factors area-averages) instead of aliasing;
     /// when enlarging it stays at one source pixel per lobe, which is plain Lanczos-3 interpolation.
+    ///
+    /// Every `starts[j] ..< starts[j] + counts[j]` lies in `0..<sourceLength`, and `counts[j] <= stride`:
+    /// the resampler's unchecked loops rely on it. The region must be finite, positive and within
+    /// `maximumCoordinate` so that every `Double` -> `Int` conversion below is defined.
     init(sourceLength: Int, regionOrigin: Double, regionLength: Double, outputCount: Int) {
-        precondition(sourceLength > 0 && outputCount > 0)
+        guarantee(sourceLength > 0 && outputCount > 0, "\(outputCount) weights over \(sourceLength) pixels")
+        guarantee(regionOrigin.isFinite && regionLength.isFinite && regionLength > 0
+                  && abs(regionOrigin) <= Self.maximumCoordinate && regionLength <= Self.maximumCoordinate,
+                  "source region at \(regionOrigin), \(regionLength) long")
         self.outputCount = outputCount
         let scale = regionLength / Double(outputCount)
         let support = max(scale, 1)
         let radius = 3 * support
         stride = Int((2 * radius).rounded(.up)) + 2
+        let (weightCount, weightsOverflow) = outputCount.multipliedReportingOverflow(by: stride)
+        guarantee(!weightsOverflow, "\(outputCount) x \(stride) weights do not fit in memory")
         starts = .allocate(capacity: outputCount)
         counts = .allocate(capacity: outputCount)
-        weights = .allocate(capacity: outputCount * stride)
-        weights.initialize(repeating: 0, count: outputCount * stride)
+        weights = .allocate(capacity: weightCount)
+        weights.initialize(repeating: 0, count: weightCount)
 
         var accumulated = [Double](repeating: 0, count: stride)
         var first = Int.max, end = Int.min, total = 0
@@ -74,6 +83,10 @@ final class ResamplingWeights {
         endSource = end
         totalTaps = total
     }
+
+    /// Far beyond any image's size (2^32 pixels), and small enough that no sum of a few such values
+    /// leaves the range where `Int(Double)` is exact.
+    static let maximumCoordinate = Double(1 << 32)
 
     deinit {
         starts.deallocate()

@@ -128,13 +128,18 @@ public enum FileSystem {
     /// Creates a private directory (mode 0700) from a `mkdtemp` template ending in XXXXXX.
     public static func makeTemporaryDirectory(template: String) -> Result<String, Failure> {
         var chars = Array(template.utf8CString)
-        return pointerOrErrno { mkdtemp(&chars) }.map { _ in String(cString: chars) }
+        return pointerOrErrno { mkdtemp(&chars) }.map { _ in cString(chars) }
     }
 
     /// Creates an empty file (mode 0600) from a `mkstemp` template ending in XXXXXX; returns its path and descriptor.
     public static func makeTemporaryFile(template: String) -> Result<(path: String, descriptor: FileDescriptor), Failure> {
         var chars = Array(template.utf8CString)
-        return valueOrErrno { mkstemp(&chars) }.map { (String(cString: chars), FileDescriptor(rawValue: $0)) }
+        return valueOrErrno { mkstemp(&chars) }.map { (cString(chars), FileDescriptor(rawValue: $0)) }
+    }
+
+    /// The text of a NUL-terminated array that mkdtemp or mkstemp filled in.
+    private static func cString(_ chars: [CChar]) -> String {
+        String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Flushes a file's (or a directory's entries') data to the disk.

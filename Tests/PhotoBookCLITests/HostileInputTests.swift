@@ -306,7 +306,7 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
         _ = try scratch.copy(Run.fixture("exif-orientation/Landscape_1.jpg"), to: "photos/a.jpg")
         // 300 MB of zeros named .jpg, and a small JPEG header followed by 300 MB of zeros.
         let zeros = scratch.file("photos/video.jpg")
-        FileManager.default.createFile(atPath: zeros, contents: nil)
+        _ = FileManager.default.createFile(atPath: zeros, contents: nil)
         try FileHandle(forWritingAtPath: zeros)!.truncate(atOffset: 300 << 20)
         let header = Array(HostileFiles.read(Run.fixture("exif-orientation/Landscape_2.jpg")).prefix(4096))
         let padded = try scratch.write("photos/padded.jpg", header)
