@@ -145,12 +145,16 @@ public struct PlacedPhoto: Sendable, Equatable {
     }
 }
 
-/// One page of the book: its size and the photos on it, in reading order.
+/// One page of the book: its size, the photos on it in reading order, and its text.
 public struct PlannedPage: Sendable, Equatable {
     public var size: PageSize
     public var photos: [PlacedPhoto]
-    /// How the photos share the page (`single`, `grid 2x2`, `[1 / [2 | 3]]`), for listings and reports.
+    /// How the photos share the page (`single`, `grid 2x2`, `[1 / [2 | 3]]`, `title`), for listings and reports.
     public var arrangement: String
+    /// Captions, titles, the page number: real text, set in the book's font.
+    public var texts: [PlacedText] = []
+    /// The number a printer gives the page (the title page counts, unprinted), and whether it is printed.
+    public var number: Int = 0
 }
 
 /// Pages in print order, each with its photos.
@@ -160,26 +164,94 @@ public struct BookPlan: Sendable, Equatable {
 
 /// Turns photo facts and layout options into pages. Pure: no I/O, no state.
 public enum Planner {
-    /// Pages in the options' layout mode, photos in their order, each placed in its cell.
+    /// Pages in the options' layout mode, photos in their order, each placed in its cell; with `text`, a title
+    /// page first, captions under their photos and page numbers in the footer.
     /// - Parameter uprightSizes: each photo's pixel size as it is seen (EXIF orientation applied).
     /// - Returns: nil when the options cannot make a book (`LayoutOptions.problem`).
-    public static func plan(uprightSizes: [(width: Int, height: Int)], options: LayoutOptions) -> BookPlan? {
-        guard options.problem == nil, let area = options.contentArea else { return nil }
-        let aspects = uprightSizes.map { Double(max($0.width, 1)) / Double(max($0.height, 1)) }
-        guard let layouts = PageLayouts.pages(aspects: aspects, mode: options.mode, area: area, gap: options.gap,
-                                              maxPerPage: options.maxPerPage) else { return nil }
+    public static func plan(uprightSizes: [(width: Int, height: Int)], options: LayoutOptions,
+                            text: BookText? = nil) -> BookPlan? {
+        guard options.problem == nil, var area = options.contentArea else { return nil }
         var pages: [PlannedPage] = []
+        if let title = text?.title, let text {
+            pages.append(titlePage(title, sizes: uprightSizes, area: area, options: options, text: text))
+        }
+        if let text, text.pageNumbers {
+            // The footer is inside the margins, so the number stays within the area a printer keeps safe.
+            area.y += text.footerHeight
+            area.height -= text.footerHeight
+            guard area.height >= LayoutOptions.minimumContentSide else { return nil }
+        }
+        let cover = text?.title?.coverPhoto
+        let sequence = uprightSizes.indices.filter { $0 != cover }
+        let aspects = sequence.map { Double(max(uprightSizes[$0].width, 1)) / Double(max(uprightSizes[$0].height, 1)) }
+        let bands: ((Int, Double) -> Double)? = text.map { text in
+            { slot, width in text.captionBand(text.caption(of: sequence[slot]), width: width) }
+        }
+        guard let layouts = PageLayouts.pages(aspects: aspects, mode: options.mode, area: area, gap: options.gap,
+                                              maxPerPage: options.maxPerPage, bands: bands) else { return nil }
         var next = 0
         for layout in layouts {
-            let photos = (0..<layout.count).map { slot in
-                let index = next + slot
-                return place(photoIndex: index, width: uprightSizes[index].width, height: uprightSizes[index].height,
-                             in: layout.cells[slot], options: options)
+            var page = PlannedPage(size: options.pageSize, photos: [], arrangement: layout.name)
+            for slot in 0..<layout.count {
+                let index = sequence[next + slot]
+                var cell = layout.cells[slot]
+                if let text, let caption = text.caption(of: index) {
+                    let (lines, _) = TextLines.wrap(caption, width: cell.width, size: text.captionSize,
+                                                    maxLines: text.captionLines, measure: text.measure)
+                    let band = text.captionBand(lines: lines.count)
+                    if !lines.isEmpty && cell.height - band >= LayoutOptions.minimumContentSide {
+                        page.texts.append(PlacedText(role: .caption, lines: lines, size: text.captionSize,
+                                                     leading: text.captionLeading,
+                                                     box: Rect(x: cell.x, y: cell.y, width: cell.width,
+                                                               height: band - text.captionGap),
+                                                     alignment: .center))
+                        cell.y += band
+                        cell.height -= band
+                    }
+                }
+                page.photos.append(place(photoIndex: index, width: uprightSizes[index].width,
+                                         height: uprightSizes[index].height, in: cell, options: options))
             }
             next += layout.count
-            pages.append(PlannedPage(size: options.pageSize, photos: photos, arrangement: layout.name))
+            pages.append(page)
+        }
+        for number in pages.indices {
+            pages[number].number = number + 1
+            guard let text, text.pageNumbers, !(number == 0 && text.title != nil) else { continue }
+            pages[number].texts.append(text.pageNumber(number + 1, area: options.contentArea!))
         }
         return BookPlan(pages: pages)
+    }
+
+    /// The title page: the title, subtitle and author at the top of the area inside the margins, and the cover
+    /// photo, when there is one, filling the rest.
+    static func titlePage(_ title: BookText.Title, sizes: [(width: Int, height: Int)], area: Rect,
+                          options: LayoutOptions, text: BookText) -> PlannedPage {
+        var page = PlannedPage(size: options.pageSize, photos: [], arrangement: "title")
+        var top = area.y + area.height
+        if title.coverPhoto == nil { top -= area.height / 4 }
+        for (role, content, size, maxLines) in [(PlacedText.Role.title, Optional(title.title), 28.0, 3),
+                                                (.subtitle, title.subtitle, 16, 2), (.author, title.author, 12, 2)] {
+            guard let content, !content.isEmpty else { continue }
+            let (lines, _) = TextLines.wrap(content, width: area.width, size: size, maxLines: maxLines,
+                                            measure: text.measure)
+            guard !lines.isEmpty else { continue }
+            let leading = size * 1.25
+            let height = Double(lines.count) * leading
+            page.texts.append(PlacedText(role: role, lines: lines, size: size, leading: leading,
+                                         box: Rect(x: area.x, y: top - height, width: area.width, height: height),
+                                         alignment: .center))
+            top -= height + size * 0.5
+        }
+        if let cover = title.coverPhoto {
+            let gap = 8 * Length.pointsPerMillimetre
+            let cell = Rect(x: area.x, y: area.y, width: area.width, height: top - gap - area.y)
+            if cell.height >= LayoutOptions.minimumContentSide {
+                page.photos.append(place(photoIndex: cover, width: sizes[cover].width, height: sizes[cover].height,
+                                         in: cell, options: options))
+            }
+        }
+        return page
     }
 
     /// Places one photo of `width` x `height` pixels into `cell`.

@@ -10,6 +10,11 @@ public enum FileSystem {
     public struct FileID: Hashable, Sendable {
         public var device: UInt64
         public var inode: UInt64
+
+        public init(device: UInt64, inode: UInt64) {
+            self.device = device
+            self.inode = inode
+        }
     }
 
     public enum Kind: Sendable { case regular, directory, other }

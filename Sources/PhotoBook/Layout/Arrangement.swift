@@ -95,13 +95,15 @@ struct ArrangementLayout {
     var cropShare: Double { 1 - min(stretch, 1 / stretch) }
 
     /// Nil when the gaps leave no room in `rect`.
-    init?(_ arrangement: Arrangement, aspects: [Double], in rect: Rect, gap: Double) {
+    /// - Parameter bands: per photo, a height its cell holds beyond the photo (a caption), the same at any width.
+    init?(_ arrangement: Arrangement, aspects: [Double], in rect: Rect, gap: Double, bands: [Double]? = nil) {
         precondition(aspects.count == arrangement.count)
+        let bands = bands ?? Array(repeating: 0, count: aspects.count)
         // A node's height is affine in its width, h = slope * w + offset, for leaf aspects a * stretch; the
         // height for rect.width falls as the stretch grows: find the stretch that gives rect.height.
         func height(_ stretch: Double) -> Double {
             var next = 0
-            return Self.line(arrangement, aspects: aspects, stretch: stretch, gap: gap, next: &next)
+            return Self.line(arrangement, aspects: aspects, bands: bands, stretch: stretch, gap: gap, next: &next)
                 .height(rect.width)
         }
         // Secant steps on the logarithm of the stretch (the height is smooth and falls steadily with it), kept
@@ -123,8 +125,8 @@ struct ArrangementLayout {
         stretch = exp(b)
         var cells: [Rect] = []
         var next = 0
-        guard Self.place(arrangement, aspects: aspects, stretch: stretch, gap: gap, in: rect, next: &next,
-                         cells: &cells) else { return nil }
+        guard Self.place(arrangement, aspects: aspects, bands: bands, stretch: stretch, gap: gap, in: rect,
+                         next: &next, cells: &cells) else { return nil }
         self.cells = cells
     }
 
@@ -135,17 +137,17 @@ struct ArrangementLayout {
         func width(_ height: Double) -> Double { (height - offset) / slope }
     }
 
-    private static func line(_ node: Arrangement, aspects: [Double], stretch: Double, gap: Double,
+    private static func line(_ node: Arrangement, aspects: [Double], bands: [Double], stretch: Double, gap: Double,
                              next: inout Int) -> Line {
         switch node {
         case .photo:
             defer { next += 1 }
-            return Line(slope: 1 / (aspects[next] * stretch), offset: 0)
+            return Line(slope: 1 / (aspects[next] * stretch), offset: bands[next])
         case .row(let parts):
             // Side by side at one height h: the widths (h - offset) / slope and the gaps add up to the width.
             var inverse = 0.0, shift = 0.0
             for part in parts {
-                let child = line(part, aspects: aspects, stretch: stretch, gap: gap, next: &next)
+                let child = line(part, aspects: aspects, bands: bands, stretch: stretch, gap: gap, next: &next)
                 inverse += 1 / child.slope
                 shift += child.offset / child.slope
             }
@@ -153,7 +155,7 @@ struct ArrangementLayout {
         case .column(let parts):
             var slope = 0.0, offset = gap * Double(parts.count - 1)
             for part in parts {
-                let child = line(part, aspects: aspects, stretch: stretch, gap: gap, next: &next)
+                let child = line(part, aspects: aspects, bands: bands, stretch: stretch, gap: gap, next: &next)
                 slope += child.slope
                 offset += child.offset
             }
@@ -162,8 +164,8 @@ struct ArrangementLayout {
     }
 
     /// Cuts `rect` for `node`; the last part of a row or column takes what is left, so the edges meet exactly.
-    private static func place(_ node: Arrangement, aspects: [Double], stretch: Double, gap: Double, in rect: Rect,
-                              next: inout Int, cells: inout [Rect]) -> Bool {
+    private static func place(_ node: Arrangement, aspects: [Double], bands: [Double], stretch: Double, gap: Double,
+                              in rect: Rect, next: inout Int, cells: inout [Rect]) -> Bool {
         guard rect.width > 0, rect.height > 0 else { return false }
         switch node {
         case .photo:
@@ -176,8 +178,8 @@ struct ArrangementLayout {
                 var probe = next
                 let width = index == parts.count - 1
                     ? rect.x + rect.width - x
-                    : line(part, aspects: aspects, stretch: stretch, gap: gap, next: &probe).width(rect.height)
-                guard place(part, aspects: aspects, stretch: stretch, gap: gap,
+                    : line(part, aspects: aspects, bands: bands, stretch: stretch, gap: gap, next: &probe).width(rect.height)
+                guard place(part, aspects: aspects, bands: bands, stretch: stretch, gap: gap,
                             in: Rect(x: x, y: rect.y, width: width, height: rect.height), next: &next, cells: &cells)
                 else { return false }
                 x += width + gap
@@ -189,8 +191,8 @@ struct ArrangementLayout {
                 var probe = next
                 let height = index == parts.count - 1
                     ? top - rect.y
-                    : line(part, aspects: aspects, stretch: stretch, gap: gap, next: &probe).height(rect.width)
-                guard place(part, aspects: aspects, stretch: stretch, gap: gap,
+                    : line(part, aspects: aspects, bands: bands, stretch: stretch, gap: gap, next: &probe).height(rect.width)
+                guard place(part, aspects: aspects, bands: bands, stretch: stretch, gap: gap,
                             in: Rect(x: rect.x, y: top - height, width: rect.width, height: height), next: &next,
                             cells: &cells)
                 else { return false }

@@ -36,7 +36,10 @@ enum PageLayouts {
         var name: String
     }
 
-    static func pages(aspects: [Double], mode: LayoutMode, area: Rect, gap: Double, maxPerPage: Int) -> [Page]? {
+    /// - Parameter bands: the height a photo's caption takes from a cell of a given width (photo index in
+    ///   `aspects`, width); an automatic layout makes room for it, the others let the photo give it up.
+    static func pages(aspects: [Double], mode: LayoutMode, area: Rect, gap: Double, maxPerPage: Int,
+                      bands: ((Int, Double) -> Double)? = nil) -> [Page]? {
         switch mode {
         case .single:
             return aspects.map { _ in Page(count: 1, cells: [area], name: "single") }
@@ -47,7 +50,7 @@ enum PageLayouts {
                 Page(count: min(perPage, aspects.count - start), cells: cells, name: mode.description)
             }
         case .auto:
-            return AutoLayout(area: area, gap: gap, maxPerPage: maxPerPage).pages(for: aspects)
+            return AutoLayout(area: area, gap: gap, maxPerPage: maxPerPage, bands: bands).pages(for: aspects)
         }
     }
 
@@ -83,6 +86,8 @@ struct AutoLayout {
     let area: Rect
     let gap: Double
     let maxPerPage: Int
+    /// The caption band of photo `index` in a cell `width` wide, or nil when no photo has a caption.
+    var bands: ((Int, Double) -> Double)? = nil
 
     /// The price of one more page, in squared crop shares: a page is worth cropping one photo by about 6%.
     static let pagePrice = 0.004
@@ -101,7 +106,8 @@ struct AutoLayout {
             for count in 1...min(perPage, end) {
                 let start = end - count
                 guard best[start].cost.isFinite,
-                      let page = bestPage(Array(aspects[start..<end]), arrangements: arrangements[count - 1]) else { continue }
+                      let page = bestPage(Array(aspects[start..<end]), first: start, arrangements: arrangements[count - 1])
+                else { continue }
                 let cost = best[start].cost + page.cost
                 // Strictly cheaper only: among equals the page with fewer photos, found first, stays.
                 if cost < best[end].cost { best[end] = (cost, page.page) }
@@ -118,11 +124,26 @@ struct AutoLayout {
         return pages.reversed()
     }
 
+    /// The arrangement laid out in the area; with captions, solved once with each caption's band at the width of
+    /// the whole area, then again at the widths the first solution gave the cells.
+    private func solve(_ arrangement: Arrangement, _ aspects: [Double], first: Int) -> ArrangementLayout? {
+        guard let bands else { return ArrangementLayout(arrangement, aspects: aspects, in: area, gap: gap) }
+        var widths = Array(repeating: area.width, count: aspects.count)
+        var layout: ArrangementLayout?
+        for _ in 0..<2 {
+            let heights = widths.enumerated().map { bands(first + $0.offset, $0.element) }
+            layout = ArrangementLayout(arrangement, aspects: aspects, in: area, gap: gap, bands: heights)
+            guard let solved = layout else { return nil }
+            widths = solved.cells.map(\.width)
+        }
+        return layout
+    }
+
     /// The cheapest arrangement of these photos on one page, with its cost.
-    func bestPage(_ aspects: [Double], arrangements: [Arrangement]) -> (cost: Double, page: PageLayouts.Page)? {
+    func bestPage(_ aspects: [Double], first: Int = 0, arrangements: [Arrangement]) -> (cost: Double, page: PageLayouts.Page)? {
         var best: (cost: Double, page: PageLayouts.Page)?
         for arrangement in arrangements {
-            guard let layout = ArrangementLayout(arrangement, aspects: aspects, in: area, gap: gap),
+            guard let layout = solve(arrangement, aspects, first: first),
                   layout.cells.allSatisfy({ $0.width >= area.width * Self.smallestSide
                                                 && $0.height >= area.height * Self.smallestSide }) else { continue }
             let cost = Double(aspects.count) * layout.cropShare * layout.cropShare + Self.pagePrice

@@ -1,0 +1,74 @@
+/// The words of a book, for the planner: the title page, each photo's caption, whether pages are numbered, and
+/// the font's measure to set them with.
+public struct BookText: Sendable {
+    public struct Title: Sendable, Equatable {
+        public var title: String
+        public var subtitle: String?
+        public var author: String?
+        /// The index (among the photos given to the planner) of the photo shown on the title page; that photo is
+        /// not repeated in the book.
+        public var coverPhoto: Int?
+
+        public init(title: String, subtitle: String? = nil, author: String? = nil, coverPhoto: Int? = nil) {
+            self.title = title
+            self.subtitle = subtitle
+            self.author = author
+            self.coverPhoto = coverPhoto
+        }
+    }
+
+    public var measure: any TextMeasure
+    /// Nil for no title page.
+    public var title: Title?
+    /// Each photo's caption, by index among the photos given to the planner; nil or missing for none.
+    public var captions: [String?]
+    public var pageNumbers: Bool
+    /// Facing pages put the number in the outer corner (right on odd pages, left on even ones); a one-sided book
+    /// centres it.
+    public var facingPages: Bool
+
+    /// Captions are set at 9 pt, readable in print, on at most three lines; a longer one is cut with an ellipsis.
+    public var captionSize = 9.0
+    public var captionLines = 3
+    public var pageNumberSize = 9.0
+
+    public init(measure: any TextMeasure, title: Title? = nil, captions: [String?] = [], pageNumbers: Bool = false,
+                facingPages: Bool = false) {
+        self.measure = measure
+        self.title = title
+        self.captions = captions
+        self.pageNumbers = pageNumbers
+        self.facingPages = facingPages
+    }
+
+    var captionLeading: Double { captionSize * 1.25 }
+    /// The space between a photo and its caption.
+    var captionGap: Double { 1.5 * Length.pointsPerMillimetre }
+
+    func caption(of index: Int) -> String? {
+        guard index < captions.count, let caption = captions[index], !caption.isEmpty else { return nil }
+        return caption
+    }
+
+    /// The height a caption of `lines` lines takes from its cell, the gap above it included.
+    func captionBand(lines: Int) -> Double { lines == 0 ? 0 : Double(lines) * captionLeading + captionGap }
+
+    /// The height `caption` takes from a cell `width` points wide.
+    func captionBand(_ caption: String?, width: Double) -> Double {
+        guard let caption else { return 0 }
+        return captionBand(lines: TextLines.wrap(caption, width: width, size: captionSize, maxLines: captionLines,
+                                                 measure: measure).lines.count)
+    }
+
+    /// The strip at the bottom of the area inside the margins that page numbers take from the photos.
+    var footerHeight: Double { pageNumberSize * 1.25 + 2 * Length.pointsPerMillimetre }
+
+    /// The number of page `number` (1-based) in the footer of `area`.
+    func pageNumber(_ number: Int, area: Rect) -> PlacedText {
+        let alignment: TextAlignment = !facingPages ? .center : number % 2 == 1 ? .right : .left
+        return PlacedText(role: .pageNumber, lines: [String(number)], size: pageNumberSize,
+                          leading: pageNumberSize * 1.25,
+                          box: Rect(x: area.x, y: area.y, width: area.width, height: pageNumberSize * 1.25),
+                          alignment: alignment)
+    }
+}

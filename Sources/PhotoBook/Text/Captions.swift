@@ -1,0 +1,116 @@
+import Platform
+
+/// Where each photo's caption comes from.
+public enum CaptionSource: String, Sendable, CaseIterable {
+    /// A sidecar text file beside the photo (`IMG_1.jpg.txt` or `IMG_1.txt`), else the photo's own description.
+    case auto
+    /// The file name without its extension.
+    case name
+    /// The capture date, written out.
+    case date
+    case none
+}
+
+/// Finds the captions of photos: reads sidecar files (the only I/O), and says what was wrong with a bad one.
+public enum Captions {
+    /// The most a sidecar may hold: a caption is a few lines, and a larger file is a mistake, not a caption.
+    public static let sidecarLimit = 64 * 1024
+
+    /// The caption of `file` from `source`, and a warning when a sidecar could not be used (the photo then goes
+    /// in without a caption from it). An existing sidecar that is blank means "no caption", on purpose.
+    public static func caption(for file: PhotoFile, source: CaptionSource, description: String?,
+                               captureDate: String?) -> (caption: String?, warning: String?) {
+        switch source {
+        case .none:
+            return (nil, nil)
+        case .name:
+            return (baseName(file.path, droppingExtension: true), nil)
+        case .date:
+            return (captureDate.flatMap(readableDate), nil)
+        case .auto:
+            for path in sidecars(of: file.path) {
+                switch FileSystem.status(path) {
+                case .failure(let failure) where failure.isNoSuchFile:
+                    continue
+                case .failure(let failure):
+                    return (nil, "sidecar \(path) cannot be read (\(failure)); no caption")
+                case .success(let status) where status.kind == .directory:
+                    return (nil, "sidecar \(path) is a folder, not a text file; no caption")
+                case .success(let status) where status.kind != .regular:
+                    return (nil, "sidecar \(path) is not a regular file; no caption")
+                case .success(let status) where status.size > Int64(sidecarLimit):
+                    return (nil, "sidecar \(path) is \(status.size / 1024) KB, more than a caption can be "
+                                 + "(at most \(sidecarLimit / 1024) KB); no caption")
+                case .success:
+                    switch FileSystem.readFile(path, limit: sidecarLimit) {
+                    case .failure(let failure):
+                        return (nil, "sidecar \(path) cannot be read (\(failure)); no caption")
+                    case .success(let bytes):
+                        guard let text = decodeUTF8(bytes) else {
+                            return (nil, "sidecar \(path) is not UTF-8 text; no caption")
+                        }
+                        let caption = normalised(text)
+                        return (caption.isEmpty ? nil : caption, nil)
+                    }
+                }
+            }
+            return (description.map(normalised).flatMap { $0.isEmpty ? nil : $0 }, nil)
+        }
+    }
+
+    /// `IMG_1.jpg.txt`, then `IMG_1.txt`.
+    static func sidecars(of path: String) -> [String] {
+        let withoutExtension = stripExtension(path)
+        return withoutExtension == path ? [path + ".txt"] : [path + ".txt", withoutExtension + ".txt"]
+    }
+
+    /// Strict UTF-8 (a byte-order mark is dropped); nil for anything else, so that a Latin-1 or UTF-16 file is
+    /// named in a warning instead of printed as garbage.
+    static func decodeUTF8(_ bytes: [UInt8]) -> String? {
+        var body = bytes[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        var text = ""
+        var decoder = UTF8()
+        var iterator = body.makeIterator()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                // Control characters other than line breaks and tabs have no place in a caption.
+                if scalar.value < 0x20 && scalar != "\n" && scalar != "\r" && scalar != "\t" { return nil }
+                text.unicodeScalars.append(scalar)
+            case .emptyInput:
+                return text
+            case .error:
+                return nil
+            }
+        }
+    }
+
+    /// Runs of white space (line breaks included) become one space; the ends are trimmed.
+    static func normalised(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// "2024:07:14 18:03:09" as "14 July 2024, 18:03"; nil when it is not a date.
+    public static func readableDate(_ exif: String) -> String? {
+        let parts = exif.split(whereSeparator: { $0 == ":" || $0 == " " || $0 == "-" || $0 == "T" }).compactMap { Int($0) }
+        guard parts.count >= 5, (1...12).contains(parts[1]), (1...31).contains(parts[2]), parts[0] > 0,
+              (0...23).contains(parts[3]), (0...59).contains(parts[4]) else { return nil }
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                      "October", "November", "December"]
+        let minute = parts[4] < 10 ? "0\(parts[4])" : String(parts[4])
+        return "\(parts[2]) \(months[parts[1] - 1]) \(parts[0]), \(parts[3]):\(minute)"
+    }
+
+    static func baseName(_ path: String, droppingExtension: Bool) -> String {
+        let name = String(path.split(separator: "/", omittingEmptySubsequences: true).last ?? Substring(path))
+        return droppingExtension ? stripExtension(name) : name
+    }
+
+    /// The path without its last extension (`a/IMG_1.jpg` -> `a/IMG_1`); a leading dot is no extension.
+    static func stripExtension(_ path: String) -> String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path }
+        return String(path[..<dot])
+    }
+}

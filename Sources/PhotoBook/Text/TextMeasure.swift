@@ -1,0 +1,122 @@
+/// Measures text as the book will set it, so that the planner, which does no I/O, can wrap captions and place
+/// titles: the PDF module answers with the glyph widths of the font it embeds.
+public protocol TextMeasure: Sendable {
+    /// The font's name as a reader knows it, for messages ("DejaVu Sans").
+    var fontName: String { get }
+    /// The advance width of `text` set at `size` points, in points.
+    func width(of text: String, size: Double) -> Double
+    /// Whether the font has a glyph for `scalar`; one it lacks would print as an empty box.
+    func covers(_ scalar: Unicode.Scalar) -> Bool
+    /// How far the tallest glyphs rise above the baseline, per point of size.
+    var ascent: Double { get }
+    /// How far the deepest glyphs fall below the baseline, per point of size (positive).
+    var descent: Double { get }
+}
+
+/// Where a line of text sits in its box.
+public enum TextAlignment: String, Sendable, Equatable, Codable {
+    case left, center, right
+}
+
+/// Text on a page, already broken into lines: what it is, where, how large.
+public struct PlacedText: Sendable, Equatable {
+    public enum Role: String, Sendable, Equatable, Codable {
+        case caption, title, subtitle, author, heading, pageNumber
+    }
+
+    public var role: Role
+    public var lines: [String]
+    /// The font size in points.
+    public var size: Double
+    /// The distance from one baseline to the next, in points.
+    public var leading: Double
+    /// The box the lines are set in: the first baseline is one ascent below its top.
+    public var box: Rect
+    public var alignment: TextAlignment
+
+    /// The baseline of line `index`, in points from the bottom of the page.
+    public func baseline(of index: Int, ascent: Double) -> Double {
+        box.y + box.height - ascent * size - Double(index) * leading
+    }
+}
+
+/// Breaking text into lines that fit a width, with the font's own widths.
+public enum TextLines {
+    /// The lines `text` needs at `width` points, at most `maxLines`; the last one ends with an ellipsis when the
+    /// text did not fit (`cut` is then true). Breaks at spaces; a word wider than the line is broken where it must.
+    public static func wrap(_ text: String, width: Double, size: Double, maxLines: Int, measure: any TextMeasure)
+        -> (lines: [String], cut: Bool) {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).map(String.init)
+        guard !words.isEmpty, maxLines > 0, width > 0 else { return ([], !words.isEmpty) }
+        var lines: [String] = []
+        var current = ""
+        var pending = words[...]
+        while let word = pending.first {
+            let candidate = current.isEmpty ? word : current + " " + word
+            if measure.width(of: candidate, size: size) <= width {
+                current = candidate
+                pending = pending.dropFirst()
+                continue
+            }
+            if current.isEmpty {
+                // A single word wider than the line: as many characters as fit, the rest on the next line.
+                let (head, tail) = split(word, width: width, size: size, measure: measure)
+                lines.append(head)
+                pending = pending.dropFirst()
+                if !tail.isEmpty { pending = [tail] + pending }
+            } else {
+                lines.append(current)
+                current = ""
+            }
+            if lines.count == maxLines { break }
+        }
+        if lines.count < maxLines && !current.isEmpty {
+            lines.append(current)
+            current = ""
+        }
+        let cut = !pending.isEmpty || !current.isEmpty
+        if cut, let last = lines.popLast() {
+            lines.append(ellipsized(last, width: width, size: size, measure: measure))
+        }
+        return (lines, cut)
+    }
+
+    /// `line` shortened until it fits with an ellipsis after it.
+    static func ellipsized(_ line: String, width: Double, size: Double, measure: any TextMeasure) -> String {
+        var characters = Array(line)
+        while !characters.isEmpty {
+            let candidate = String(characters).trimmingTrailingSpaces() + "…"
+            if measure.width(of: candidate, size: size) <= width { return candidate }
+            characters.removeLast()
+        }
+        return "…"
+    }
+
+    /// The longest head of `word` that fits, and the rest; at least one character goes on each line.
+    private static func split(_ word: String, width: Double, size: Double, measure: any TextMeasure) -> (String, String) {
+        let characters = Array(word)
+        var count = 1
+        while count < characters.count && measure.width(of: String(characters[..<(count + 1)]), size: size) <= width {
+            count += 1
+        }
+        return (String(characters[..<count]), String(characters[count...]))
+    }
+
+    /// The characters of `text` the font lacks, each once, in order of first appearance.
+    public static func missing(in text: String, measure: any TextMeasure) -> [Unicode.Scalar] {
+        var seen: Set<Unicode.Scalar> = []
+        var missing: [Unicode.Scalar] = []
+        for scalar in text.unicodeScalars where !scalar.properties.isWhitespace && !measure.covers(scalar) {
+            if seen.insert(scalar).inserted { missing.append(scalar) }
+        }
+        return missing
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+}

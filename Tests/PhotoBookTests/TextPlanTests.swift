@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+@testable import PhotoBook
+import Platform
+
+/// A measure for tests: every character as wide as half its size, and only Latin, Greek and Cyrillic letters,
+/// digits and punctuation covered.
+struct FixedMeasure: TextMeasure {
+    var fontName: String { "Fixed" }
+    func width(of text: String, size: Double) -> Double { Double(text.count) * size / 2 }
+    func covers(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x0530 || scalar == "…" }
+    var ascent: Double { 0.8 }
+    var descent: Double { 0.2 }
+}
+
+/// Words on pages: wrapping, captions under their photos, the title page, page numbers; and where captions come from.
+struct TextPlanTests {
+    let measure = FixedMeasure()
+
+    @Test func wrapBreaksAtSpacesAndCutsTheFourthLineWithAnEllipsis() {
+        // 10 pt characters are 5 pt wide: 60 pt holds 12 of them.
+        let short = TextLines.wrap("A short one", width: 60, size: 10, maxLines: 3, measure: measure)
+        #expect(short.lines == ["A short one"] && !short.cut)
+        let two = TextLines.wrap("the quick brown fox jumps", width: 60, size: 10, maxLines: 3, measure: measure)
+        #expect(two.lines == ["the quick", "brown fox", "jumps"] && !two.cut)
+        let long = TextLines.wrap("one two three four five six seven eight nine ten eleven twelve", width: 60,
+                                  size: 10, maxLines: 3, measure: measure)
+        #expect(long.cut && long.lines.count == 3 && long.lines[2].hasSuffix("…"))
+        for line in long.lines { #expect(measure.width(of: line, size: 10) <= 60, "\(line)") }
+        let word = TextLines.wrap("Donaudampfschifffahrtsgesellschaft", width: 60, size: 10, maxLines: 3, measure: measure)
+        #expect(word.lines.first == "Donaudampfsc" && word.lines.count == 3)
+        #expect(TextLines.wrap("   ", width: 60, size: 10, maxLines: 3, measure: measure).lines.isEmpty)
+    }
+
+    @Test func charactersTheFontLacksAreFoundOnceEach() {
+        #expect(TextLines.missing(in: "Καλημέρα 世界 世", measure: measure) == ["世", "界"])
+        #expect(TextLines.missing(in: "Привет", measure: measure).isEmpty)
+    }
+
+    func textPlan(count: Int, captions: [String?], mode: LayoutMode = .single, title: BookText.Title? = nil,
+                  numbers: Bool = false) throws -> BookPlan {
+        var options = LayoutOptions()
+        options.mode = mode
+        let text = BookText(measure: measure, title: title, captions: captions, pageNumbers: numbers)
+        return try #require(Planner.plan(uprightSizes: Array(repeating: (3000, 2000), count: count), options: options,
+                                         text: text))
+    }
+
+    @Test(arguments: [LayoutMode.single, .grid(columns: 2, rows: 2), .auto])
+    func aCaptionSitsUnderItsPhotoInsideTheCell(mode: LayoutMode) throws {
+        let captions: [String?] = ["First photo", nil, "A caption long enough to need two lines in a small cell, surely", "Four"]
+        let plan = try textPlan(count: 4, captions: captions, mode: mode)
+        let area = LayoutOptions().contentArea!
+        for page in plan.pages {
+            let texts = page.texts.filter { $0.role == .caption }
+            #expect(texts.count == page.photos.filter { captions[$0.photoIndex] != nil }.count)
+            for text in texts {
+                // Under exactly one photo, as wide as its cell, inside the margins.
+                let photo = try #require(page.photos.first { abs($0.cell.x - text.box.x) < 1e-6
+                    && abs($0.cell.y - (text.box.y + text.box.height + 1.5 * Length.pointsPerMillimetre)) < 1e-6 })
+                #expect(abs(photo.cell.width - text.box.width) < 1e-6)
+                #expect(text.box.y >= area.y - 1e-6)
+                #expect(text.lines.count >= 1 && text.lines.count <= 3)
+                for line in text.lines { #expect(measure.width(of: line, size: text.size) <= text.box.width + 1e-6) }
+            }
+        }
+    }
+
+    @Test func aTitlePageComesFirstWithTheCoverPhotoAndIsNotNumbered() throws {
+        let title = BookText.Title(title: "Summer in Κρήτη", subtitle: "July 2024", author: "Ana", coverPhoto: 2)
+        let plan = try textPlan(count: 4, captions: [], title: title, numbers: true)
+        #expect(plan.pages.count == 4, "the title page and three photo pages: the cover is not repeated")
+        let first = plan.pages[0]
+        #expect(first.arrangement == "title")
+        #expect(first.texts.map(\.role) == [.title, .subtitle, .author])
+        #expect(first.texts[0].lines == ["Summer in Κρήτη"])
+        #expect(first.photos.map(\.photoIndex) == [2])
+        #expect(plan.pages.dropFirst().flatMap { $0.photos.map(\.photoIndex) } == [0, 1, 3])
+        // The title page counts as page 1 and carries no number; the others do, centred in the footer.
+        #expect(plan.pages.map(\.number) == [1, 2, 3, 4])
+        #expect(!first.texts.contains { $0.role == .pageNumber })
+        for page in plan.pages.dropFirst() {
+            let number = try #require(page.texts.first { $0.role == .pageNumber })
+            #expect(number.lines == [String(page.number)] && number.alignment == .center)
+            // Photos stay above the footer.
+            #expect(page.photos.allSatisfy { $0.cell.y >= number.box.y + number.box.height - 1e-6 })
+        }
+    }
+
+    @Test func facingPagesPutTheNumberInTheOuterCorner() {
+        let text = BookText(measure: measure, pageNumbers: true, facingPages: true)
+        let area = Rect(x: 10, y: 10, width: 100, height: 100)
+        #expect(text.pageNumber(1, area: area).alignment == .right)
+        #expect(text.pageNumber(2, area: area).alignment == .left)
+    }
+
+    // MARK: where captions come from
+
+    func scratch() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("captions-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func file(_ path: String) -> PhotoFile {
+        PhotoFile(path: path, format: .jpeg, id: FileSystem.FileID(device: 0, inode: 0))
+    }
+
+    @Test func autoTakesTheSidecarThenTheDescription() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let a = folder + "/IMG_1.jpg", b = folder + "/IMG_2.jpg", c = folder + "/IMG_3.jpg"
+        try "  Lunch\nin   Ζαγόρι \n".write(toFile: a + ".txt", atomically: true, encoding: .utf8)
+        try "from the short name".write(toFile: folder + "/IMG_1.txt", atomically: true, encoding: .utf8)
+        try "short name only".write(toFile: folder + "/IMG_2.txt", atomically: true, encoding: .utf8)
+        #expect(Captions.caption(for: file(a), source: .auto, description: "exif", captureDate: nil).caption == "Lunch in Ζαγόρι")
+        #expect(Captions.caption(for: file(b), source: .auto, description: "exif", captureDate: nil).caption == "short name only")
+        #expect(Captions.caption(for: file(c), source: .auto, description: " From EXIF ", captureDate: nil).caption == "From EXIF")
+        #expect(Captions.caption(for: file(c), source: .auto, description: nil, captureDate: nil).caption == nil)
+        // A blank sidecar says: no caption, not even the description.
+        try "  \n".write(toFile: c + ".txt", atomically: true, encoding: .utf8)
+        #expect(Captions.caption(for: file(c), source: .auto, description: "exif", captureDate: nil) == (nil, nil))
+        #expect(Captions.caption(for: file(a), source: .name, description: nil, captureDate: nil).caption == "IMG_1")
+        #expect(Captions.caption(for: file(a), source: .date, description: nil, captureDate: "2024:07:14 18:03:09").caption
+                == "14 July 2024, 18:03")
+        #expect(Captions.caption(for: file(a), source: .none, description: "x", captureDate: nil).caption == nil)
+    }
+
+    @Test func aBadSidecarIsNamedAndThePhotoGoesInWithoutACaption() throws {
+        let folder = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cases: [(String, (String) throws -> Void, String)] = [
+            ("latin1", { try Data([0x43, 0x61, 0x66, 0xE9]).write(to: URL(fileURLWithPath: $0)) }, "is not UTF-8 text"),
+            ("utf16", { try "Hi".data(using: .utf16)!.write(to: URL(fileURLWithPath: $0)) }, "is not UTF-8 text"),
+            ("huge", { try Data(repeating: 0x41, count: Captions.sidecarLimit + 1).write(to: URL(fileURLWithPath: $0)) },
+             "more than a caption can be"),
+            ("folder", { try FileManager.default.createDirectory(atPath: $0, withIntermediateDirectories: false) },
+             "is a folder"),
+            ("loop", { try FileManager.default.createSymbolicLink(atPath: $0, withDestinationPath: $0) }, "cannot be read"),
+            ("fifo", { _ = mkfifo($0, 0o600) }, "is not a regular file"),
+        ]
+        for (name, make, reason) in cases {
+            let photo = folder + "/\(name).jpg"
+            try make(photo + ".txt")
+            let result = Captions.caption(for: file(photo), source: .auto, description: "fallback", captureDate: nil)
+            #expect(result.caption == nil, "\(name)")
+            #expect(result.warning?.contains("sidecar \(photo).txt") == true && result.warning?.contains(reason) == true,
+                    "\(name): \(result.warning ?? "no warning")")
+        }
+    }
+}
