@@ -11,6 +11,8 @@ public final class PDFDocument {
     let handle: HPDF_Doc
     let errorLog = HaruErrorLog()
     private var usesUTF8Encoder = false
+    /// Fonts already loaded, by path: libharu's handles, not `PDFFont`s, which would keep the document alive.
+    var loadedFonts: [String: LoadedFont] = [:]
 
     /// Creates an empty document (`HPDF_New`, `HPDF_SetCompressionMode`).
     public init() throws(PDFError) {
