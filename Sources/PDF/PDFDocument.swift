@@ -13,6 +13,8 @@ public final class PDFDocument {
     private var usesUTF8Encoder = false
     /// Fonts already loaded, by path: libharu's handles, not `PDFFont`s, which would keep the document alive.
     var loadedFonts: [String: LoadedFont] = [:]
+    /// Page labels are one number tree, written once.
+    var hasPageLabels = false
 
     /// Creates an empty document (`HPDF_New`, `HPDF_SetCompressionMode`).
     public init() throws(PDFError) {
