@@ -11,6 +11,10 @@ public final class PDFDocument {
     let handle: HPDF_Doc
     let errorLog = HaruErrorLog()
     private var usesUTF8Encoder = false
+    /// Fonts already loaded, by path: libharu's handles, not `PDFFont`s, which would keep the document alive.
+    var loadedFonts: [String: LoadedFont] = [:]
+    /// Page labels are one number tree, written once.
+    var hasPageLabels = false
 
     /// Creates an empty document (`HPDF_New`, `HPDF_SetCompressionMode`).
     public init() throws(PDFError) {
@@ -30,16 +34,24 @@ public final class PDFDocument {
         HPDF_Free(handle)
     }
 
-    /// Sets the Info dictionary's Producer, Creator, Title (when given) and CreationDate (`HPDF_SetInfoAttr`,
-    /// `HPDF_SetInfoDateAttr`). Strings may be any UTF-8; non-ASCII ones are written as UTF-16 text strings.
+    /// Sets the Info dictionary's Producer, Creator, CreationDate and, when given, Title, Author, Subject and
+    /// Keywords (`HPDF_SetInfoAttr`, `HPDF_SetInfoDateAttr`).
+    ///
+    /// Strings may be any Unicode; non-ASCII ones are written as UTF-16 text strings. Characters beyond U+FFFF
+    /// (emoji) become U+FFFD, which libharu can encode.
     public func setInfo(
-        producer: String, creator: String, title: String? = nil, creationDate: Date = Date()
+        producer: String, creator: String, title: String? = nil, author: String? = nil, subject: String? = nil,
+        keywords: String? = nil, creationDate: Date = Date()
     ) throws(PDFError) {
         // Quirk: HPDF_New already wrote "Haru Free PDF Library 2.3.0" as Producer; setting it again replaces it.
         try setInfoText(HPDF_INFO_PRODUCER, producer, name: "Producer")
         try setInfoText(HPDF_INFO_CREATOR, creator, name: "Creator")
-        if let title {
-            try setInfoText(HPDF_INFO_TITLE, title, name: "Title")
+        let optional: [(HPDF_InfoType, String?, String)] = [
+            (HPDF_INFO_TITLE, title, "Title"), (HPDF_INFO_AUTHOR, author, "Author"),
+            (HPDF_INFO_SUBJECT, subject, "Subject"), (HPDF_INFO_KEYWORDS, keywords, "Keywords"),
+        ]
+        for case let (type, text?, name) in optional {
+            try setInfoText(type, text, name: name)
         }
         let date = PDFDate(creationDate)
         try haruStatus("setting the CreationDate \(date)") {

@@ -9,11 +9,15 @@ public enum PDFError: Error, Sendable, Equatable, CustomStringConvertible {
     case libharu(status: UInt, detail: Int, during: String)
     /// Writing the file failed; `reason` is the operating system's, e.g. "no space left on device".
     case write(reason: String)
+    /// A font file could not be used: missing, not a TrueType font, damaged, or refused by libharu.
+    case font(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .write(let reason):
             return reason
+        case .font(let path, let reason):
+            return "\(path): \(reason)"
         case .libharu(let status, let detail, let during):
             return "PDF library error 0x\(String(status, radix: 16, uppercase: true)) (detail \(detail)) while \(during)"
         }
@@ -24,6 +28,7 @@ public enum PDFError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .libharu(let status, _, _): return status
         case .write: return UInt(HPDF_FILE_IO_ERROR)
+        case .font: return UInt(HPDF_TTF_INVALID_FOMAT)
         }
     }
 }

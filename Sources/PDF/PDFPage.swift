@@ -76,4 +76,39 @@ public final class PDFPage {
         }
         try document.haruStatus(during) { HPDF_Page_GRestore(page) }
     }
+
+    /// Writes `text` in one line with its baseline starting at (x, y), in points from the page's bottom left
+    /// (`HPDF_Page_BeginText`, `HPDF_Page_SetFontAndSize`, `HPDF_Page_TextOut`, `HPDF_Page_EndText`).
+    ///
+    /// The text is real PDF text: searchable and copyable. `gray` is the fill, 0 black to 1 white. Characters the
+    /// font lacks are drawn as its empty box (check `PDFFont.covers` first); control characters are drawn as
+    /// spaces and characters beyond U+FFFF as U+FFFD, which is also how `PDFFont.width` measures them.
+    /// The font must belong to this page's document.
+    public func drawText(
+        _ text: String, font: PDFFont, size: Double, x: Double, y: Double, gray: Double = 0
+    ) throws(PDFError) {
+        precondition(font.document === document, "PDFPage.drawText: the font belongs to another PDFDocument")
+        precondition([x, y, size].allSatisfy(\.isFinite) && size > 0, "PDFPage.drawText: bad size \(size) or place")
+        precondition((0...1).contains(gray), "PDFPage.drawText: gray must be 0...1, got \(gray)")
+        guard !text.isEmpty else { return }
+        let page = handle
+        let bytes = PDFDrawnText.cString(of: text)
+        let during = "drawing the text '\(text.prefix(40))' at (\(x), \(y)) in \(size) pt"
+        try document.haruStatus(during) { HPDF_Page_GSave(page) }
+        do throws(PDFError) {
+            try document.haruStatus(during) { HPDF_Page_SetGrayFill(page, HPDF_REAL(gray)) }
+            try document.haruStatus(during) { HPDF_Page_BeginText(page) }
+            try document.haruStatus(during) { HPDF_Page_SetFontAndSize(page, font.handle, HPDF_REAL(size)) }
+            try document.haruStatus(during) {
+                bytes.withUnsafeBufferPointer { HPDF_Page_TextOut(page, HPDF_REAL(x), HPDF_REAL(y), $0.baseAddress) }
+            }
+            try document.haruStatus(during) { HPDF_Page_EndText(page) }
+        } catch {
+            // Leave text mode and pop the state even so, or the page's next drawing would be invalid.
+            try? document.haruStatus(during) { HPDF_Page_EndText(page) }
+            try? document.haruStatus(during) { HPDF_Page_GRestore(page) }
+            throw error
+        }
+        try document.haruStatus(during) { HPDF_Page_GRestore(page) }
+    }
 }

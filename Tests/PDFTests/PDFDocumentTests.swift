@@ -77,6 +77,28 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("Café à Zürich", "Élodie Müller", "naïve – “quotes” — …"),
+        ("Ελληνικά", "Кириллица", "東京と世界"),
+        ("Summer 2024", "Ann", "plain ASCII stays plain"),
+    ])
+    func titleAuthorSubjectAndKeywordsComeBackExactly(title: String, author: String, subject: String) throws {
+        try Tools.withTempDirectory { dir in
+            let doc = try PDFDocument()
+            try doc.setInfo(
+                producer: "photobook", creator: "photobook", title: title, author: author, subject: subject,
+                keywords: subject + ", " + author)
+            _ = try doc.addPage(width: 100, height: 100)
+            try doc.save(to: dir + "/book.pdf")
+            #expect(try Tools.qpdfCheck(dir + "/book.pdf"))
+            let info = try Tools.pdfinfo(dir + "/book.pdf")
+            #expect(info["Title"] == title)
+            #expect(info["Author"] == author)
+            #expect(info["Subject"] == subject)
+            #expect(info["Keywords"] == subject + ", " + author)
+        }
+    }
+
     @Test func creationDateIsTheMomentGiven() throws {
         try Tools.withTempDirectory { dir in
             let moment = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14T22:13:20Z
