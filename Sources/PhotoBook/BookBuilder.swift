@@ -15,8 +15,25 @@ public struct BuildOptions: Sendable {
     public var maxPixels = 100_000_000
     /// Where the private working directory goes; `$TMPDIR` or /tmp when nil.
     public var temporaryDirectory: String?
+    /// Titles, captions and page numbers; nil for a book of photos alone.
+    public var text: TextOptions?
 
     public init() {}
+}
+
+/// The words of a build: what to say and the font to say it in.
+public struct TextOptions: Sendable {
+    /// The TrueType font embedded in the book, and its measure for the planner.
+    public var font: BookFont
+    public var title: String?
+    public var subtitle: String?
+    public var author: String?
+    /// The index in the builder's files of the photo for the title page (only with a title).
+    public var coverPhoto: Int?
+    public var captions: CaptionSource = .none
+    public var pageNumbers = false
+
+    public init(font: BookFont) { self.font = font }
 }
 
 /// Runs one build: probe, plan, the operation graph, the commit. Create one per build; `run()` once.
@@ -90,6 +107,8 @@ public final class BookBuilder: Sendable {
             return BuildReport(photos: reports, book: .failed("the page options leave no room for a photo"),
                                pagesWritten: 0, seconds: 0)
         }
+        var warnings: [BuildWarning] = []
+        let captions = findCaptions(usable, warnings: &warnings)
 
         let parent = options.temporaryDirectory ?? FileSystem.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         let directory: String
@@ -110,7 +129,8 @@ public final class BookBuilder: Sendable {
         var round = 0
         while true {
             guard let next = Planner.plan(uprightSizes: alive.map { (usable[$0].info.uprightWidth, usable[$0].info.uprightHeight) },
-                                          options: options.layout) else {
+                                          options: options.layout,
+                                          text: bookText(alive: alive, usable: usable, captions: captions)) else {
                 return BuildReport(photos: reports, book: .failed("the page options leave no room for a photo"),
                                    pagesWritten: 0, seconds: 0)
             }
@@ -185,20 +205,79 @@ public final class BookBuilder: Sendable {
                 photos.append(.init(info: usable[photo].info, placement: placed, passThrough: render.passThrough,
                                     path: render.path))
             }
-            pages.append(.init(size: page.size, photos: photos))
+            pages.append(.init(size: page.size, photos: photos, texts: page.texts))
             pageReports.append(PageReport(arrangement: page.arrangement,
                                           photos: page.photos.map { usable[alive[$0.photoIndex]].index }))
         }
         for (key, render) in renders where !used.contains(key) { session.remove(temporaryFile: render.path) }
 
         let commit = BookCommit(outputPath: outputPath, session: session, hooks: hooks)
-        let build = BuildPDFOperation(pages: pages, commit: commit, session: session, hooks: hooks)
+        let words = options.text.map { text in
+            BuildPDFOperation.Words(fontPath: text.font.path, title: text.title, subtitle: text.subtitle,
+                                    author: text.author, hasTitlePage: plan.pages.first?.arrangement == "title")
+        }
+        let build = BuildPDFOperation(pages: pages, words: words, commit: commit, session: session, hooks: hooks)
         if session.isCancelled { return BuildReport(photos: reports, book: .cancelled, pagesWritten: 0, seconds: 0) }
         queue.addOperations([build], waitUntilFinished: true)
         build.recordIfAbsent(.cancelled)
         if let reason = session.abortReason { return BuildReport(photos: reports, book: .failed(reason), pagesWritten: 0, seconds: 0) }
-        return BuildReport(photos: reports, book: build.outcome!, pagesWritten: build.pagesWritten, seconds: 0,
-                           pages: pageReports)
+        for (number, page) in plan.pages.enumerated() {
+            for text in page.texts where text.role == .caption && text.lines.last?.hasSuffix("…") == true {
+                // Which photo: the one whose cell sits right above the caption.
+                if let photo = page.photos.first(where: { abs($0.cell.x - text.box.x) < 1e-6 && $0.cell.y > text.box.y }) {
+                    warnings.append(BuildWarning(path: usable[alive[photo.photoIndex]].info.file.path,
+                                                 message: "caption longer than \(text.lines.count) lines on page "
+                                                     + "\(number + 1); cut with an ellipsis"))
+                }
+            }
+        }
+        var report = BuildReport(photos: reports, book: build.outcome!, pagesWritten: build.pagesWritten, seconds: 0,
+                                 pages: pageReports)
+        report.warnings = warnings
+        return report
+    }
+
+    /// Each usable photo's caption (reading sidecars: the only I/O of the words), with a warning for a bad
+    /// sidecar and for every character the font lacks, named once per caption.
+    private func findCaptions(_ usable: [(index: Int, info: PhotoInfo)], warnings: inout [BuildWarning]) -> [String?] {
+        guard let text = options.text else { return usable.map { _ in nil } }
+        for (label, value) in [("title", text.title), ("subtitle", text.subtitle), ("author", text.author)] {
+            guard let value else { continue }
+            for scalar in TextLines.missing(in: value, measure: text.font) {
+                warnings.append(BuildWarning(path: nil, message: "\(label): \(Self.describe(scalar)) is not in \(text.font.fontName)"))
+            }
+        }
+        guard text.captions != .none else { return usable.map { _ in nil } }
+        return usable.map { photo in
+            let found = Captions.caption(for: photo.info.file, source: text.captions, description: nil,
+                                         captureDate: photo.info.captureDate)
+            if let warning = found.warning { warnings.append(BuildWarning(path: photo.info.file.path, message: warning)) }
+            guard let caption = found.caption else { return nil }
+            let name = Captions.baseName(photo.info.file.path, droppingExtension: false)
+            for scalar in TextLines.missing(in: caption, measure: text.font) {
+                warnings.append(BuildWarning(path: nil, message: "caption of \(name): \(Self.describe(scalar)) is not in \(text.font.fontName)"))
+            }
+            return caption
+        }
+    }
+
+    /// `U+4E16 '世'`.
+    static func describe(_ scalar: Unicode.Scalar) -> String {
+        var hex = String(scalar.value, radix: 16, uppercase: true)
+        while hex.count < 4 { hex = "0" + hex }
+        return "U+\(hex) '\(scalar)'"
+    }
+
+    /// The words for a plan of the photos still alive.
+    private func bookText(alive: [Int], usable: [(index: Int, info: PhotoInfo)], captions: [String?]) -> BookText? {
+        guard let text = options.text else { return nil }
+        var title: BookText.Title?
+        if let words = text.title {
+            let cover = text.coverPhoto.flatMap { file in alive.firstIndex { usable[$0].index == file } }
+            title = BookText.Title(title: words, subtitle: text.subtitle, author: text.author, coverPhoto: cover)
+        }
+        return BookText(measure: text.font, title: title, captions: alive.map { captions[$0] },
+                        pageNumbers: text.pageNumbers)
     }
 
     /// One photo's decode and render, for one round.

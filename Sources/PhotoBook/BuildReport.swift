@@ -14,6 +14,18 @@ public struct PhotoReport: Sendable {
     public var cropShare: Double?
 }
 
+/// Something the user should know that did not stop the build: a bad sidecar, a character the font lacks.
+public struct BuildWarning: Sendable, Equatable {
+    /// The file it is about, when it is about one.
+    public var path: String?
+    public var message: String
+
+    public init(path: String?, message: String) {
+        self.path = path
+        self.message = message
+    }
+}
+
 /// One page of the book as planned: how its photos are arranged, and which they are (indices into `photos`).
 public struct PageReport: Sendable, Equatable {
     public var arrangement: String
@@ -29,6 +41,7 @@ public struct BuildReport: Sendable {
     public var seconds: Double
     /// The pages as finally planned, whether or not the book was written (empty when planning never finished).
     public var pages: [PageReport] = []
+    public var warnings: [BuildWarning] = []
 
     public init(photos: [PhotoReport], book: Outcome, pagesWritten: Int, seconds: Double, pages: [PageReport] = []) {
         self.photos = photos

@@ -10,6 +10,18 @@ struct BuildCommand {
     var quiet = false
     var verbose = false
     var help = false
+    var title: String?
+    var subtitle: String?
+    var author: String?
+    var coverPhoto: String?
+    var captions = CaptionSource.none
+    var pageNumbers = false
+    var fontPath = BookFont.defaultPath
+    /// The font, loaded and checked by `validate()` when the book has words.
+    var font: BookFont?
+
+    /// Whether the book has any words to set.
+    var hasWords: Bool { title != nil || captions != .none || pageNumbers }
 
     /// More workers than this would hold that many decoded photos in memory for no gain in speed.
     static let jobsLimit = 128
@@ -49,6 +61,28 @@ struct BuildCommand {
             .flag("keep-originals", group: .photos,
                   help: "never resample: JPEG photos are embedded byte for byte, their orientation and crop applied "
                       + "by the page", \.options.layout.keepOriginals),
+            .value("title", .words(what: "title"), group: .words,
+                   help: "make a title page with this title, and fill the PDF's Title", \.title),
+            .value("subtitle", .words(what: "subtitle"), group: .words,
+                   help: "a line under the title (needs --title); also the PDF's Subject", \.subtitle),
+            .value("author", .words(what: "author"), group: .words,
+                   help: "the author, on the title page (needs --title) and in the PDF's Author", \.author),
+            .value("cover-photo", .inputFile(extensions: ["jpg", "jpeg", "png"]), group: .words,
+                   help: "a photo for the title page, under the title (needs --title); not repeated in the book",
+                   \.coverPhoto),
+            .value("captions", .choice(metavar: "SOURCE", [
+                       .auto: "a sidecar text file beside the photo (IMG_1.jpg.txt or IMG_1.txt), else the photo's "
+                           + "own description",
+                       .name: "the file name without its extension",
+                       .date: "the capture date",
+                       .none: "no captions",
+                   ]), default: "none", group: .words,
+                   help: "a caption under each photo, on at most three lines", \.captions),
+            .flag("page-numbers", group: .words,
+                  help: "print each page's number at the bottom, as a printer counts (the title page unnumbered)",
+                  \.pageNumbers),
+            .value("font", .inputFile(extensions: ["ttf"]), default: BookFont.defaultPath, group: .words,
+                   help: "the TrueType font for every word in the book, embedded", \.fontPath),
             .value("jobs", short: "j", .integer(1...jobsLimit), defaultText: "the number of cores", group: .running,
                    help: "photos worked on at once", \.options.jobs),
             .flag("strict", group: .running,
@@ -108,6 +142,10 @@ struct BuildCommand {
     func validate() throws(CLIError) {
         guard !inputs.isEmpty else { throw .usage("no input given: name folders or photos to build from") }
         guard output != nil else { throw .usage("no output given: add -o BOOK.pdf") }
+        for (name, value) in [("--subtitle", subtitle), ("--author", author), ("--cover-photo", coverPhoto)]
+        where value != nil && title == nil {
+            throw .usage("\(name): goes on the title page, so it needs --title")
+        }
         let layout = options.layout
         switch layout.problem {
         case nil:

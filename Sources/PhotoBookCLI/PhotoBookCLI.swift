@@ -101,6 +101,19 @@ public enum PhotoBookCLI {
         }
         let say = Diagnostics(quiet: command.quiet, verbose: command.verbose)
         let output = command.output!
+        var options = command.options
+        // The font is read before any photo: a book with words needs it, and a font named but unusable is a
+        // mistake worth hearing about even without them.
+        if command.hasWords || command.fontPath != BookFont.defaultPath {
+            do {
+                options.text = TextOptions(font: try BookFont(path: command.fontPath))
+            } catch {
+                let hint = command.fontPath == BookFont.defaultPath
+                    ? " (install Debian's fonts-dejavu-core, or name a TrueType font with --font)" : ""
+                say.error("--font: \(error)\(hint)")
+                return .usage
+            }
+        }
 
         let discovery = Discovery.discover(command.inputs, recursive: command.recursive)
         for (path, reason) in discovery.errors { say.error(reason, path: path) }
@@ -116,7 +129,33 @@ public enum PhotoBookCLI {
             return .failure
         }
 
-        let total = discovery.photos.count
+        var photos = discovery.photos
+        if var text = options.text {
+            text.title = command.title
+            text.subtitle = command.subtitle
+            text.author = command.author
+            text.captions = command.captions
+            text.pageNumbers = command.pageNumbers
+            if let cover = command.coverPhoto {
+                let found = Discovery.discover([cover], recursive: false)
+                for (path, reason) in found.errors { say.error("--cover-photo: \(reason)", path: path) }
+                if !found.errors.isEmpty { return .usage }
+                guard found.photos.count == 1, let photo = found.photos.first, photo.format != nil else {
+                    say.error("--cover-photo: not a JPEG or PNG photo", path: cover)
+                    return .usage
+                }
+                // A cover that is also among the book's photos is that photo, shown once, on the title page.
+                if let index = photos.firstIndex(where: { $0.id == photo.id }) {
+                    text.coverPhoto = index
+                } else {
+                    text.coverPhoto = photos.count
+                    photos.append(photo)
+                }
+            }
+            options.text = text
+        }
+
+        let total = photos.count
         let done = Mutex(0)
         let environment = ProcessInfo.processInfo.environment
         let pause = TestPause(point: environment["PHOTOBOOK_TEST_PAUSE"],
@@ -133,7 +172,7 @@ public enum PhotoBookCLI {
             },
             beforeCommit: { pause.reached("commit") },
             afterCommit: { pause.reached("committed") })
-        let builder = BookBuilder(files: discovery.photos, outputPath: output, options: command.options, hooks: hooks)
+        let builder = BookBuilder(files: photos, outputPath: output, options: options, hooks: hooks)
         let signals = SignalHandler(onFirst: { _ in
             // After the commit it is too late: the book stays and the run counts as a success.
             if builder.cancel() {
@@ -155,6 +194,6 @@ public enum PhotoBookCLI {
         say.progress("photobook: 0 of \(total) photos")
         let report = builder.run()
         signals.cancel()
-        return Summary.report(report, output: output, options: command.options, say: say)
+        return Summary.report(report, output: output, options: options, say: say)
     }
 }

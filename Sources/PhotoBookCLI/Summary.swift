@@ -9,6 +9,7 @@ enum Summary {
             listPages(report, pageHeight: options.layout.pageSize.height, say: say)
             reportDensity(report, target: options.layout.dpi, say: say)
         }
+        for warning in report.warnings { say.warning(warning.message, path: warning.path) }
         let failed = report.leftOut
         switch report.book {
         case .succeeded:

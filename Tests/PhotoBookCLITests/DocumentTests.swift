@@ -70,7 +70,8 @@ import Testing
 
     @Test func bashCompletesOptionsValuesAndFiles() throws {
         let script = Run.root.appendingPathComponent("completions/photobook.bash").path
-        #expect(try Self.bashCompletes(["photobook", "build", "--pa"], script: script) == ["--page-size"])
+        #expect(try Self.bashCompletes(["photobook", "build", "--pa"], script: script) == ["--page-size", "--page-numbers"])
+        #expect(try Self.bashCompletes(["photobook", "build", "--page-s"], script: script) == ["--page-size"])
         #expect(try Self.bashCompletes(["photobook", "b"], script: script) == ["build"])
         #expect(try Self.bashCompletes(["photobook", "build", "--page-size", "l"], script: script) == ["letter", "legal"])
         #expect(try Self.bashCompletes(["photobook", "build", "--fit", "=", ""], script: script) == ["fill", "fit"])
@@ -92,7 +93,7 @@ import Testing
             #expect(run.status == 0, "\(run.stderr)")
             return run.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
         }
-        #expect(try complete("photobook build --pa") == ["--page-size"])
+        #expect(try complete("photobook build --pa").sorted() == ["--page-numbers", "--page-size"])
         #expect(try complete("photobook build --fit ") == ["fill", "fit"])
         #expect(try complete("photobook ").contains("build"))
     }
@@ -125,7 +126,7 @@ import Testing
                                   environment: ["MANPAGER": "cat", "LANG": "C.UTF-8"])
         #expect(man.status == 0 && man.stdout.contains("PHOTOBOOK(1)"))
         let bash = root + "/" + CompletionScript.Shell.bash.installPath
-        #expect(try Self.bashCompletes(["photobook", "build", "--pa"], script: bash) == ["--page-size"])
+        #expect(try Self.bashCompletes(["photobook", "build", "--pa"], script: bash).contains("--page-size"))
     }
 
     @Test func completionsCommandPrintsEachScript() throws {

@@ -16,14 +16,28 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     struct Page {
         var size: PageSize
         var photos: [Photo]
+        var texts: [PlacedText] = []
+    }
+
+    /// What the book says beyond its pages: the document's information, and the font its text is set in.
+    struct Words {
+        var fontPath: String
+        var title: String?
+        var subtitle: String?
+        var author: String?
+        /// The first page is a title page: it gets a bookmark and the label "Title", and the numbers printed on
+        /// the others start at 2, as their labels do.
+        var hasTitlePage: Bool
     }
 
     let pages: [Page]
+    let words: Words?
     let commit: BookCommit
     let hooks: BuildHooks
 
-    init(pages: [Page], commit: BookCommit, session: BuildSession, hooks: BuildHooks) {
+    init(pages: [Page], words: Words? = nil, commit: BookCommit, session: BuildSession, hooks: BuildHooks) {
         self.pages = pages
+        self.words = words
         self.commit = commit
         self.hooks = hooks
         super.init(session: session)
@@ -38,11 +52,16 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         if pages.isEmpty { return .skipped(because: "no photo could be used") }
         do {
             let document = try PDFDocument()
-            try document.setInfo(producer: PhotoBookVersion.string, creator: PhotoBookVersion.string)
+            try document.setInfo(producer: PhotoBookVersion.string, creator: PhotoBookVersion.string,
+                                 title: words?.title, author: words?.author, subject: words?.subtitle)
+            let font = try words.map { words throws(PDFError) in try document.loadFont(path: words.fontPath) }
             for (index, page) in pages.enumerated() {
                 if shouldStop { return .cancelled }
                 hooks.pageStarted?(index, pages.count)
                 let pdfPage = try document.addPage(width: page.size.width, height: page.size.height)
+                if index == 0, let words, words.hasTitlePage, let title = words.title {
+                    _ = try document.addOutline(title: title, parent: nil, page: pdfPage)
+                }
                 for photo in page.photos {
                     let bytes: [UInt8]
                     switch FileSystem.readFile(photo.path) {
@@ -53,11 +72,33 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                     // libharu holds its own copy now; the temporary file is no longer needed.
                     session.remove(temporaryFile: photo.path)
                 }
+                if let font { try draw(page.texts, with: font, on: pdfPage) }
+            }
+            if let words, words.hasTitlePage {
+                // The labels a reader's page box shows are the numbers printed on the pages.
+                try document.setPageLabels([PDFPageLabel(firstPage: 0, style: .none, prefix: "Title", firstNumber: 1)]
+                    + (pages.count > 1 ? [PDFPageLabel(firstPage: 1, style: .decimal, firstNumber: 2)] : []))
             }
             if shouldStop { return .cancelled }
             return commit.commit { path throws(PDFError) in try document.save(to: path) }
         } catch {
             return .failed(String(describing: error))
+        }
+    }
+
+    /// Each line at its baseline, placed in its box as aligned.
+    private func draw(_ texts: [PlacedText], with font: PDFFont, on page: PDFPage) throws(PDFError) {
+        for text in texts {
+            for (index, line) in text.lines.enumerated() {
+                let width = font.width(of: line, size: text.size)
+                let x: Double
+                switch text.alignment {
+                case .left: x = text.box.x
+                case .center: x = text.box.x + (text.box.width - width) / 2
+                case .right: x = text.box.x + text.box.width - width
+                }
+                try page.drawText(line, font: font, size: text.size, x: x, y: text.baseline(of: index, ascent: font.ascent))
+            }
         }
     }
 

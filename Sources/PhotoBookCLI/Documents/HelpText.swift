@@ -51,7 +51,10 @@ enum HelpText {
     /// What an option does, what it accepts and its default, as one text.
     static func text(_ option: OptionSpec) -> String {
         // A no-break space keeps "default: 100000000" on one line, where a reader looks for it.
-        option.helpWithAllowed + (option.defaultNote.map { " (\($0.replacingAll(" ", with: noBreak)))" } ?? "")
+        // (A long default, such as a path, may go to a line of its own instead.)
+        option.helpWithAllowed + (option.defaultNote.map {
+            " (\($0.count <= 30 ? $0.replacingAll(" ", with: noBreak) : $0))"
+        } ?? "")
     }
 
     private static let noBreak = "\u{A0}"

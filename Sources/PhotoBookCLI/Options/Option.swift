@@ -15,6 +15,7 @@ enum OptionGroup: String, CaseIterable {
     case files = "Input and output"
     case page = "Pages"
     case photos = "Photos"
+    case words = "Words"
     case running = "Running"
     case messages = "Messages"
 }

@@ -189,3 +189,22 @@ extension ValueParser where Value == LayoutMode {
         }
     }
 }
+
+extension ValueParser where Value == String {
+    /// Words for the page: any Unicode, runs of white space as one space; not empty.
+    static func words(metavar: String = "TEXT", what: String) -> ValueParser {
+        ValueParser(metavar: metavar, allowed: nil) { text throws(ValueError) in
+            let words = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+            guard !words.isEmpty else { throw ValueError("an empty \(what) says nothing: leave the option out instead") }
+            return words
+        }
+    }
+
+    /// A path to a file that must exist (checked when the command is checked, before any photo is read).
+    static func inputFile(metavar: String = "PATH", extensions: [String]) -> ValueParser {
+        ValueParser(metavar: metavar, allowed: nil, completion: .files(extensions: extensions)) { text throws(ValueError) in
+            guard !text.isEmpty else { throw ValueError("an empty path names no file") }
+            return text
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// Titles, captions and page numbers as real text: read back with poppler exactly as asked, in the embedded
+/// font, with the PDF's information, bookmark and page labels to match.
+@Suite(.serialized) struct WordsTests {
+    /// The text of page `page` (1-based), as pdftotext gives it, lines trimmed, blank lines dropped.
+    static func text(_ pdf: String, page: Int) throws -> [String] {
+        let run = try Run.command("/usr/bin/pdftotext", ["-f", "\(page)", "-l", "\(page)", "-enc", "UTF-8", pdf, "-"])
+        #expect(run.status == 0, "pdftotext: \(run.stderr)")
+        return run.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && $0 != "\u{0C}" }
+    }
+
+    @Test func aTitlePageCaptionsAndNumbersReadBackExactly() throws {
+        let scratch = try Scratch()
+        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(900, 600), (600, 900), (900, 600)])
+        try "Café à Zürich — “naïve” …".write(toFile: photos[0] + ".txt", atomically: true, encoding: .utf8)
+        try "Ελληνικά και Кириллица".write(toFile: (photos[1] as NSString).deletingPathExtension + ".txt",
+                                          atomically: true, encoding: .utf8)
+        try "Hello 世界".write(toFile: photos[2] + ".txt", atomically: true, encoding: .utf8)
+        let out = scratch.file("book.pdf")
+        let run = try Run.photobook(["build"] + photos + ["-o", out, "--title", "Summer in Κρήτη",
+                                                          "--subtitle", "July 2024", "--author", "Анна Müller",
+                                                          "--captions", "auto", "--page-numbers"])
+        #expect(run.status == 0, "\(run.stderr)")
+        // A character the font lacks is named once, with its code point, never printed as an empty box.
+        #expect(run.stderr.contains("photobook: warning: caption of img03.jpg: U+4E16 '世' is not in DejaVu Sans"),
+                "\(run.stderr)")
+        #expect(run.stderr.contains("U+754C '界' is not in DejaVu Sans"), "\(run.stderr)")
+        let facts = try PDFFacts(out)
+        #expect(facts.pages == 4)
+        #expect(try Self.text(out, page: 1) == ["Summer in Κρήτη", "July 2024", "Анна Müller"])
+        #expect(try Self.text(out, page: 2) == ["Café à Zürich — “naïve” …", "2"])
+        #expect(try Self.text(out, page: 3) == ["Ελληνικά και Кириллица", "3"])
+        #expect(try Self.text(out, page: 4).last == "4")
+        let info = try Run.command("/usr/bin/pdfinfo", ["-enc", "UTF-8", out]).stdout.split(separator: "\n")
+            .map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(info.contains("Title: Summer in Κρήτη"), "\(info)")
+        #expect(info.contains("Author: Анна Müller"), "\(info)")
+        #expect(info.contains("Subject: July 2024"), "\(info)")
+        let fonts = try Run.command("/usr/bin/pdffonts", [out])
+        let dejavu = fonts.stdout.split(separator: "\n").filter { $0.contains("DejaVuSans") }
+        #expect(!dejavu.isEmpty && dejavu.allSatisfy { $0.contains(" yes ") }, "embedded: \(fonts.stdout)")
+        // The title page's bookmark, and page labels that match the printed numbers.
+        let json = try Run.command("/usr/bin/qpdf", ["--json", out])
+        #expect(json.stdout.contains("Summer in Κρήτη") || json.stdout.contains("Summer in \\u039a"), "outline title")
+        #expect(json.stdout.contains("\"pagelabels\""), "page labels present")
+    }
+
+    @Test func captionsFromNamesAndDatesAndTheirLimits() throws {
+        let scratch = try Scratch()
+        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(900, 600), (900, 600)])
+        let out = scratch.file("book.pdf")
+        let named = try Run.photobook(["build"] + photos + ["-o", out, "--captions", "name", "--layout", "grid 1x2"])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(try Self.text(out, page: 1) == ["img01", "img02"])
+        // A caption longer than three lines is cut with an ellipsis and a warning naming the photo.
+        try String(repeating: "a long caption that goes on ", count: 40).write(toFile: photos[0] + ".txt",
+                                                                              atomically: true, encoding: .utf8)
+        let long = try Run.photobook(["build"] + photos + ["-o", out, "--captions", "auto"])
+        #expect(long.status == 0, "\(long.stderr)")
+        #expect(long.stderr.contains("photobook: warning: \(photos[0]): caption longer than 3 lines"), "\(long.stderr)")
+        let lines = try Self.text(out, page: 1)
+        #expect(lines.count == 3 && lines[2].hasSuffix("…"), "\(lines)")
+    }
+
+    @Test func badSidecarsAreNamedAndThePhotoGoesInWithoutACaption() throws {
+        let scratch = try Scratch()
+        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(900, 600), (900, 600), (900, 600)])
+        try Data([0x43, 0x61, 0x66, 0xE9]).write(to: URL(fileURLWithPath: photos[0] + ".txt"))
+        try FileManager.default.createDirectory(atPath: photos[1] + ".txt", withIntermediateDirectories: false)
+        try Data(repeating: 0x41, count: 70_000).write(to: URL(fileURLWithPath: photos[2] + ".txt"))
+        let out = scratch.file("book.pdf")
+        let run = try Run.photobook(["build"] + photos + ["-o", out, "--captions", "auto"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("sidecar \(photos[0]).txt is not UTF-8 text"), "\(run.stderr)")
+        #expect(run.stderr.contains("sidecar \(photos[1]).txt is a folder"), "\(run.stderr)")
+        #expect(run.stderr.contains("sidecar \(photos[2]).txt is 68 KB"), "\(run.stderr)")
+        #expect(try PDFFacts(out).pages == 3)
+        for page in 1...3 { #expect(try Self.text(out, page: page).isEmpty) }
+    }
+
+    @Test func aBadFontIsAUsageErrorBeforeAnyPhotoIsRead() throws {
+        let scratch = try Scratch()
+        let notAFont = try scratch.write("font.ttf", Array("not a font".utf8))
+        let run = try Run.photobook(["build", scratch.file("no-photos"), "-o", scratch.file("b.pdf"), "--title", "T",
+                                     "--font", notAFont])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("photobook: error: --font: "), "\(run.stderr)")
+        #expect(run.stderr.contains(notAFont), "\(run.stderr)")
+        let orphan = try Run.photobook(["build", scratch.file("p"), "-o", scratch.file("b.pdf"), "--author", "A"])
+        #expect(orphan.status == 2 && orphan.stderr.contains("photobook: error: --author: goes on the title page, so it needs --title"))
+    }
+}
