@@ -47,11 +47,12 @@ _photobook() {
                 --author) COMPREPLY=(); return ;;
                 --cover-photo) _photobook_files jpg; return ;;
                 --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
+                --sections) COMPREPLY=($(compgen -W "folder day none" -- "$cur")); return ;;
                 --font) _photobook_files ttf; return ;;
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --recursive -r --max-pixels --page-size --margin --layout --gap --max-per-page --fit --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --recursive -r --max-pixels --page-size --margin --layout --gap --max-per-page --fit --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi

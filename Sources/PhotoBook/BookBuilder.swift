@@ -32,6 +32,7 @@ public struct TextOptions: Sendable {
     public var coverPhoto: Int?
     public var captions: CaptionSource = .none
     public var pageNumbers = false
+    public var sections: SectionMode = .none
 
     public init(font: BookFont) { self.font = font }
 }
@@ -205,7 +206,7 @@ public final class BookBuilder: Sendable {
                 photos.append(.init(info: usable[photo].info, placement: placed, passThrough: render.passThrough,
                                     path: render.path))
             }
-            pages.append(.init(size: page.size, photos: photos, texts: page.texts))
+            pages.append(.init(size: page.size, photos: photos, texts: page.texts, heading: page.heading))
             pageReports.append(PageReport(arrangement: page.arrangement,
                                           photos: page.photos.map { usable[alive[$0.photoIndex]].index }))
         }
@@ -276,8 +277,12 @@ public final class BookBuilder: Sendable {
             let cover = text.coverPhoto.flatMap { file in alive.firstIndex { usable[$0].index == file } }
             title = BookText.Title(title: words, subtitle: text.subtitle, author: text.author, coverPhoto: cover)
         }
-        return BookText(measure: text.font, title: title, captions: alive.map { captions[$0] },
-                        pageNumbers: text.pageNumbers)
+        var words = BookText(measure: text.font, title: title, captions: alive.map { captions[$0] },
+                             pageNumbers: text.pageNumbers)
+        if text.sections != .none {
+            words.headings = alive.map { text.sections.heading(of: usable[$0].info.file, captureDate: usable[$0].info.captureDate) }
+        }
+        return words
     }
 
     /// One photo's decode and render, for one round.

@@ -155,6 +155,8 @@ public struct PlannedPage: Sendable, Equatable {
     public var texts: [PlacedText] = []
     /// The number a printer gives the page (the title page counts, unprinted), and whether it is printed.
     public var number: Int = 0
+    /// The heading of the section this page starts, when it starts one.
+    public var heading: String?
 }
 
 /// Pages in print order, each with its photos.
@@ -183,12 +185,57 @@ public enum Planner {
         }
         let cover = text?.title?.coverPhoto
         let sequence = uprightSizes.indices.filter { $0 != cover }
+        // Sections: a run of photos with the same heading starts on a new page under that heading.
+        var sections: [(heading: String?, photos: ArraySlice<Int>)] = []
+        for (position, index) in sequence.enumerated() {
+            let heading = text?.heading(of: index)
+            if let last = sections.last, last.heading == heading {
+                sections[sections.count - 1].photos = sequence[last.photos.startIndex...position]
+            } else {
+                sections.append((heading, sequence[position...position]))
+            }
+        }
+        for section in sections {
+            var firstArea: Rect?
+            var headingText: PlacedText?
+            if let text, let heading = section.heading {
+                let placed = text.heading(heading, area: area)
+                headingText = placed
+                let taken = placed.box.height + text.headingGap
+                firstArea = Rect(x: area.x, y: area.y, width: area.width, height: area.height - taken)
+                guard firstArea!.height >= LayoutOptions.minimumContentSide else { return nil }
+            }
+            guard let sectionPages = planPhotos(Array(section.photos), sizes: uprightSizes, area: area,
+                                                firstArea: firstArea, options: options, text: text) else { return nil }
+            var first = true
+            for var page in sectionPages {
+                if first, let headingText {
+                    page.texts.insert(headingText, at: 0)
+                    page.heading = headingText.lines.joined(separator: " ")
+                }
+                first = false
+                pages.append(page)
+            }
+        }
+        for number in pages.indices {
+            pages[number].number = number + 1
+            guard let text, text.pageNumbers, !(number == 0 && text.title != nil) else { continue }
+            pages[number].texts.append(text.pageNumber(number + 1, area: options.contentArea!))
+        }
+        return BookPlan(pages: pages)
+    }
+
+    /// The pages of a run of photos (indices into `sizes`), their captions under them.
+    static func planPhotos(_ sequence: [Int], sizes uprightSizes: [(width: Int, height: Int)], area: Rect,
+                           firstArea: Rect?, options: LayoutOptions, text: BookText?) -> [PlannedPage]? {
         let aspects = sequence.map { Double(max(uprightSizes[$0].width, 1)) / Double(max(uprightSizes[$0].height, 1)) }
         let bands: ((Int, Double) -> Double)? = text.map { text in
             { slot, width in text.captionBand(text.caption(of: sequence[slot]), width: width) }
         }
         guard let layouts = PageLayouts.pages(aspects: aspects, mode: options.mode, area: area, gap: options.gap,
-                                              maxPerPage: options.maxPerPage, bands: bands) else { return nil }
+                                              maxPerPage: options.maxPerPage, bands: bands, firstArea: firstArea)
+        else { return nil }
+        var pages: [PlannedPage] = []
         var next = 0
         for layout in layouts {
             var page = PlannedPage(size: options.pageSize, photos: [], arrangement: layout.name)
@@ -215,12 +262,7 @@ public enum Planner {
             next += layout.count
             pages.append(page)
         }
-        for number in pages.indices {
-            pages[number].number = number + 1
-            guard let text, text.pageNumbers, !(number == 0 && text.title != nil) else { continue }
-            pages[number].texts.append(text.pageNumber(number + 1, area: options.contentArea!))
-        }
-        return BookPlan(pages: pages)
+        return pages
     }
 
     /// The title page: the title, subtitle and author at the top of the area inside the margins, and the cover

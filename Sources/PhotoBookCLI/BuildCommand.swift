@@ -16,12 +16,13 @@ struct BuildCommand {
     var coverPhoto: String?
     var captions = CaptionSource.none
     var pageNumbers = false
+    var sections = SectionMode.none
     var fontPath = BookFont.defaultPath
     /// The font, loaded and checked by `validate()` when the book has words.
     var font: BookFont?
 
     /// Whether the book has any words to set.
-    var hasWords: Bool { title != nil || captions != .none || pageNumbers }
+    var hasWords: Bool { title != nil || captions != .none || pageNumbers || sections != .none }
 
     /// More workers than this would hold that many decoded photos in memory for no gain in speed.
     static let jobsLimit = 128
@@ -78,6 +79,12 @@ struct BuildCommand {
                        .none: "no captions",
                    ]), default: "none", group: .words,
                    help: "a caption under each photo, on at most three lines", \.captions),
+            .value("sections", .choice(metavar: "MODE", [
+                       .folder: "each folder the photos come from (subfolders with -r), headed by its name",
+                       .day: "each day the photos were taken, headed by the date; undated photos last",
+                       .none: "no sections",
+                   ]), default: "none", group: .words,
+                   help: "start each section on a new page under a heading, with a bookmark", \.sections),
             .flag("page-numbers", group: .words,
                   help: "print each page's number at the bottom, as a printer counts (the title page unnumbered)",
                   \.pageNumbers),

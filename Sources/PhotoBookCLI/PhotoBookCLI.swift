@@ -136,6 +136,7 @@ public enum PhotoBookCLI {
             text.author = command.author
             text.captions = command.captions
             text.pageNumbers = command.pageNumbers
+            text.sections = command.sections
             if let cover = command.coverPhoto {
                 let found = Discovery.discover([cover], recursive: false)
                 for (path, reason) in found.errors { say.error("--cover-photo: \(reason)", path: path) }

@@ -93,3 +93,29 @@ import Testing
         #expect(orphan.status == 2 && orphan.stderr.contains("photobook: error: --author: goes on the title page, so it needs --title"))
     }
 }
+
+extension WordsTests {
+    @Test func sectionsByFolderStartNewPagesWithBookmarksUnderTheTitle() throws {
+        let scratch = try Scratch()
+        let shapes: [(width: Int, height: Int)] = [(900, 600), (900, 600), (600, 900)]
+        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: shapes)
+        for sub in ["Reykjavík", "Vík"] { _ = try scratch.sub("photos/\(sub)") }
+        try FileManager.default.moveItem(atPath: photos[0], toPath: scratch.file("photos/Reykjavík/a.jpg"))
+        try FileManager.default.moveItem(atPath: photos[1], toPath: scratch.file("photos/Reykjavík/b.jpg"))
+        try FileManager.default.moveItem(atPath: photos[2], toPath: scratch.file("photos/Vík/c.jpg"))
+        let out = scratch.file("book.pdf")
+        let run = try Run.photobook(["build", scratch.file("photos"), "-r", "-o", out, "--title", "Ísland",
+                                     "--sections", "folder", "--layout", "grid 2x1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try PDFFacts(out).pages == 3)
+        #expect(try Self.text(out, page: 2).first == "Reykjavík")
+        #expect(try Self.text(out, page: 3).first == "Vík")
+        let json = try Run.command("/usr/bin/qpdf", ["--json", out])
+        let outlines = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])["outlines"]
+            as? [[String: Any]]
+        #expect(outlines?.first?["title"] as? String == "Ísland")
+        let kids = (outlines?.first?["kids"] as? [[String: Any]]) ?? []
+        #expect(kids.map { $0["title"] as? String } == ["Reykjavík", "Vík"])
+        #expect(kids.map { $0["destpageposfrom1"] as? Int } == [2, 3])
+    }
+}

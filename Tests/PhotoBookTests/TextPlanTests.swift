@@ -149,3 +149,38 @@ struct TextPlanTests {
         }
     }
 }
+
+extension TextPlanTests {
+    @Test(arguments: [LayoutMode.single, .grid(columns: 2, rows: 2), .auto])
+    func eachSectionStartsOnANewPageUnderItsHeading(mode: LayoutMode) throws {
+        var options = LayoutOptions()
+        options.mode = mode
+        var text = BookText(measure: measure)
+        text.headings = ["Reykjavík", "Reykjavík", "Reykjavík", "Vík", "Vík", "Höfn"]
+        let plan = try #require(Planner.plan(uprightSizes: Array(repeating: (3000, 2000), count: 6), options: options,
+                                             text: text))
+        let starts = plan.pages.enumerated().filter { $0.element.heading != nil }
+        #expect(starts.map(\.element.heading) == ["Reykjavík", "Vík", "Höfn"])
+        // No page mixes two sections, and the photos keep their order.
+        for page in plan.pages {
+            let sections = Set(page.photos.map { text.headings[$0.photoIndex] })
+            #expect(sections.count == 1)
+        }
+        #expect(plan.pages.flatMap { $0.photos.map(\.photoIndex) } == Array(0..<6))
+        // The heading sits at the top of the area, the photos under it.
+        let area = options.contentArea!
+        for (_, page) in starts {
+            let heading = try #require(page.texts.first { $0.role == .heading })
+            #expect(abs(heading.box.y + heading.box.height - (area.y + area.height)) < 1e-6)
+            #expect(page.photos.allSatisfy { $0.cell.y + $0.cell.height <= heading.box.y - 4 * Length.pointsPerMillimetre + 1e-6 })
+        }
+    }
+
+    @Test func sectionsByFolderAndByDay() {
+        let file = PhotoFile(path: "trip/Day 1/IMG_1.jpg", format: .jpeg, id: FileSystem.FileID(device: 0, inode: 0))
+        #expect(SectionMode.folder.heading(of: file, captureDate: nil) == "Day 1")
+        #expect(SectionMode.day.heading(of: file, captureDate: "2024:07:14 18:03:09") == "14 July 2024")
+        #expect(SectionMode.day.heading(of: file, captureDate: nil) == "Without a date")
+        #expect(SectionMode.none.heading(of: file, captureDate: "2024:07:14 18:03:09") == nil)
+    }
+}

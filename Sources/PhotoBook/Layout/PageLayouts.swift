@@ -38,19 +38,24 @@ enum PageLayouts {
 
     /// - Parameter bands: the height a photo's caption takes from a cell of a given width (photo index in
     ///   `aspects`, width); an automatic layout makes room for it, the others let the photo give it up.
+    /// - Parameter firstArea: the area of the first page when it differs (a section's heading takes its top).
     static func pages(aspects: [Double], mode: LayoutMode, area: Rect, gap: Double, maxPerPage: Int,
-                      bands: ((Int, Double) -> Double)? = nil) -> [Page]? {
+                      bands: ((Int, Double) -> Double)? = nil, firstArea: Rect? = nil) -> [Page]? {
         switch mode {
         case .single:
-            return aspects.map { _ in Page(count: 1, cells: [area], name: "single") }
+            return aspects.indices.map { Page(count: 1, cells: [$0 == 0 ? firstArea ?? area : area], name: "single") }
         case .grid(let columns, let rows):
-            guard let cells = gridCells(columns: columns, rows: rows, area: area, gap: gap) else { return nil }
+            guard let cells = gridCells(columns: columns, rows: rows, area: area, gap: gap),
+                  let firstCells = gridCells(columns: columns, rows: rows, area: firstArea ?? area, gap: gap)
+            else { return nil }
             let perPage = columns * rows
             return stride(from: 0, to: aspects.count, by: perPage).map { start in
-                Page(count: min(perPage, aspects.count - start), cells: cells, name: mode.description)
+                Page(count: min(perPage, aspects.count - start), cells: start == 0 ? firstCells : cells,
+                     name: mode.description)
             }
         case .auto:
-            return AutoLayout(area: area, gap: gap, maxPerPage: maxPerPage, bands: bands).pages(for: aspects)
+            return AutoLayout(area: area, gap: gap, maxPerPage: maxPerPage, bands: bands, firstArea: firstArea)
+                .pages(for: aspects)
         }
     }
 
@@ -88,6 +93,8 @@ struct AutoLayout {
     let maxPerPage: Int
     /// The caption band of photo `index` in a cell `width` wide, or nil when no photo has a caption.
     var bands: ((Int, Double) -> Double)? = nil
+    /// The area of the first page, when a heading takes part of it.
+    var firstArea: Rect? = nil
 
     /// The price of one more page, in squared crop shares: a page is worth cropping one photo by about 6%.
     static let pagePrice = 0.004
@@ -127,6 +134,7 @@ struct AutoLayout {
     /// The arrangement laid out in the area; with captions, solved once with each caption's band at the width of
     /// the whole area, then again at the widths the first solution gave the cells.
     private func solve(_ arrangement: Arrangement, _ aspects: [Double], first: Int) -> ArrangementLayout? {
+        let area = first == 0 ? firstArea ?? self.area : self.area
         guard let bands else { return ArrangementLayout(arrangement, aspects: aspects, in: area, gap: gap) }
         var widths = Array(repeating: area.width, count: aspects.count)
         var layout: ArrangementLayout?
@@ -141,6 +149,7 @@ struct AutoLayout {
 
     /// The cheapest arrangement of these photos on one page, with its cost.
     func bestPage(_ aspects: [Double], first: Int = 0, arrangements: [Arrangement]) -> (cost: Double, page: PageLayouts.Page)? {
+        let area = first == 0 ? firstArea ?? self.area : self.area
         var best: (cost: Double, page: PageLayouts.Page)?
         for arrangement in arrangements {
             guard let layout = solve(arrangement, aspects, first: first),

@@ -17,6 +17,8 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         var size: PageSize
         var photos: [Photo]
         var texts: [PlacedText] = []
+        /// The heading of the section the page starts: it gets a bookmark.
+        var heading: String?
     }
 
     /// What the book says beyond its pages: the document's information, and the font its text is set in.
@@ -55,12 +57,17 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
             try document.setInfo(producer: PhotoBookVersion.string, creator: PhotoBookVersion.string,
                                  title: words?.title, author: words?.author, subject: words?.subtitle)
             let font = try words.map { words throws(PDFError) in try document.loadFont(path: words.fontPath) }
+            var titleOutline: PDFOutline?
             for (index, page) in pages.enumerated() {
                 if shouldStop { return .cancelled }
                 hooks.pageStarted?(index, pages.count)
                 let pdfPage = try document.addPage(width: page.size.width, height: page.size.height)
+                // A reader's sidebar shows the book's structure: the title page, and under it each section.
                 if index == 0, let words, words.hasTitlePage, let title = words.title {
-                    _ = try document.addOutline(title: title, parent: nil, page: pdfPage)
+                    titleOutline = try document.addOutline(title: title, parent: nil, page: pdfPage)
+                }
+                if let heading = page.heading {
+                    _ = try document.addOutline(title: heading, parent: titleOutline, page: pdfPage)
                 }
                 for photo in page.photos {
                     let bytes: [UInt8]

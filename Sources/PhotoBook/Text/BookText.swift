@@ -23,6 +23,9 @@ public struct BookText: Sendable {
     /// Each photo's caption, by index among the photos given to the planner; nil or missing for none.
     public var captions: [String?]
     public var pageNumbers: Bool
+    /// Each photo's section heading, by index among the photos given to the planner; a photo whose heading
+    /// differs from the one before it starts a new page under it. Empty for a book without sections.
+    public var headings: [String?] = []
     /// Facing pages put the number in the outer corner (right on odd pages, left on even ones); a one-sided book
     /// centres it.
     public var facingPages: Bool
@@ -40,6 +43,26 @@ public struct BookText: Sendable {
         self.pageNumbers = pageNumbers
         self.facingPages = facingPages
     }
+
+    public var headingSize = 16.0
+
+    func heading(of index: Int) -> String? {
+        guard index < headings.count, let heading = headings[index], !heading.isEmpty else { return nil }
+        return heading
+    }
+
+    /// A section's heading at the top of the area inside the margins, on at most two lines.
+    func heading(_ heading: String, area: Rect) -> PlacedText {
+        let (lines, _) = TextLines.wrap(heading, width: area.width, size: headingSize, maxLines: 2, measure: measure)
+        let leading = headingSize * 1.25
+        let height = Double(max(1, lines.count)) * leading
+        return PlacedText(role: .heading, lines: lines, size: headingSize, leading: leading,
+                          box: Rect(x: area.x, y: area.y + area.height - height, width: area.width, height: height),
+                          alignment: .left)
+    }
+
+    /// The space between a heading and the photos under it.
+    var headingGap: Double { 4 * Length.pointsPerMillimetre }
 
     var captionLeading: Double { captionSize * 1.25 }
     /// The space between a photo and its caption.
