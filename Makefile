@@ -54,11 +54,13 @@ test: test-deps build
 	$(MAKE) tsan
 
 # Three sample books from the photos in Fixtures/: one photo per page shown whole, a contact sheet, and the
-# automatic layout.
+# automatic layout with a title page, captions, sections and page numbers.
 demo: build
 	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo.pdf --page-size a5 --fit fit
 	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo-grid.pdf --layout "grid 3x4"
-	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo-auto.pdf --layout auto
+	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo-auto.pdf --layout auto \
+	  --title "photobook" --subtitle "a sample book" --cover-photo Fixtures/exif-orientation/Landscape_1.jpg \
+	  --captions name --sections folder --page-numbers
 	@echo "open demo.pdf, demo-grid.pdf and demo-auto.pdf to see the sample books"
 
 # The binary, the man page and the completion scripts, under PREFIX (and DESTDIR, for packaging).

@@ -163,3 +163,16 @@ extension LayoutTests {
         print(plan.pages.prefix(30).map(\.arrangement).joined(separator: "  "))
     }
 }
+
+extension LayoutTests {
+    /// Four portraits fill a page as a 2x2 either way; the photos must read in order, top row first.
+    @Test func equalChoicesReadInOrderTopRowFirst() throws {
+        var options = LayoutOptions()
+        options.mode = .auto
+        let plan = try #require(Planner.plan(uprightSizes: Array(repeating: (2000, 3000), count: 4), options: options))
+        let cells = try #require(plan.pages.first).photos.map(\.cell)
+        #expect(cells.count == 4)
+        #expect(AutoLayout.readingInversions(cells) == 0, "\(plan.pages[0].arrangement)")
+        #expect(cells[0].y == cells[1].y && cells[0].x < cells[1].x, "1 and 2 side by side on top")
+    }
+}

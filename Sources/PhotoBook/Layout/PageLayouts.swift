@@ -147,6 +147,19 @@ struct AutoLayout {
         return layout
     }
 
+    /// How many pairs of cells a reader would meet in the other order: a later cell whose top is higher, or at the
+    /// same height and further left.
+    static func readingInversions(_ cells: [Rect]) -> Int {
+        var count = 0
+        for i in cells.indices {
+            for j in cells.indices where j > i {
+                let topI = cells[i].y + cells[i].height, topJ = cells[j].y + cells[j].height
+                if topJ > topI + 0.5 || (abs(topJ - topI) <= 0.5 && cells[j].x < cells[i].x) { count += 1 }
+            }
+        }
+        return count
+    }
+
     /// The cheapest arrangement of these photos on one page, with its cost.
     func bestPage(_ aspects: [Double], first: Int = 0, arrangements: [Arrangement]) -> (cost: Double, page: PageLayouts.Page)? {
         let area = first == 0 ? firstArea ?? self.area : self.area
@@ -155,7 +168,10 @@ struct AutoLayout {
             guard let layout = solve(arrangement, aspects, first: first),
                   layout.cells.allSatisfy({ $0.width >= area.width * Self.smallestSide
                                                 && $0.height >= area.height * Self.smallestSide }) else { continue }
+            // Among arrangements that crop alike (a 2x2 is a row of columns or a column of rows), the one whose
+            // cells read in the photos' order, top row first and left to right, wins.
             let cost = Double(aspects.count) * layout.cropShare * layout.cropShare + Self.pagePrice
+                + 1e-7 * Double(Self.readingInversions(layout.cells))
             if best == nil || cost < best!.cost {
                 best = (cost, PageLayouts.Page(count: aspects.count, cells: layout.cells, name: arrangement.description))
             }
