@@ -132,6 +132,10 @@ public struct CaptureDate: Sendable, Hashable, Codable {
     public struct Instant: Sendable, Hashable, Comparable, Codable {
         public var seconds: Int64
         public var nanosecond: Int
+        public init(seconds: Int64, nanosecond: Int) {
+            self.seconds = seconds
+            self.nanosecond = nanosecond
+        }
         public static func < (a: Instant, b: Instant) -> Bool {
             (a.seconds, a.nanosecond) < (b.seconds, b.nanosecond)
         }

@@ -185,17 +185,14 @@ struct TIFFReader {
     /// The field is ASCII by the standard, but editors write UTF-8 into it (the Metadata Working Group's
     /// guidelines say to read it so), and older Windows software Latin-1: UTF-8 when the bytes are valid
     /// UTF-8, Latin-1 otherwise, which never fails. BYTE and UNDEFINED types are read the same way, since
-    /// some writers use them for text. The text ends at the first NUL; spaces, tabs and newlines around it go.
+    /// some writers use them for text. The text ends at the first NUL, and is cleaned as `CaptionText.clean` says.
     func description(of entry: DirectoryEntry) -> String? {
         guard let type = FieldType(rawValue: entry.type), [.ascii, .byte, .undefined].contains(type),
               let position = valuePosition(of: entry, type: type) else { return nil }
-        var bytes = data[position..<(position + Int(entry.count))].prefix { $0 != 0 }[...]
-        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        while let last = bytes.last, blank(last) { bytes = bytes.dropLast() }
-        while let first = bytes.first, blank(first) { bytes = bytes.dropFirst() }
-        guard !bytes.isEmpty else { return nil }
-        let text = String(validating: bytes, as: UTF8.self)
+        let bytes = data[position..<(position + Int(entry.count))].prefix { $0 != 0 }
+        let decoded = String(validating: bytes, as: UTF8.self)
             ?? String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        guard let text = CaptionText.clean(decoded) else { return nil }
         return Self.stockDescriptions.contains(text.uppercased()) ? nil : text
     }
 

@@ -139,7 +139,7 @@ public enum XMP {
         }
 
         /// The character data in `range` as text: CDATA kept as is, entities decoded, markup inside dropped,
-        /// white space around it trimmed; nil when blank. Invalid UTF-8 is repaired (U+FFFD), never refused:
+        /// cleaned as `CaptionText.clean` says; nil when blank. Invalid UTF-8 is repaired (U+FFFD), never refused:
         /// a caption with one bad byte is still the caption.
         func text(_ range: Range<Int>) -> String? {
             var out: [UInt8] = []
@@ -170,9 +170,7 @@ public enum XMP {
                 while let last = out.last, last & 0xC0 == 0x80 { out.removeLast() }
                 if let last = out.last, last >= 0xC0 { out.removeLast() }
             }
-            let trimmed = out.drop { isSpace($0) }.reversed().drop { isSpace($0) }.reversed()
-            guard !trimmed.isEmpty else { return nil }
-            return String(decoding: Array(trimmed), as: UTF8.self)
+            return CaptionText.clean(String(decoding: out, as: UTF8.self))
         }
 
         /// The UTF-8 bytes of the entity or character reference at `index` and its length in the source.

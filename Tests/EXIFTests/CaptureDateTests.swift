@@ -161,3 +161,20 @@ struct EXIFMetadataFieldTests {
         #expect(EXIFParser.parse(block.bytes).imageDescription == nil)
     }
 }
+
+@Suite("Description text made fit to print")
+struct DescriptionCleaningTests {
+    @Test("controls go, line breaks stay, Unicode white space is trimmed", arguments: [
+        ([0x0C, 0x01] + Array("Page".utf8) + [0x0B], "Page"),
+        (Array("one\r\ntwo\rthree\nfour\tend".utf8), "one\ntwo\nthree\nfour\tend"),
+        (Array("\u{A0}\u{2003}spaced\u{3000}".utf8), "spaced"),
+        ([0x41, 0x7F, 0x42, 0xC2, 0x85, 0x43], "ABC"),
+        ([0x0C, 0x0D, 0x0A, 0x20], nil),
+    ] as [([UInt8], String?)])
+    func cleaned(bytes: [UInt8], expected: String?) {
+        let block = makeTIFF(.bigEndian, ifd0: [(descriptionTag, .bytes(type: 2, bytes + [0]))])
+        #expect(EXIFParser.parse(block.bytes).imageDescription == expected)
+        let packet = xmpPacket("<dc:description>" + String(decoding: bytes, as: UTF8.self) + "</dc:description>")
+        #expect(XMP.description(inPacket: packet) == expected)
+    }
+}
