@@ -69,6 +69,32 @@ struct PhotoMetadata {
         return Array(png.prefix(afterIHDR)) + chunks + png.dropFirst(afterIHDR)
     }
 
+    /// A PNG of one colour (8-bit RGB), its image data in stored (uncompressed) deflate blocks.
+    static func solidPNG(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8)) -> [UInt8] {
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        var row: [UInt8] = [0]  // filter type 0, then the pixels
+        for _ in 0..<width { row += [rgb.0, rgb.1, rgb.2] }
+        var raw: [UInt8] = []
+        for _ in 0..<height { raw += row }
+        var zlib: [UInt8] = [0x78, 0x01]
+        var start = 0
+        repeat {
+            let end = min(raw.count, start + 65_535)
+            let length = end - start
+            let header: [UInt8] = [end == raw.count ? 1 : 0, UInt8(length & 0xFF), UInt8(length >> 8),
+                                   UInt8(~length & 0xFF), UInt8(~length >> 8 & 0xFF)]
+            zlib += header
+            zlib += raw[start..<end]
+            start = end
+        } while start < raw.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in raw { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
+        zlib += be32(Int(b << 16 | a))
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let header = chunk("IHDR", be32(width) + be32(height) + [8, 2, 0, 0, 0])
+        return signature + header + chunk("IDAT", zlib) + chunk("IEND", [])
+    }
+
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
         var crc: UInt32 = 0xFFFF_FFFF
