@@ -83,6 +83,26 @@ public struct CaptureDate: Sendable, Hashable, Codable {
         return (sign == 0x2D ? -1 : 1) * (hours * 60 + minutes)
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case year, month, day, hour, minute, second, nanosecond, utcOffsetMinutes
+    }
+
+    /// Decodes the parts and checks them as `init?(year:...)` does: a plan file edited by hand must not carry a
+    /// date the arithmetic here was never meant for (a year of 10^15 would overflow the instant).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let date = CaptureDate(year: try c.decode(Int.self, forKey: .year), month: try c.decode(Int.self, forKey: .month),
+                               day: try c.decode(Int.self, forKey: .day), hour: try c.decode(Int.self, forKey: .hour),
+                               minute: try c.decode(Int.self, forKey: .minute), second: try c.decode(Int.self, forKey: .second),
+                               nanosecond: try c.decodeIfPresent(Int.self, forKey: .nanosecond) ?? 0,
+                               utcOffsetMinutes: try c.decodeIfPresent(Int.self, forKey: .utcOffsetMinutes))
+        guard let date else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "not a real date and time"))
+        }
+        self = date
+    }
+
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import EXIF
 
@@ -176,5 +177,19 @@ struct DescriptionCleaningTests {
         #expect(EXIFParser.parse(block.bytes).imageDescription == expected)
         let packet = xmpPacket("<dc:description>" + String(decoding: bytes, as: UTF8.self) + "</dc:description>")
         #expect(XMP.description(inPacket: packet) == expected)
+    }
+}
+
+@Suite("Capture dates as Codable values")
+struct CaptureDateCodingTests {
+    @Test func roundTripAndRefusal() throws {
+        let date = try #require(CaptureDate(exifDateTime: "2024:05:01 14:03:07", subSeconds: "5", offset: "-03:30"))
+        let json = try JSONEncoder().encode(date)
+        #expect(try JSONDecoder().decode(CaptureDate.self, from: json) == date)
+        for bad in [#"{"year":2024,"month":13,"day":1,"hour":0,"minute":0,"second":0}"#,
+                    #"{"year":1000000000000000,"month":1,"day":1,"hour":0,"minute":0,"second":0}"#,
+                    #"{"year":2024,"month":1,"day":1,"hour":0,"minute":0,"second":0,"utcOffsetMinutes":5000}"#] {
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(CaptureDate.self, from: Data(bad.utf8)) }
+        }
     }
 }
