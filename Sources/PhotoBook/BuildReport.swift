@@ -29,7 +29,8 @@ public struct BuildReport: Sendable {
     public var seconds: Double
     /// The pages as finally planned, whether or not the book was written (empty when planning never finished).
     public var pages: [PageReport] = []
-    /// With `--sort date`, the photos that had no capture date, in book order (they come after the dated ones).
+    /// With `--sort date`, the photos that had no capture date, in book order (all after the dated ones, or all
+    /// before them with `--reverse`).
     public var undatedPhotos: [String] = []
 
     public init(photos: [PhotoReport], book: Outcome, pagesWritten: Int, seconds: Double, pages: [PageReport] = []) {
