@@ -91,7 +91,19 @@ def exif_seeds(out):
         seeds[f"{order}-orientation-and-date"] = tiff(big, [(0x010F, 2, 4, 0x41424300), (0x0112, 3, 1, 3)],
                                                        [(0x9003, 2, len(date), date)])
         seeds[f"{order}-exif-ifd-type-13"] = tiff(big, [(0x0112, 3, 1, 5)], [(0x9003, 2, len(date), date)])
+        offset, subsec, text = b"+02:00\0", b"04200\0", b"A caption\0"
+        seeds[f"{order}-date-offset-subsec-description"] = tiff(
+            big, [(0x010E, 2, len(text), text), (0x0112, 3, 1, 1)],
+            [(0x9003, 2, len(date), date), (0x9011, 2, len(offset), offset), (0x9291, 2, len(subsec), subsec)])
     seeds["with-exif-prefix"] = b"Exif\0\0" + seeds["le-orientation-and-date"]
+    # An XMP packet with a description, alone and in a JPEG's APP1 segment (the fuzzer reads input both ways).
+    packet = (b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+              b'<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:description><rdf:Alt>'
+              b'<rdf:li xml:lang="fr">Texte &amp; &#xE9;</rdf:li><rdf:li xml:lang="x-default"><![CDATA[Text]]></rdf:li>'
+              b'</rdf:Alt></dc:description></rdf:Description></rdf:RDF></x:xmpmeta>')
+    seeds["xmp-packet"] = packet
+    app1 = b"http://ns.adobe.com/xap/1.0/\0" + packet
+    seeds["xmp-in-jpeg"] = b"\xff\xd8" + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + b"\xff\xda\0\2"
     # The blocks real cameras wrote, cut from the fixture photos (APP1 "Exif\0\0" payload).
     for name in ("Landscape_3.jpg", "Portrait_8.jpg"):
         with open(os.path.join(FIXTURES, "exif-orientation", name), "rb") as f:

@@ -7,6 +7,8 @@ complete -c photobook -n __fish_use_subcommand -a completions -d 'print the shel
 
 complete -c photobook -n '__fish_seen_subcommand_from build' -s o -l output -r -F -d 'the PDF to write'
 complete -c photobook -n '__fish_seen_subcommand_from build' -s r -l recursive -d 'include photos in subfolders, following symbolic links but never round a loop'
+complete -c photobook -n '__fish_seen_subcommand_from build' -l sort -x -a 'name date given' -d 'the order of the photos in the book'
+complete -c photobook -n '__fish_seen_subcommand_from build' -l reverse -d 'the same book read backwards, whatever the order'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l max-pixels -x -d 'refuse images whose header declares more pixels'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l page-size -x -a 'a3 a4 a5 letter legal' -d 'the size of every page, portrait as given'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l margin -x -d 'blank border on every side of the page'

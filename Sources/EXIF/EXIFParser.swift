@@ -4,9 +4,27 @@ public struct EXIFMetadata: Sendable, Equatable {
     public var orientation: Int
     /// `DateTimeOriginal` as written, "YYYY:MM:DD HH:MM:SS", when present.
     public var dateTimeOriginal: String?
-    public init(orientation: Int = 1, dateTimeOriginal: String? = nil) {
+    /// `SubSecTimeOriginal` as written (fraction digits of DateTimeOriginal's second), when present.
+    public var subSecTimeOriginal: String?
+    /// `OffsetTimeOriginal` as written ("+02:00"), when present and not blank.
+    public var offsetTimeOriginal: String?
+    /// IFD0's `ImageDescription`, trimmed; nil when absent, blank, or a camera's stock text.
+    public var imageDescription: String?
+
+    public init(orientation: Int = 1, dateTimeOriginal: String? = nil, subSecTimeOriginal: String? = nil,
+                offsetTimeOriginal: String? = nil, imageDescription: String? = nil) {
         self.orientation = orientation
         self.dateTimeOriginal = dateTimeOriginal
+        self.subSecTimeOriginal = subSecTimeOriginal
+        self.offsetTimeOriginal = offsetTimeOriginal
+        self.imageDescription = imageDescription
+    }
+
+    /// The three date fields read together; nil when DateTimeOriginal is absent or not a real date and time.
+    public var captureDate: CaptureDate? {
+        dateTimeOriginal.flatMap {
+            CaptureDate(exifDateTime: $0, subSeconds: subSecTimeOriginal, offset: offsetTimeOriginal)
+        }
     }
 }
 
@@ -14,8 +32,9 @@ public enum EXIFParser {
     /// Parses a TIFF-structured EXIF block (a leading "Exif\0\0" is accepted and skipped).
     /// Never throws and never traps: whatever cannot be read is reported as absent.
     ///
-    /// Reads exactly two directories: IFD0 (for Orientation, tag 0x0112) and the Exif sub-IFD it points to
-    /// (tag 0x8769, for DateTimeOriginal, tag 0x9003). Next-IFD links are never followed, because nothing we
+    /// Reads exactly two directories: IFD0 (for Orientation, tag 0x0112, and ImageDescription, 0x010E) and the
+    /// Exif sub-IFD it points to (tag 0x8769, for DateTimeOriginal 0x9003, SubSecTimeOriginal 0x9291 and
+    /// OffsetTimeOriginal 0x9011). Next-IFD links are never followed, because nothing we
     /// need lives in IFD1 (the thumbnail's directory, whose Orientation must not count); so offset loops
     /// cannot make it loop, and the work is linear in the size of the input.
     public static func parse(_ bytes: [UInt8]) -> EXIFMetadata {
@@ -27,11 +46,13 @@ public enum EXIFParser {
            (1...8).contains(value) {
             metadata.orientation = value
         }
+        metadata.imageDescription = ifd0.first(tag: Tag.imageDescription).flatMap(tiff.description(of:))
 
         if let pointer = ifd0.first(tag: Tag.exifIFDPointer), let exifOffset = tiff.firstUnsignedInteger(of: pointer),
-           let exifIFD = tiff.directory(at: exifOffset),
-           let entry = exifIFD.first(tag: Tag.dateTimeOriginal) {
-            metadata.dateTimeOriginal = tiff.dateTime(of: entry)
+           let exifIFD = tiff.directory(at: exifOffset) {
+            metadata.dateTimeOriginal = exifIFD.first(tag: Tag.dateTimeOriginal).flatMap(tiff.dateTime(of:))
+            metadata.subSecTimeOriginal = exifIFD.first(tag: Tag.subSecTimeOriginal).flatMap(tiff.dateTime(of:))
+            metadata.offsetTimeOriginal = exifIFD.first(tag: Tag.offsetTimeOriginal).flatMap(tiff.dateTime(of:))
         }
         return metadata
     }
@@ -39,19 +60,23 @@ public enum EXIFParser {
 
 /// The tags photobook reads.
 enum Tag {
+    static let imageDescription: UInt16 = 0x010E
     static let orientation: UInt16 = 0x0112
     static let exifIFDPointer: UInt16 = 0x8769
     static let dateTimeOriginal: UInt16 = 0x9003
+    static let offsetTimeOriginal: UInt16 = 0x9011
+    static let subSecTimeOriginal: UInt16 = 0x9291
 }
 
 /// TIFF field types photobook understands (TIFF 6.0 §2, plus IFD from the TIFF/EP and EXIF 2.3 specifications).
 enum FieldType: UInt16 {
     case byte = 1, ascii = 2, short = 3, long = 4
+    case undefined = 7
     case ifd = 13
 
     var size: Int {
         switch self {
-        case .byte, .ascii: 1
+        case .byte, .ascii, .undefined: 1
         case .short: 2
         case .long, .ifd: 4
         }
@@ -150,10 +175,33 @@ struct TIFFReader {
         case .long, .ifd:
             guard let position = valuePosition(of: entry, type: type) else { return nil }
             return readUInt32(at: position).map(Int.init)
-        case .byte, .ascii:
+        case .byte, .ascii, .undefined:
             return nil
         }
     }
+
+    /// An ImageDescription as the person who wrote it meant it; nil when unreadable, blank, or a stock text.
+    ///
+    /// The field is ASCII by the standard, but editors write UTF-8 into it (the Metadata Working Group's
+    /// guidelines say to read it so), and older Windows software Latin-1: UTF-8 when the bytes are valid
+    /// UTF-8, Latin-1 otherwise, which never fails. BYTE and UNDEFINED types are read the same way, since
+    /// some writers use them for text. The text ends at the first NUL, and is cleaned as `CaptionText.clean` says.
+    func description(of entry: DirectoryEntry) -> String? {
+        guard let type = FieldType(rawValue: entry.type), [.ascii, .byte, .undefined].contains(type),
+              let position = valuePosition(of: entry, type: type) else { return nil }
+        let bytes = data[position..<(position + Int(entry.count))].prefix { $0 != 0 }
+        let decoded = String(validating: bytes, as: UTF8.self)
+            ?? String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        guard let text = CaptionText.clean(decoded) else { return nil }
+        return Self.stockDescriptions.contains(text.uppercased()) ? nil : text
+    }
+
+    /// What cameras write into ImageDescription by themselves: not a description anyone would print under
+    /// their photo (compared in capitals).
+    static let stockDescriptions: Set<String> = [
+        "OLYMPUS DIGITAL CAMERA", "SONY DSC", "DIGITAL CAMERA", "KONICA MINOLTA DIGITAL CAMERA",
+        "MINOLTA DIGITAL CAMERA", "SAMSUNG DIGITAL CAMERA", "DCIM\\PICT", "EXIF_JPEG_PICTURE", "DEFAULT",
+    ]
 
     /// The text of an ASCII date entry, up to its first NUL; nil when unreadable, not printable ASCII, or
     /// blank (EXIF writes an unknown date as spaces, optionally with the colons kept).

@@ -10,14 +10,18 @@ public struct PNGInfo: Sendable, Equatable {
     public var isInterlaced: Bool
     /// The TIFF structure of an eXIf chunk, if one comes before the image data.
     public var exif: [UInt8]?
+    /// The XMP packet of an uncompressed iTXt "XML:com.adobe.xmp" chunk before the image data (`PNGChunks`).
+    public var xmp: [UInt8]?
 
-    public init(width: Int, height: Int, bitDepth: Int, colorType: Int, isInterlaced: Bool, exif: [UInt8]?) {
+    public init(width: Int, height: Int, bitDepth: Int, colorType: Int, isInterlaced: Bool, exif: [UInt8]?,
+                xmp: [UInt8]? = nil) {
         self.width = width
         self.height = height
         self.bitDepth = bitDepth
         self.colorType = colorType
         self.isInterlaced = isInterlaced
         self.exif = exif
+        self.xmp = xmp
     }
 
     /// `width * height`, or nil when that does not fit in an `Int`.
@@ -51,15 +55,17 @@ public enum PNGDecoder {
     /// How many rows are decoded between two calls of `shouldCancel`.
     public static let rowsPerBand = 32
 
-    /// Reads the header only (`png_read_info`): no pixel is decoded.
+    /// Reads the header only (`png_read_info`), and the XMP packet before the image data: no pixel is decoded.
     public static func readInfo(_ data: [UInt8]) throws(PNGError) -> PNGInfo {
-        try PNGReadSession.with(data) { (session) throws(PNGError) in try session.readHeader() }
+        var info = try PNGReadSession.with(data) { (session) throws(PNGError) in try session.readHeader() }
+        info.xmp = PNGChunks.xmpPacket(inPNG: data)
+        return info
     }
 
     /// Reads the header from the first bytes of a longer file: nil when they end before the header does (a large
     /// ancillary chunk comes before the image data), so the caller can read more. Otherwise as `readInfo(_:)`.
     public static func readInfo(prefix data: [UInt8]) throws(PNGError) -> PNGInfo? {
-        try PNGReadSession.with(data) { (session) throws(PNGError) -> PNGInfo? in
+        let info = try PNGReadSession.with(data) { (session) throws(PNGError) -> PNGInfo? in
             do throws(PNGError) {
                 return try session.readHeader()
             } catch {
@@ -67,6 +73,8 @@ public enum PNGDecoder {
                 throw error
             }
         }
+        // libpng has read every chunk before the image data out of these bytes, so the XMP is among them too.
+        return info.map { var info = $0; info.xmp = PNGChunks.xmpPacket(inPNG: data); return info }
     }
 
     /// Decodes to 8-bit RGB, transparency composited over white.

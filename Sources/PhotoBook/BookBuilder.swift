@@ -5,6 +5,8 @@ import Synchronization
 /// Everything a build needs besides its photos.
 public struct BuildOptions: Sendable {
     public var layout = LayoutOptions()
+    /// The order of the photos in the book (`PhotoOrder`).
+    public var order = OrderOptions()
     /// JPEG quality of the rendered pages, 1-100.
     public var quality = 90
     /// Photos worked on at once.
@@ -49,6 +51,8 @@ public final class BookBuilder: Sendable {
     private let queue: OperationQueue
     /// Numbers the rendered files of every round.
     private let sequence = SequenceNumbers()
+    /// The photos that had no capture date when ordering by date, for the report.
+    private let undated = Mutex<[String]>([])
 
     public init(files: [PhotoFile], outputPath: String, options: BuildOptions, hooks: BuildHooks = BuildHooks()) {
         self.files = files
@@ -76,6 +80,7 @@ public final class BookBuilder: Sendable {
         // Every operation has ended by now: nothing can create a temporary file after this.
         session.removeTemporaryFiles()
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        report.undatedPhotos = undated.withLock { $0 }
         hooks.finished?(report)
         return report
     }
@@ -103,6 +108,11 @@ public final class BookBuilder: Sendable {
             return BuildReport(photos: reports, book: .skipped(because: "a photo could not be used and --strict is set"),
                                pagesWritten: 0, seconds: 0)
         }
+
+        // The book's order: a pure sort of what the probe read, before any plan.
+        let arrangement = PhotoOrder.arrange(usable.map(\.info), by: options.order)
+        undated.withLock { $0 = arrangement.undated.map { usable[$0].info.file.path } }
+        usable = arrangement.order.map { usable[$0] }
 
         guard options.layout.problem == nil else {
             return BuildReport(photos: reports, book: .failed("the page options leave no room for a photo"),
@@ -250,7 +260,7 @@ public final class BookBuilder: Sendable {
         }
         guard text.captions != .none else { return usable.map { _ in nil } }
         return usable.map { photo in
-            let found = Captions.caption(for: photo.info.file, source: text.captions, description: nil,
+            let found = Captions.caption(for: photo.info.file, source: text.captions, description: photo.info.description,
                                          captureDate: photo.info.captureDate)
             if let warning = found.warning { warnings.append(BuildWarning(path: photo.info.file.path, message: warning)) }
             guard let caption = found.caption else { return nil }

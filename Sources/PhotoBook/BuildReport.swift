@@ -42,6 +42,9 @@ public struct BuildReport: Sendable {
     /// The pages as finally planned, whether or not the book was written (empty when planning never finished).
     public var pages: [PageReport] = []
     public var warnings: [BuildWarning] = []
+    /// With `--sort date`, the photos that had no capture date, in book order (all after the dated ones, or all
+    /// before them with `--reverse`).
+    public var undatedPhotos: [String] = []
 
     public init(photos: [PhotoReport], book: Outcome, pagesWritten: Int, seconds: Double, pages: [PageReport] = []) {
         self.photos = photos

@@ -8,6 +8,11 @@ public struct PhotoFile: Sendable, Equatable {
     /// content is neither: it is kept so that it fails with its reason like any other unreadable photo.
     public var format: ImageFormat?
     public var id: FileSystem.FileID
+    /// The photos of one folder input share a group, and so do photos named one after another on the command
+    /// line with no folder between them; groups are numbered in command-line order (`PhotoOrder` sorts by it).
+    public var inputGroup = 0
+    /// True for a photo named on the command line rather than found in a folder.
+    public var isNamed = false
 }
 
 /// What discovery found: photos in book order, and what it passed over.
@@ -32,8 +37,21 @@ public struct Discovery: Sendable {
     public static func discover(_ inputs: [String], recursive: Bool) -> Discovery {
         var result = Discovery()
         var seen: [FileSystem.FileID: String] = [:]
+        var group = -1, afterNamedFile = false
         for input in inputs {
-            switch FileSystem.status(input) {
+            let firstPhoto = result.photos.count
+            defer {
+                // Tagged after the fact: include() is shared by both kinds of input and need not know.
+                for index in firstPhoto..<result.photos.count {
+                    result.photos[index].inputGroup = group
+                    result.photos[index].isNamed = afterNamedFile
+                }
+            }
+            let inputStatus = FileSystem.status(input)
+            let isFolder = (try? inputStatus.get())?.kind == .directory
+            if isFolder || !afterNamedFile { group += 1 }
+            afterNamedFile = !isFolder
+            switch inputStatus {
             case .failure(let failure):
                 result.errors.append((input, Self.describe(failure, at: input)))
             case .success(let status) where status.kind == .directory:

@@ -11,8 +11,16 @@ public struct PhotoInfo: Sendable, Equatable {
     public var storedWidth: Int
     public var storedHeight: Int
     public var orientation: Orientation
-    /// EXIF `DateTimeOriginal`, "YYYY:MM:DD HH:MM:SS", when the photo has one.
-    public var captureDate: String?
+    /// When the photo was taken, from EXIF DateTimeOriginal with SubSecTimeOriginal and OffsetTimeOriginal
+    /// (a PNG's eXIf chunk alike); nil when it has none that is a real date. `localText` is the camera's own
+    /// reading, for captions; `PhotoOrder` orders by it.
+    public var captureDate: CaptureDate?
+    /// What the photo shows in its owner's words: EXIF ImageDescription, else XMP dc:description (x-default).
+    ///
+    /// EXIF wins when both are there, as the Metadata Working Group's guidelines have readers do (editors that
+    /// follow them write both alike); a camera's stock text ("OLYMPUS DIGITAL CAMERA") does not count as one,
+    /// so the XMP that an editor wrote beside it is used instead.
+    public var description: String?
     /// A JPEG whose bytes can go into the PDF unchanged: grey or YCbCr (CMYK would need a Decode array that
     /// depends on the writer), Huffman-coded (PDF readers do not decode arithmetic coding).
     public var isEmbeddableJPEG: Bool = false
@@ -21,6 +29,9 @@ public struct PhotoInfo: Sendable, Equatable {
     public var uprightWidth: Int { orientation.swapsDimensions ? storedHeight : storedWidth }
     public var uprightHeight: Int { orientation.swapsDimensions ? storedWidth : storedHeight }
 }
+
+/// When a photo was taken (defined by the EXIF module, which reads it).
+public typealias CaptureDate = EXIF.CaptureDate
 
 /// A reason a photo cannot be used, worded for the person who owns it.
 public struct PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -78,7 +89,7 @@ public enum Probe {
     /// file) a JPEG or PNG header that goes on past them gives nil: read more and ask again.
     static func probe(_ file: PhotoFile, bytes: [UInt8], maxPixels: Int,
                       moreBytesFollow: Bool) throws(PhotoError) -> PhotoInfo? {
-        let width: Int, height: Int, exif: [UInt8]?
+        let width: Int, height: Int, exif: [UInt8]?, xmp: [UInt8]?
         var embeddable = false
         switch ImageFormat(sniffing: bytes) {
         case .jpeg:
@@ -86,6 +97,8 @@ public enum Probe {
                 let read = moreBytesFollow ? try JPEGDecoder.readInfo(prefix: bytes) : try JPEGDecoder.readInfo(bytes)
                 guard let info = read else { return nil }
                 (width, height, exif) = (info.width, info.height, info.exif)
+                // libjpeg has read every marker before the first scan out of these bytes: so is the XMP segment.
+                xmp = JPEGSegments.xmpPacket(inJPEG: bytes)
                 embeddable = !info.isArithmetic && ((info.colorSpace == .ycbcr && info.components == 3)
                     || (info.colorSpace == .grayscale && info.components == 1))
             } catch {
@@ -95,7 +108,7 @@ public enum Probe {
             do {
                 let read = moreBytesFollow ? try PNGDecoder.readInfo(prefix: bytes) : try PNGDecoder.readInfo(bytes)
                 guard let info = read else { return nil }
-                (width, height, exif) = (info.width, info.height, info.exif)
+                (width, height, exif, xmp) = (info.width, info.height, info.exif, info.xmp)
             } catch {
                 throw PhotoError(error.description)
             }
@@ -110,6 +123,8 @@ public enum Probe {
         let metadata = exif.map(EXIFParser.parse) ?? EXIFMetadata()
         return PhotoInfo(file: file, storedWidth: width, storedHeight: height,
                          orientation: Orientation(exifValue: metadata.orientation),
-                         captureDate: metadata.dateTimeOriginal, isEmbeddableJPEG: embeddable)
+                         captureDate: metadata.captureDate,
+                         description: metadata.imageDescription ?? xmp.flatMap(XMP.description(inPacket:)),
+                         isEmbeddableJPEG: embeddable)
     }
 }

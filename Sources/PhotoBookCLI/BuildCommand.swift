@@ -37,6 +37,21 @@ struct BuildCommand {
                    help: "the PDF to write; replaced atomically when the whole book is ready", \.output),
             .flag("recursive", short: "r", group: .files,
                   help: "include photos in subfolders, following symbolic links but never round a loop", \.recursive),
+            .value("sort", .choice(metavar: "ORDER", [
+                       .name: "inputs in the order given, and natural name order (img2 before img10) within a "
+                           + "folder and within a run of photos named one after another (as a shell's *.jpg "
+                           + "gives them)",
+                       .date: "by the moment each photo was taken (EXIF DateTimeOriginal with its fraction of a "
+                           + "second and time zone, JPEG or PNG), a photo without a time zone taken to be in the "
+                           + "zone of the photo with one nearest to it in local time (the phone on the same trip), "
+                           + "local times compared as they are when no photo has one, equal moments in name order, "
+                           + "and the photos without a date last, in name order (--verbose names them)",
+                       .given: "exactly as given on the command line, a folder's photos in natural name order",
+                   ]), default: "name", group: .files, help: "the order of the photos in the book",
+                   \.options.order.sort),
+            .flag("reverse", group: .files,
+                  help: "the same book read backwards, whatever the order (with --sort date: newest first, the "
+                      + "photos without a date at the start)", \.options.order.reverse),
             .value("max-pixels", .integer(1...pixelLimit), default: "100000000", group: .files,
                    help: "refuse images whose header declares more pixels (decompression bombs)", \.options.maxPixels),
             .value("page-size", .pageSize, default: "a4", group: .page,
@@ -109,8 +124,8 @@ struct BuildCommand {
             summary: "make a print-ready PDF photo book from folders and files of photos",
             description: [
                 "Makes a print-ready PDF photo book, one photo per page, from folders and files of JPEG and PNG "
-                    + "photos. Folders are read in natural name order (img2 before img10), files in the order "
-                    + "given; images are recognised by their content, other files are skipped. Every photo is "
+                    + "photos. Photos are in natural name order (img2 before img10), inputs in the order given, "
+                    + "unless --sort says otherwise; images are recognised by their content, other files are skipped. Every photo is "
                     + "turned upright from its EXIF orientation and resampled once to the density asked for.",
                 "The book is written atomically: OUTPUT is replaced only when the whole book is ready, and "
                     + "Ctrl-C at any moment leaves it untouched and no temporary file behind.",
@@ -121,6 +136,8 @@ struct BuildCommand {
                 ("photobook build ./photos -o book.pdf", "A4, 10 mm margins, photos cropped to fill the page"),
                 ("photobook build ./2025-italy -r -o italy.pdf", "include subfolders"),
                 ("photobook build cover.jpg ./days ./nights -o book.pdf", "files and folders, in the order given"),
+                ("photobook build ./camera ./phone --sort date -o trip.pdf",
+                 "two cameras' photos interleaved by the time they were taken"),
                 ("photobook build prints --page-size 20x20cm --margin 0 --fit fit -o square.pdf",
                  "square pages, each photo whole"),
             ])

@@ -192,9 +192,13 @@ public enum PhotoBookCLI {
             say.status("interrupted again: stopped at once, nothing was written", evenWhenQuiet: true)
             _exit(ExitStatus.interrupted.rawValue)
         })
+        pause.arm()
         say.progress("photobook: 0 of \(total) photos")
         let report = builder.run()
         signals.cancel()
+        let placed = command.options.order.reverse ? "before the dated photos, in reverse name order"
+                                                   : "after the dated photos, in name order"
+        for path in report.undatedPhotos { say.note("no capture date: placed \(placed)", path: path) }
         return Summary.report(report, output: output, options: options, say: say)
     }
 }

@@ -21,6 +21,7 @@ final class TestPause: Sendable {
     private let held = Mutex(0)
 
     nonisolated(unsafe) private let resumeSource: DispatchSourceSignal?  // set once in init, kept alive only
+    nonisolated(unsafe) private var armSource: DispatchSourceSignal?  // set once by arm(), kept alive only
 
     init(point: String?, holdFirstSignal: Bool = false, say: Diagnostics) {
         self.point = point
@@ -36,6 +37,26 @@ final class TestPause: Sendable {
             resumeSource = source
         } else {
             resumeSource = nil
+        }
+    }
+
+    /// Returns once every signal source made so far listens. Trap: `DispatchSource.resume()` returns before
+    /// libdispatch has registered the source with the kernel, and a signal sent meanwhile to a disposition of
+    /// SIG_IGN is lost; a test that signals right after "paused at" raced it and hung now and then. So the
+    /// pause sends itself SIGUSR2, through a source made last, until that one is heard: the sources register in
+    /// order, so the earlier ones are listening by then. Only in test mode.
+    func arm() {
+        guard point != nil else { return }
+        ProcessSignal.user2.ignore()
+        let heard = DispatchSemaphore(value: 0)
+        let source = DispatchSource.makeSignalSource(signal: ProcessSignal.user2.rawValue,
+                                                     queue: DispatchQueue(label: "photobook.test-pause-arm"))
+        source.setEventHandler { @Sendable in heard.signal() }
+        source.resume()
+        armSource = source
+        for _ in 0..<500 {
+            ProcessSignal.user2.raise()
+            if heard.wait(timeout: .now() + .milliseconds(10)) == .success { return }
         }
     }
 

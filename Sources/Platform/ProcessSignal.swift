@@ -13,6 +13,12 @@ public struct ProcessSignal: Sendable, Hashable {
     public static let hangUp = ProcessSignal(rawValue: SIGHUP)
     public static let brokenPipe = ProcessSignal(rawValue: SIGPIPE)
     public static let user1 = ProcessSignal(rawValue: SIGUSR1)
+    public static let user2 = ProcessSignal(rawValue: SIGUSR2)
+
+    /// Sends the signal to this process (`kill(2)` on `getpid()`).
+    public func raise() {
+        _ = kill(getpid(), rawValue)
+    }
 
     /// Sets the signal's disposition to ignore (`signal(2)` with `SIG_IGN`). A `DispatchSource` for the signal
     /// still sees it; without this the default action ends the process before the source does.

@@ -14,6 +14,8 @@ enum FieldValue: Sendable {
     case ascii(String)
     /// Exactly these type, count and 4-byte value/offset field (written as a 32-bit number in the byte order).
     case raw(type: UInt16, count: UInt32, field: UInt32)
+    /// These bytes as they are (no NUL added), with this type; in the entry when they fit in 4 bytes.
+    case bytes(type: UInt16, [UInt8])
 }
 
 typealias Directory = [(tag: UInt16, value: FieldValue)]
@@ -73,9 +75,14 @@ func makeTIFF(_ order: ByteOrder, ifd0: Directory, ifd1: Directory? = nil, exif:
                 writer.u16(3); writer.u32(1); writer.u16(number); writer.u16(0)
             case .long(let number):
                 writer.u16(4); writer.u32(1); writer.u32(number)
-            case .ascii(let text):
-                let characters = Array(text.utf8) + [0]
-                writer.u16(2); writer.u32(UInt32(characters.count))
+            case .ascii, .bytes:
+                let (type, characters): (UInt16, [UInt8])
+                switch value {
+                case .bytes(let given, let bytes): (type, characters) = (given, bytes)
+                case .ascii(let text): (type, characters) = (2, Array(text.utf8) + [0])
+                default: preconditionFailure()
+                }
+                writer.u16(type); writer.u32(UInt32(characters.count))
                 if characters.count <= 4 {
                     writer.bytes += characters + [UInt8](repeating: 0, count: 4 - characters.count)
                 } else {

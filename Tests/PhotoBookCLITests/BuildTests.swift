@@ -44,7 +44,9 @@ import Testing
         let out = scratch.file("book.pdf")
         let names = (0...8).flatMap { ["Landscape_\($0).jpg", "Portrait_\($0).jpg"] }
         let inputs = names.map { "\(orientationFolder)/\($0)" }
-        let run = try Run.photobook(["build"] + inputs + ["-o", out, "--fit", "fit", "--margin", "0", "--dpi", "72"])
+        // Given order: by name, the photos named one after another would be sorted, all landscapes first.
+        let run = try Run.photobook(["build"] + inputs + ["-o", out, "--fit", "fit", "--margin", "0", "--dpi", "72",
+                                                          "--sort", "given"])
         #expect(run.status == 0, "\(run.stderr)")
         let pages = try (1...names.count).map { try renderPage(out, page: $0, dpi: 20, scratch: scratch) }
         // Landscape_1 and Portrait_1 are stored upright; every other example must render like them.

@@ -107,3 +107,59 @@ struct ProbeTests {
         #expect(reads == [Self.prefix])
     }
 }
+
+/// What the probe reads for dates and captions, from EXIF and XMP in real JPEG and PNG bytes.
+struct ProbeMetadataTests {
+    /// A 32x32 grey PngSuite image, with no chunk of its own between IHDR and the image data.
+    static func png() throws -> [UInt8] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return Array(try Data(contentsOf: root.appendingPathComponent("Fixtures/pngsuite/basn0g08.png")))
+    }
+
+    static func probe(_ name: String, _ bytes: [UInt8]) throws -> PhotoInfo {
+        let folder = try ProbeTests.Folder()
+        return try ProbeTests.probe(try folder.photo(name, bytes)).result.get()
+    }
+
+    @Test func aJPEGsDateOffsetFractionAndDescription() throws {
+        let metadata = PhotoMetadata(date: "2024:05:01 14:03:07", subSeconds: "25", offset: "+02:00",
+                                     imageDescription: Array("Caf".utf8) + [0xE9], xmpDescription: "from XMP")
+        let info = try Self.probe("a.jpg", metadata.inserted(intoJPEG: try ProbeTests.jpeg()))
+        let date = try #require(info.captureDate)
+        #expect(date.localText == "2024-05-01 14:03:07" && date.nanosecond == 250_000_000 && date.utcOffsetMinutes == 120)
+        // EXIF wins over XMP; its Latin-1 byte is read as Latin-1.
+        #expect(info.description == "Caf\u{e9}")
+        #expect(info.storedWidth == 40)
+    }
+
+    @Test func xmpStandsInForAMissingOrStockEXIFDescription() throws {
+        for exif: [UInt8]? in [nil, Array("OLYMPUS DIGITAL CAMERA".utf8), Array("     ".utf8)] {
+            let metadata = PhotoMetadata(date: "2024:05:01 14:03:07", imageDescription: exif,
+                                         xmpDescription: "Fish &amp; chips, Whitby")
+            let info = try Self.probe("b.jpg", metadata.inserted(intoJPEG: try ProbeTests.jpeg()))
+            #expect(info.description == "Fish & chips, Whitby")
+            #expect(info.captureDate?.utcOffsetMinutes == nil)
+        }
+    }
+
+    @Test func aPNGsEXIfAndITXtChunks() throws {
+        let metadata = PhotoMetadata(date: "2023:12:31 23:59:58", offset: "-05:00", xmpDescription: "Ünïcode in PNG")
+        let info = try Self.probe("c.png", metadata.inserted(intoPNG: try Self.png()))
+        #expect(info.captureDate?.localText == "2023-12-31 23:59:58" && info.captureDate?.utcOffsetMinutes == -300)
+        #expect(info.description == "Ünïcode in PNG")
+        #expect(info.storedWidth == 32 && info.storedHeight == 32)
+    }
+
+    @Test(arguments: ["0000:00:00 00:00:00", "2024:13:01 10:00:00", "                   ", "2023:02:29 12:00:00"])
+    func invalidDatesAreNoDate(date: String) throws {
+        let info = try Self.probe("d.jpg", PhotoMetadata(date: date).inserted(intoJPEG: try ProbeTests.jpeg()))
+        #expect(info.captureDate == nil)
+        #expect(info.description == nil)
+    }
+
+    @Test func noMetadataAtAll() throws {
+        let info = try Self.probe("e.jpg", try ProbeTests.jpeg())
+        #expect(info.captureDate == nil && info.description == nil)
+    }
+}

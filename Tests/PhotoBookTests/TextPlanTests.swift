@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PhotoBook
 import Platform
+import EXIF
 
 /// A measure for tests: every character as wide as half its size, and only Latin, Greek and Cyrillic letters,
 /// digits and punctuation covered.
@@ -121,7 +122,7 @@ struct TextPlanTests {
         try "  \n".write(toFile: c + ".txt", atomically: true, encoding: .utf8)
         #expect(Captions.caption(for: file(c), source: .auto, description: "exif", captureDate: nil) == (nil, nil))
         #expect(Captions.caption(for: file(a), source: .name, description: nil, captureDate: nil).caption == "IMG_1")
-        #expect(Captions.caption(for: file(a), source: .date, description: nil, captureDate: "2024:07:14 18:03:09").caption
+        #expect(Captions.caption(for: file(a), source: .date, description: nil, captureDate: CaptureDate(exifDateTime: "2024:07:14 18:03:09")).caption
                 == "14 July 2024, 18:03")
         #expect(Captions.caption(for: file(a), source: .none, description: "x", captureDate: nil).caption == nil)
     }
@@ -179,8 +180,8 @@ extension TextPlanTests {
     @Test func sectionsByFolderAndByDay() {
         let file = PhotoFile(path: "trip/Day 1/IMG_1.jpg", format: .jpeg, id: FileSystem.FileID(device: 0, inode: 0))
         #expect(SectionMode.folder.heading(of: file, captureDate: nil) == "Day 1")
-        #expect(SectionMode.day.heading(of: file, captureDate: "2024:07:14 18:03:09") == "14 July 2024")
+        #expect(SectionMode.day.heading(of: file, captureDate: CaptureDate(exifDateTime: "2024:07:14 18:03:09")) == "14 July 2024")
         #expect(SectionMode.day.heading(of: file, captureDate: nil) == "Without a date")
-        #expect(SectionMode.none.heading(of: file, captureDate: "2024:07:14 18:03:09") == nil)
+        #expect(SectionMode.none.heading(of: file, captureDate: CaptureDate(exifDateTime: "2024:07:14 18:03:09")) == nil)
     }
 }

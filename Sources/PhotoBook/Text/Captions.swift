@@ -1,3 +1,4 @@
+import EXIF
 import Platform
 
 /// Where each photo's caption comes from.
@@ -19,14 +20,14 @@ public enum Captions {
     /// The caption of `file` from `source`, and a warning when a sidecar could not be used (the photo then goes
     /// in without a caption from it). An existing sidecar that is blank means "no caption", on purpose.
     public static func caption(for file: PhotoFile, source: CaptionSource, description: String?,
-                               captureDate: String?) -> (caption: String?, warning: String?) {
+                               captureDate: CaptureDate?) -> (caption: String?, warning: String?) {
         switch source {
         case .none:
             return (nil, nil)
         case .name:
             return (baseName(file.path, droppingExtension: true), nil)
         case .date:
-            return (captureDate.flatMap(readableDate), nil)
+            return (captureDate.map(readableDate), nil)
         case .auto:
             for path in sidecars(of: file.path) {
                 switch FileSystem.status(path) {
@@ -91,15 +92,18 @@ public enum Captions {
         text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
-    /// "2024:07:14 18:03:09" as "14 July 2024, 18:03"; nil when it is not a date.
-    public static func readableDate(_ exif: String) -> String? {
-        let parts = exif.split(whereSeparator: { $0 == ":" || $0 == " " || $0 == "-" || $0 == "T" }).compactMap { Int($0) }
-        guard parts.count >= 5, (1...12).contains(parts[1]), (1...31).contains(parts[2]), parts[0] > 0,
-              (0...23).contains(parts[3]), (0...59).contains(parts[4]) else { return nil }
-        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-                      "October", "November", "December"]
-        let minute = parts[4] < 10 ? "0\(parts[4])" : String(parts[4])
-        return "\(parts[2]) \(months[parts[1] - 1]) \(parts[0]), \(parts[3]):\(minute)"
+    static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                         "October", "November", "December"]
+
+    /// The camera's own reading, written out: "14 July 2024, 18:03" (the time as the camera showed it, where
+    /// the photo was taken).
+    public static func readableDate(_ date: CaptureDate) -> String {
+        "\(readableDay(date)), \(date.hour):\(date.minute < 10 ? "0" : "")\(date.minute)"
+    }
+
+    /// "14 July 2024".
+    public static func readableDay(_ date: CaptureDate) -> String {
+        "\(date.day) \(months[date.month - 1]) \(date.year)"
     }
 
     static func baseName(_ path: String, droppingExtension: Bool) -> String {

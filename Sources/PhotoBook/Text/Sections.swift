@@ -1,3 +1,5 @@
+import EXIF
+
 /// How a book is divided into sections, each starting on a new page under a heading, with a bookmark.
 public enum SectionMode: String, Sendable, CaseIterable {
     /// Each folder the photos come from (subfolders with `-r`), headed by the folder's name.
@@ -7,7 +9,7 @@ public enum SectionMode: String, Sendable, CaseIterable {
     case none
 
     /// The heading of the section `file` belongs to.
-    public func heading(of file: PhotoFile, captureDate: String?) -> String? {
+    public func heading(of file: PhotoFile, captureDate: CaptureDate?) -> String? {
         switch self {
         case .none:
             return nil
@@ -16,9 +18,8 @@ public enum SectionMode: String, Sendable, CaseIterable {
             guard parts.count >= 2 else { return "." }
             return String(parts[parts.count - 2])
         case .day:
-            guard let date = captureDate.flatMap(Captions.readableDate) else { return "Without a date" }
-            // "14 July 2024, 18:03" -> "14 July 2024": the day, written out.
-            return String(date.prefix { $0 != "," })
+            // The day on the camera's calendar, where the photo was taken.
+            return captureDate.map(Captions.readableDay) ?? "Without a date"
         }
     }
 }

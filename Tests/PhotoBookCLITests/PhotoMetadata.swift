@@ -1,0 +1,1 @@
+../PhotoBookTests/PhotoMetadata.swift
