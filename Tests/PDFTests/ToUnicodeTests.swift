@@ -74,4 +74,16 @@ import Testing
             #expect(shown == [Substring(hex(line)), Substring(hex("\u{FFFD}"))])
         }
     }
+
+    @Test func pdftotextReadsTheTextBackWithoutAWarning() throws {
+        try Tools.withTempDirectory { dir in
+            let drawn = Array(PDFTextTests.lines.prefix(4))
+            let pdf = try PDFTextTests.book(drawn + ["Sun 😀 day"], in: dir)
+            let run = try Tools.runCapturingErrors("pdftotext", ["-enc", "UTF-8", pdf, "-"])
+            #expect(run.errors == "")
+            let got = run.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            let expected = drawn + ["Sun \u{FFFD} day"]
+            #expect(got == expected)
+        }
+    }
 }
