@@ -38,6 +38,7 @@ extension PDFDocument {
                 HPDF_LoadTTFontFromFile(handle, path, embedding ? HPDF_TRUE : HPDF_FALSE)
             }
             let font = try haruObject("selecting the font") { HPDF_GetFont(handle, name, "UTF-8") }
+            try replaceToUnicode(of: font)
             let definition = try haruObject("reading the font") { HPDF_GetFontDef(handle, name) }
             loaded = LoadedFont(font: font, definition: definition, file: file)
         } catch {
@@ -45,6 +46,24 @@ extension PDFDocument {
         }
         loadedFonts[path] = loaded
         return loaded
+    }
+
+    /// Points the font's /ToUnicode at a new stream holding `IdentityToUnicodeCMap` (`HPDF_DictStream_New`,
+    /// `HPDF_Stream_WriteStr`, `HPDF_Dict_Add`), compressed as libharu compresses the font's own streams.
+    ///
+    /// Quirk: libharu 2.3.0 gives a font of its "UTF-8" encoder, as /ToUnicode, the encoding CMap it writes for
+    /// that encoder (`1 begincidrange <0000> <FFFF> 0`), which maps codes to CIDs, not to Unicode: poppler warns
+    /// "Invalid 'begincidrange' operator in ToUnicode CMap" and guesses, other readers may find no text at all.
+    /// The old stream is still written, unreferenced: libharu cannot take an object back out of the file.
+    private func replaceToUnicode(of font: HPDF_Font) throws(PDFError) {
+        let handle = self.handle
+        let during = "writing the font's ToUnicode map"
+        let cmap = try haruObject(during) { HPDF_DictStream_New(handle.pointee.mmgr, handle.pointee.xref) }
+        try haruStatus(during) { HPDF_Stream_WriteStr(cmap.pointee.stream, IdentityToUnicodeCMap.text) }
+        // Trap: libharu sets the Flate filter only on streams it made itself, just before writing the font; a
+        // stream added by hand would go out uncompressed unless it takes the font's filter here.
+        cmap.pointee.filter = font.pointee.filter
+        try haruStatus(during) { HPDF_Dict_Add(font, "ToUnicode", cmap) }
     }
 
     private static func readFontFile(_ path: String) throws(TrueTypeFile.Problem) -> [UInt8] {

@@ -26,9 +26,27 @@ enum Tools {
         let description: String
     }
 
-    /// Runs a command-line tool found on PATH and returns its standard output; a non-zero exit throws.
+    /// Runs a command-line tool found on PATH and returns its standard output; a non-zero exit throws, and so
+    /// does a complaint of poppler's parser on stderr ("Syntax Warning", "Syntax Error"), which it prints and
+    /// then carries on: a file the tools accept only with a complaint is not a file we meant to write.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
+        let printed = try runCapturingErrors(tool, arguments)
+        let complaints = printed.errors.split(separator: "\n").filter { $0.hasPrefix("Syntax Warning") || $0.hasPrefix("Syntax Error") }
+        guard complaints.isEmpty else {
+            throw ToolFailure(description: "\(tool) \(arguments.joined(separator: " ")) complained: \(complaints.joined(separator: "\n"))")
+        }
+        return printed.output
+    }
+
+    /// What a tool printed: its standard output and its standard error.
+    struct Printed {
+        let output: String
+        let errors: String
+    }
+
+    /// Runs a command-line tool found on PATH and returns what it printed; a non-zero exit throws.
+    static func runCapturingErrors(_ tool: String, _ arguments: [String]) throws -> Printed {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
@@ -44,12 +62,12 @@ enum Tools {
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let text = String(decoding: output, as: UTF8.self)
+        let errors = String(decoding: (try? read(stderrPath)) ?? [], as: UTF8.self)
         guard process.terminationStatus == 0 else {
-            let errors = String(decoding: (try? read(stderrPath)) ?? [], as: UTF8.self)
             throw ToolFailure(
                 description: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(errors)\(text)")
         }
-        return text
+        return Printed(output: text, errors: errors)
     }
 
     /// `pdfinfo` as key/value pairs ("Pages" -> "2"); values are UTF-8.
