@@ -39,14 +39,17 @@ let package = Package(
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         .executableTarget(name: "photobook-corpus", dependencies: ["JPEG", "Imaging"]),
 
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "EXIFTests", dependencies: ["EXIF"]),
-        .testTarget(name: "JPEGTests", dependencies: ["JPEG", "Imaging"]),
-        .testTarget(name: "PNGTests", dependencies: ["PNG", "Imaging"], exclude: ["Reference"]),
-        .testTarget(name: "PDFTests", dependencies: ["PDF", "JPEG", "Imaging"]),
+        // What several test targets need once: fixtures, checksums, file forgers, reference-tool runners.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "EXIFTests", dependencies: ["EXIF", "TestSupport"]),
+        .testTarget(name: "JPEGTests", dependencies: ["JPEG", "Imaging", "TestSupport"]),
+        .testTarget(name: "PNGTests", dependencies: ["PNG", "Imaging", "TestSupport"], exclude: ["Reference"]),
+        .testTarget(name: "PDFTests", dependencies: ["PDF", "JPEG", "Imaging", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "PhotoBookTests", dependencies: ["PhotoBook", "Platform", "Imaging", "JPEG"]),
-        .testTarget(name: "PhotoBookCLITests", dependencies: ["photobook", "PhotoBookCLI", "JPEG", "PNG", "Imaging"]),
+        .testTarget(name: "PhotoBookCLITests",
+                    dependencies: ["photobook", "PhotoBookCLI", "JPEG", "PNG", "Imaging", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
