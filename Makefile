@@ -7,8 +7,9 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tests are ordered by signals, never by time, but a test that hangs must still end the run.
 TEST_TIMEOUT ?= 2400
 
-# The C libraries photobook links, and the tools the tests use to look at its output as a person would.
-BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev pkg-config
+# The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
+# at its output as a person would.
+BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev zlib1g-dev pkg-config
 TEST_PACKAGES  := poppler-utils qpdf python3-png libjpeg-turbo-progs imagemagick man-db groff-base zsh fish
 
 .PHONY: all deps test-deps build test demo install docs clean
@@ -22,6 +23,7 @@ deps:
 	[ -f /usr/include/png.h ] || missing="$$missing libpng-dev"; \
 	[ -f /usr/include/hpdf.h ] || missing="$$missing libhpdf-dev"; \
 	[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$$missing fonts-dejavu-core"; \
+	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
