@@ -81,7 +81,7 @@ import TestSupport
     }
 
     /// A known limit, pinned so nobody relies on the opposite: libharu reads only the JPEG's headers.
-    /// Callers must hand it JPEGs they produced or fully decoded (DESIGN.md §4).
+    /// Callers must hand it JPEGs they produced or fully decoded (docs/design.md §4).
     @Test func truncatedJPEGWithIntactHeadersIsEmbeddedWithoutComplaint() throws {
         let jpeg = try Fixtures.bytes("exif-orientation/Landscape_1.jpg")
         let image = try PDFDocument().loadJPEG(Array(jpeg.prefix(jpeg.count / 2)))
