@@ -32,28 +32,10 @@ struct Run {
     /// Runs `path` and records an issue when it does not finish within `timeout` seconds.
     static func command(_ path: String, _ arguments: [String], environment: [String: String] = [:],
                         directory: String? = nil, timeout: Double = 300) throws -> Run {
-        let child = try ChildProcess(path, arguments, environment: environment, directory: directory)
-        let (ending, timedOut) = child.wait(timeout: timeout)
-        if timedOut { Issue.record("\(path) \(arguments) did not finish within \(timeout) s") }
-        return Run(status: ending.status, stdout: child.stdout, stderr: child.stderr)
-    }
-}
-
-/// Everything until end of file. Trap: Foundation's `readDataToEndOfFile()` on Linux ends in a `try!` that
-/// crashes the whole test process when a read is interrupted by a signal (EINTR), which many child processes
-/// exiting at once make likely; this loop retries instead.
-func readAll(_ fd: Int32) -> Data {
-    var data = Data()
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count > 0 {
-            data.append(contentsOf: buffer[..<count])
-        } else if count < 0 && errno == EINTR {
-            continue
-        } else {
-            return data
-        }
+        let output = try ExternalCommand.run(path, arguments, environment: environment, directory: directory,
+                                             timeout: timeout)
+        if output.timedOut { Issue.record("\(path) \(arguments) did not finish within \(timeout) s") }
+        return Run(status: output.status, stdout: output.stdoutText, stderr: output.stderrText)
     }
 }
 

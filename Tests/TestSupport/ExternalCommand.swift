@@ -1,6 +1,3 @@
-import Dispatch
-import Foundation
-
 /// Runs the tools the tests compare against (djpeg, ImageMagick, poppler, qpdf, python3) and the built binary.
 package enum ExternalCommand {
     /// What a finished command left behind.
@@ -8,7 +5,7 @@ package enum ExternalCommand {
         package var status: Int32
         package var stdout: [UInt8]
         package var stderr: [UInt8]
-        /// It did not end within the time allowed and was terminated.
+        /// It did not end within the time allowed and was killed.
         package var timedOut: Bool
         package var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
         package var stderrText: String { String(decoding: stderr, as: UTF8.self) }
@@ -19,41 +16,16 @@ package enum ExternalCommand {
         package let description: String
     }
 
-    /// Runs `executable` (a path, or a name looked up on PATH) with `environment` added to ours and standard
-    /// input empty; both pipes are read while it runs so that a full pipe cannot stall it. After `timeout`
-    /// seconds it is terminated and the output says so.
+    /// Runs `executable` (a path, or a name looked up on PATH through env(1)) with `environment` added to ours,
+    /// in `directory` when given, with standard input empty. After `timeout` seconds it is killed and the output
+    /// says so. It is started by `ChildProcess` (posix_spawn), never by Foundation's `Process`: see there why.
     package static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                            timeout: Double = 300) throws -> Output {
-        let process = Process()
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
-        }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        try process.run()
-        let outData = Box(), errData = Box()
-        let readers = DispatchGroup()
-        for (pipe, sink) in [(out, outData), (err, errData)] {
-            DispatchQueue.global().async(group: readers) { sink.set(pipe.fileHandleForReading.readDataToEndOfFile()) }
-        }
-        var timedOut = false
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            process.terminate()
-            _ = done.wait(timeout: .now() + 10)
-        }
-        _ = readers.wait(timeout: .now() + 10)
-        return Output(status: process.terminationStatus, stdout: [UInt8](outData.get()), stderr: [UInt8](errData.get()),
-                      timedOut: timedOut)
+                            directory: String? = nil, timeout: Double = 300) throws -> Output {
+        let child = executable.contains("/")
+            ? try ChildProcess(executable, arguments, environment: environment, directory: directory)
+            : try ChildProcess("/usr/bin/env", [executable] + arguments, environment: environment, directory: directory)
+        let (ending, timedOut) = child.wait(timeout: timeout)
+        return Output(status: ending.status, stdout: child.stdoutBytes, stderr: child.stderrBytes, timedOut: timedOut)
     }
 
     /// The standard output of a command that must succeed; a non-zero exit throws with what it wrote to stderr.
@@ -65,12 +37,5 @@ package enum ExternalCommand {
                 + ": \(result.stderrText)\(result.stdoutText.prefix(2000))")
         }
         return result.stdout
-    }
-
-    private final class Box: @unchecked Sendable {
-        private var data = Data()
-        private let lock = NSLock()
-        func get() -> Data { lock.withLock { data } }
-        func set(_ newValue: Data) { lock.withLock { data = newValue } }
     }
 }
