@@ -7,9 +7,10 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tests are ordered by signals, never by time, but a test that hangs must still end the run.
 TEST_TIMEOUT ?= 2400
 
-# The C libraries photobook links, and the tools the tests use to look at its output as a person would.
-BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev pkg-config
-TEST_PACKAGES  := poppler-utils qpdf python3-png libjpeg-turbo-progs imagemagick man-db groff-base zsh fish
+# The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
+# at its output as a person would.
+BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev zlib1g-dev pkg-config
+TEST_PACKAGES  := poppler-utils qpdf python3-png libjpeg-turbo-progs imagemagick man-db groff-base zsh fish time mount make
 
 .PHONY: all deps test-deps build test demo install docs clean
 
@@ -22,23 +23,33 @@ deps:
 	[ -f /usr/include/png.h ] || missing="$$missing libpng-dev"; \
 	[ -f /usr/include/hpdf.h ] || missing="$$missing libhpdf-dev"; \
 	[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$$missing fonts-dejavu-core"; \
+	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
+# Every program a test runs. The end-to-end tests name /usr/bin/... paths, so those are what is checked; for
+# /usr/bin/time (the peak-memory probe) `command -v time` would not do: in bash it finds the keyword and succeeds.
+# The tmpfs tests need mount and umount (and root), the install test /usr/bin/make; bash, setpriv, sha256sum and
+# timeout are in essential packages.
 test-deps: deps
 	@missing=""; \
-	command -v pdfinfo >/dev/null || missing="$$missing poppler-utils"; \
-	command -v qpdf >/dev/null || missing="$$missing qpdf"; \
+	for tool in pdfinfo pdfimages pdftoppm pdftocairo; do \
+	  [ -x /usr/bin/$$tool ] || { missing="$$missing poppler-utils"; break; }; \
+	done; \
+	[ -x /usr/bin/qpdf ] || missing="$$missing qpdf"; \
 	/usr/bin/python3 -c 'import png' 2>/dev/null || missing="$$missing python3-png"; \
 	command -v djpeg >/dev/null || missing="$$missing libjpeg-turbo-progs"; \
-	command -v convert >/dev/null && convert -version 2>/dev/null | grep -q ImageMagick || missing="$$missing imagemagick"; \
-	command -v man >/dev/null || missing="$$missing man-db"; \
-	command -v groff >/dev/null || missing="$$missing groff-base"; \
+	/usr/bin/convert -version 2>/dev/null | grep -q ImageMagick || missing="$$missing imagemagick"; \
+	[ -x /usr/bin/man ] || missing="$$missing man-db"; \
+	[ -x /usr/bin/groff ] || missing="$$missing groff-base"; \
 	[ -x /usr/bin/zsh ] || missing="$$missing zsh"; \
 	[ -x /usr/bin/fish ] || missing="$$missing fish"; \
+	[ -x /usr/bin/time ] || missing="$$missing time"; \
+	{ [ -x /usr/bin/mount ] && [ -x /usr/bin/umount ]; } || missing="$$missing mount"; \
+	[ -x /usr/bin/make ] || missing="$$missing make"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \

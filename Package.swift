@@ -23,6 +23,9 @@ let package = Package(
         .systemLibrary(name: "CHaru", path: "Sources/CHaru"),
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/CJPEGShim"),
         .target(name: "CPNGShim", dependencies: ["CPNG"], path: "Sources/CPNGShim"),
+        // zlib, for the benchmark's corpus tool only; the shim turns zlib's deflateInit2 macro into a function.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
+        .target(name: "CZlibShim", dependencies: ["CZlib"], path: "Sources/CZlibShim"),
 
         // Typed Swift over each C library, and the pure-Swift pieces.
         .target(name: "Imaging", swiftSettings: uncheckedInRelease),
@@ -37,16 +40,19 @@ let package = Package(
         .target(name: "PhotoBook", dependencies: ["Platform", "Imaging", "EXIF", "JPEG", "PNG", "PDF"]),
         .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Platform"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
-        .executableTarget(name: "photobook-corpus", dependencies: ["JPEG", "Imaging"]),
+        .executableTarget(name: "photobook-corpus", dependencies: ["JPEG", "Imaging", "CZlib", "CZlibShim"]),
 
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "EXIFTests", dependencies: ["EXIF"]),
-        .testTarget(name: "JPEGTests", dependencies: ["JPEG", "Imaging"]),
-        .testTarget(name: "PNGTests", dependencies: ["PNG", "Imaging"], exclude: ["Reference"]),
-        .testTarget(name: "PDFTests", dependencies: ["PDF", "JPEG", "Imaging"]),
+        // What several test targets need once: fixtures, checksums, file forgers, reference-tool runners.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "EXIFTests", dependencies: ["EXIF", "TestSupport"]),
+        .testTarget(name: "JPEGTests", dependencies: ["JPEG", "Imaging", "TestSupport"]),
+        .testTarget(name: "PNGTests", dependencies: ["PNG", "Imaging", "TestSupport"], exclude: ["Reference"]),
+        .testTarget(name: "PDFTests", dependencies: ["PDF", "JPEG", "Imaging", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "PhotoBookTests", dependencies: ["PhotoBook", "Platform", "Imaging", "JPEG"]),
-        .testTarget(name: "PhotoBookCLITests", dependencies: ["photobook", "PhotoBookCLI", "JPEG", "PNG", "Imaging"]),
+        .testTarget(name: "PhotoBookCLITests",
+                    dependencies: ["photobook", "PhotoBookCLI", "JPEG", "PNG", "Imaging", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

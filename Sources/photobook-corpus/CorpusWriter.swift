@@ -48,7 +48,7 @@ struct CorpusWriter {
         let bytes: [UInt8]
         switch photo.format {
         case .png:
-            bytes = PNGWriter.encode(stored)
+            bytes = try PNGWriter.encode(stored)
         case .jpeg:
             // 4:2:0, as phones and most cameras write their JPEGs.
             let options = JPEGEncoder.Options(quality: command.quality, chromaSubsampling: .both)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import EXIF
+import TestSupport
 
 private let dateTag: UInt16 = 0x9003
 private let offsetTag: UInt16 = 0x9011

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import EXIF
+import TestSupport
 
 private let orientationTag: UInt16 = 0x0112
 private let dateTag: UInt16 = 0x9003
@@ -193,16 +194,14 @@ struct EXIFMalformedTests {
 
 @Suite("EXIF in real JPEG files")
 struct EXIFFixtureTests {
-    static let fixtures = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/exif-orientation")
+    static let fixtures = URL(fileURLWithPath: Fixtures.path("exif-orientation"))
 
     @Test("Landscape_N and Portrait_N have orientation N (0 means 1)",
           arguments: ["Landscape", "Portrait"], 0...8)
     func fixture(shape: String, value: Int) throws {
         let url = Self.fixtures.appendingPathComponent("\(shape)_\(value).jpg")
         let bytes = try [UInt8](Data(contentsOf: url))
-        let segment = try #require(exifSegment(ofJPEG: bytes), "\(url.lastPathComponent) has no Exif APP1")
+        let segment = try #require(JPEGStructure.exifPayload(bytes), "\(url.lastPathComponent) has no Exif APP1")
         #expect(EXIFParser.parse(segment).orientation == (value == 0 ? 1 : value))
     }
 }

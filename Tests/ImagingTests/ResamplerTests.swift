@@ -1,5 +1,6 @@
 import Testing
 @testable import Imaging
+import TestSupport
 
 /// A resampling job for table-driven tests.
 struct ResampleCase: Sendable, CustomTestStringConvertible {

@@ -1,15 +1,12 @@
 import Imaging
+import TestSupport
 
 /// Deterministic test pictures.
 enum TestImages {
     /// Every byte from a fixed linear congruential sequence: the hardest case for a filter.
     static func noise(width: Int, height: Int, seed: UInt64 = 1) -> RGBImage {
-        var state = seed
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        for i in pixels.indices {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            pixels[i] = UInt8(truncatingIfNeeded: state >> 56)
-        }
+        var bytes = SeededBytes(state: seed)
+        let pixels = (0..<width * height * 3).map { _ in bytes.next() }
         return RGBImage(width: width, height: height, pixels: pixels)
     }
 
@@ -25,10 +22,4 @@ enum TestImages {
         }
         return RGBImage(width: width, height: height, pixels: pixels)
     }
-}
-
-/// The largest difference between corresponding bytes.
-func maxDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
-    precondition(a.count == b.count)
-    return zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
 }

@@ -5,12 +5,12 @@ import Testing
 /// `shouldCancel` is asked at every safe point, and once it says yes the work stops with `.cancelled`:
 /// no further calls, no result.
 struct CancellationTests {
-    static let picture = TestSupport.syntheticImage(width: 320, height: 256, seed: 9)
+    static let picture = JPEGTestSupport.syntheticImage(width: 320, height: 256, seed: 9)
     static let bands = (256 + JPEGDecoder.bandRows - 1) / JPEGDecoder.bandRows
 
     /// How many times a full run asks `shouldCancel` when the answer is always no.
     static func callsWithoutCancelling(_ run: (() -> Bool) throws(JPEGError) -> Void) throws -> Int {
-        let counter = TestSupport.CancelAfter(.max)
+        let counter = JPEGTestSupport.CancelAfter(.max)
         try run { counter() }
         return counter.calls
     }
@@ -31,7 +31,7 @@ struct CancellationTests {
     /// Cancelling at each call in turn: every one stops the run with `.cancelled` at exactly that call.
     static func expectCancellableAtEveryCall(_ run: (() -> Bool) throws(JPEGError) -> Void, total: Int) {
         for cancelAt in 1...total {
-            let counter = TestSupport.CancelAfter(cancelAt)
+            let counter = JPEGTestSupport.CancelAfter(cancelAt)
             #expect(throws: JPEGError.cancelled, "cancel at call \(cancelAt)") { try run { counter() } }
             #expect(counter.calls == cancelAt, "kept asking after call \(cancelAt) said yes")
         }
@@ -55,7 +55,7 @@ struct CancellationTests {
         let monitorCalls = total - (Self.bands + 2)
         #expect(monitorCalls >= 10)  // at least one per scan
         for cancelAt in [2, 2 + monitorCalls / 2, 1 + monitorCalls] {
-            let counter = TestSupport.CancelAfter(cancelAt)
+            let counter = JPEGTestSupport.CancelAfter(cancelAt)
             #expect(throws: JPEGError.cancelled) { try run { counter() } }
             #expect(counter.calls == cancelAt)
         }
@@ -63,7 +63,7 @@ struct CancellationTests {
 
     @Test("a decode cancelled before it starts does no work: not even the header is read")
     func decodeCancelledUpFront() {
-        let counter = TestSupport.CancelAfter(1)
+        let counter = JPEGTestSupport.CancelAfter(1)
         #expect(throws: JPEGError.cancelled) {
             try JPEGDecoder.decode([0xFF, 0xD8, 0xFF, 0xFF], minimumWidth: 1, minimumHeight: 1,
                                    maxPixels: 1, shouldCancel: { counter() })
@@ -88,7 +88,7 @@ struct CancellationTests {
         let finishCalls = total - (Self.bands + 1)
         #expect(finishCalls >= 10)
         for cancelAt in [Self.bands + 2, total] {
-            let counter = TestSupport.CancelAfter(cancelAt)
+            let counter = JPEGTestSupport.CancelAfter(cancelAt)
             #expect(throws: JPEGError.cancelled) { try run { counter() } }
             #expect(counter.calls == cancelAt)
         }

@@ -1,10 +1,11 @@
 import Imaging
 import Testing
 @testable import JPEG
+import TestSupport
 
 /// Bad input fails with a clear error, never with half a picture and never with a crash.
 struct FailureTests {
-    static let picture = TestSupport.syntheticImage(width: 160, height: 120, seed: 5)
+    static let picture = JPEGTestSupport.syntheticImage(width: 160, height: 120, seed: 5)
     static func encoded(_ options: JPEGEncoder.Options = .init(quality: 85)) -> [UInt8] {
         try! JPEGEncoder.encode(picture, options: options)
     }
@@ -16,7 +17,7 @@ struct FailureTests {
     @Test("data that is not a JPEG", arguments: [
         ("empty", [UInt8]()),
         ("one byte", [0xFF]),
-        ("random bytes", { var g = TestSupport.SeededBytes(state: 1); return (0..<512).map { _ in g.next() } }()),
+        ("random bytes", { var g = SeededBytes(state: 1); return (0..<512).map { _ in g.next() } }()),
         ("PNG signature", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]),
         ("text", Array("hello, world".utf8)),
     ])
@@ -27,14 +28,14 @@ struct FailureTests {
 
     @Test("a real PNG file is not a JPEG")
     func pngFile() throws {
-        let png = try TestSupport.fixture("pngsuite/basn2c08.png")
+        let png = try Fixtures.bytes("pngsuite/basn2c08.png")
         #expect(throws: JPEGError.notJPEG) { try JPEGDecoder.readInfo(png) }
         #expect(throws: JPEGError.notJPEG) { try Self.decodeFully(png) }
     }
 
     @Test("an SOI followed by garbage is corrupt, with libjpeg's reason")
     func garbageAfterSOI() {
-        var generator = TestSupport.SeededBytes(state: 2)
+        var generator = SeededBytes(state: 2)
         let bytes: [UInt8] = [0xFF, 0xD8] + (0..<200).map { _ in generator.next() }
         #expect {
             try Self.decodeFully(bytes)
@@ -48,7 +49,7 @@ struct FailureTests {
         case afterSOI, inTheHeaders, atTheFrameHeader, insideTheFrameHeader, atTheScan, earlyInTheScan,
              midScan, lateInTheScan, withoutEOI
         func offset(in jpeg: [UInt8]) -> Int {
-            let sof = TestSupport.frameOffset(jpeg), scan = TestSupport.scanDataOffset(jpeg)
+            let sof = JPEGStructure.frame(jpeg).offset, scan = JPEGStructure.scans(jpeg)[0].end
             switch self {
             case .afterSOI: return 2
             case .inTheHeaders: return sof / 2
@@ -98,8 +99,8 @@ struct FailureTests {
                       JPEGEncoder.Options(arithmeticCoding: true)])
     func flippedBits(_ options: JPEGEncoder.Options) {
         let jpeg = Self.encoded(options)
-        let scan = TestSupport.scanDataOffset(jpeg)
-        var generator = TestSupport.SeededBytes(state: 3)
+        let scan = JPEGStructure.scans(jpeg)[0].end
+        var generator = SeededBytes(state: 3)
         var failures = 0
         for trial in 0..<40 {
             var bytes = jpeg
@@ -120,7 +121,7 @@ struct FailureTests {
 
     @Test("a header declaring 60000x60000 is refused from the header, at once")
     func tooLarge() {
-        let jpeg = TestSupport.withFrameSize(Self.encoded(), width: 60000, height: 60000)
+        let jpeg = JPEGStructure.withFrame(Self.encoded(), width: 60000, height: 60000)
         #expect(throws: JPEGError.tooLarge(width: 60000, height: 60000, limit: 100_000_000)) {
             try JPEGDecoder.decode(jpeg, minimumWidth: 1, minimumHeight: 1, maxPixels: 100_000_000)
         }
@@ -135,7 +136,7 @@ struct FailureTests {
 
     @Test("a frame header with a zero dimension is corrupt", arguments: [(0, 120), (160, 0)])
     func zeroDimension(_ size: (Int, Int)) {
-        let jpeg = TestSupport.withFrameSize(Self.encoded(), width: size.0, height: size.1)
+        let jpeg = JPEGStructure.withFrame(Self.encoded(), width: size.0, height: size.1)
         let expected = JPEGError.corrupt("the frame header gives a zero width or height")
         #expect(throws: expected) { try JPEGDecoder.readInfo(jpeg) }
         #expect(throws: expected) { try Self.decodeFully(jpeg) }
@@ -145,7 +146,7 @@ struct FailureTests {
     func twelveBit() {
         // cjpeg 2.1.5 cannot write 12-bit files: mark our own file as extended sequential (SOF1), 12-bit.
         var jpeg = Self.encoded(.init(optimizeCoding: false))
-        let sof = TestSupport.frameOffset(jpeg)
+        let sof = JPEGStructure.frame(jpeg).offset
         jpeg[sof + 1] = 0xC1
         jpeg[sof + 4] = 12
         #expect(throws: JPEGError.unsupported("12-bit samples")) { try JPEGDecoder.readInfo(jpeg) }
@@ -159,7 +160,7 @@ struct FailureTests {
     func unsupportedProcess(_ marker: UInt8, _ reason: String) {
         // cjpeg 2.1.5 has no -lossless: relabel our frame header's SOF marker.
         var jpeg = Self.encoded()
-        jpeg[TestSupport.frameOffset(jpeg) + 1] = marker
+        jpeg[JPEGStructure.frame(jpeg).offset + 1] = marker
         #expect(throws: JPEGError.unsupported(reason)) { try JPEGDecoder.readInfo(jpeg) }
         #expect(throws: JPEGError.unsupported(reason)) { try Self.decodeFully(jpeg) }
     }

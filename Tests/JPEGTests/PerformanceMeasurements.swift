@@ -162,8 +162,8 @@ struct PerformanceMeasurements {
             for (i, (name, _, _)) in variants.enumerated() {
                 let image = try Self.decodeRegion(whole, scale: scale, tuning: tunings[i]).image
                 var line = "\(scale)/8 \(name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(Self.format(times[i]))"
-                line += String(format: "  PSNR vs default %6.2f dB", TestSupport.psnr(image, reference))
-                if scale == 8 { line += String(format: ", vs original %6.2f dB", TestSupport.psnr(image, original)) }
+                line += String(format: "  PSNR vs default %6.2f dB", JPEGTestSupport.psnr(image, reference))
+                if scale == 8 { line += String(format: ", vs original %6.2f dB", JPEGTestSupport.psnr(image, original)) }
                 print(line)
             }
         }
@@ -185,7 +185,7 @@ struct PerformanceMeasurements {
             let decoded = try JPEGDecoder.decode(jpeg, minimumWidth: .max, minimumHeight: .max, maxPixels: 1 << 26)
             print("\(name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(Self.format(times[i]))"
                   + String(format: "  %.2f MB  PSNR %.2f dB", Double(jpeg.count) / 1_000_000,
-                           TestSupport.psnr(decoded, image)))
+                           JPEGTestSupport.psnr(decoded, image)))
         }
     }
 }

@@ -1,6 +1,7 @@
 import Imaging
 import Testing
 @testable import JPEG
+import TestSupport
 
 /// `readInfo(prefix:)`: a header cut by the end of the bytes asks for more instead of failing, and nothing else does.
 struct PrefixHeaderTests {
@@ -18,7 +19,7 @@ struct PrefixHeaderTests {
     }
 
     static func small() throws -> [UInt8] {
-        try JPEGEncoder.encode(TestSupport.syntheticImage(width: 40, height: 30), options: JPEGEncoder.Options(quality: 80))
+        try JPEGEncoder.encode(JPEGTestSupport.syntheticImage(width: 40, height: 30), options: JPEGEncoder.Options(quality: 80))
     }
 
     @Test func aHeaderCutInsideItsAPPSegmentsNeedsMoreBytes() throws {
@@ -32,13 +33,13 @@ struct PrefixHeaderTests {
 
     @Test func aHeaderCutAfterTheFrameButBeforeTheScanNeedsMoreBytes() throws {
         let jpeg = try Self.small()
-        let cut = Array(jpeg.prefix(TestSupport.frameOffset(jpeg) + 20))
+        let cut = Array(jpeg.prefix(JPEGStructure.frame(jpeg).offset + 20))
         #expect(try JPEGDecoder.readInfo(prefix: cut) == nil)
     }
 
     @Test func aCompleteHeaderIsReadEvenWhenTheScanIsCut() throws {
         let jpeg = try Self.small()
-        let cut = Array(jpeg.prefix(TestSupport.scanDataOffset(jpeg) + 10))
+        let cut = Array(jpeg.prefix(JPEGStructure.scans(jpeg)[0].end + 10))
         #expect(try JPEGDecoder.readInfo(prefix: cut)?.width == 40)
     }
 

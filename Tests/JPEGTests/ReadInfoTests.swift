@@ -1,6 +1,7 @@
 import Imaging
 import Testing
 @testable import JPEG
+import TestSupport
 
 /// readInfo reports what the header says, without decoding pixels.
 struct ReadInfoTests {
@@ -28,7 +29,7 @@ struct ReadInfoTests {
 
     @Test("fixture headers", arguments: fixtures)
     func header(_ expected: Expectation) throws {
-        let info = try JPEGDecoder.readInfo(TestSupport.fixture(expected.fixture))
+        let info = try JPEGDecoder.readInfo(Fixtures.bytes(expected.fixture))
         #expect(info.width == expected.width && info.height == expected.height)
         #expect(info.components == expected.components)
         #expect(info.colorSpace == expected.colorSpace)
@@ -41,7 +42,7 @@ struct ReadInfoTests {
 
     @Test("EXIF of Landscape_6: the whole TIFF structure, orientation 6 in IFD0")
     func exifBytes() throws {
-        let exif = try #require(try JPEGDecoder.readInfo(TestSupport.fixture("exif-orientation/Landscape_6.jpg")).exif)
+        let exif = try #require(try JPEGDecoder.readInfo(Fixtures.bytes("exif-orientation/Landscape_6.jpg")).exif)
         #expect(exif.count == 0x62 - 2 - 6)  // APP1 length field, minus itself and "Exif\0\0"
         #expect(Array(exif.prefix(4)) == Self.bigEndianTIFF || Array(exif.prefix(4)) == Self.littleEndianTIFF)
         // IFD0 at offset 8: one entry count, then tag 0x0112 (Orientation), type SHORT, count 1, value 6.
@@ -50,7 +51,7 @@ struct ReadInfoTests {
 
     @Test("the CMYK fixture's EXIF (its first APP1, before an XMP one) is found")
     func cmykExif() throws {
-        let info = try JPEGDecoder.readInfo(TestSupport.fixture("cmyk-jpeg/pillow_pil_sample_cmyk.jpg"))
+        let info = try JPEGDecoder.readInfo(Fixtures.bytes("cmyk-jpeg/pillow_pil_sample_cmyk.jpg"))
         let exif = try #require(info.exif)
         #expect(Array(exif.prefix(4)) == Self.bigEndianTIFF || Array(exif.prefix(4)) == Self.littleEndianTIFF)
     }
@@ -67,7 +68,7 @@ struct ReadInfoTests {
 
     @Test("the first APP1 that is Exif counts, after an XMP APP1; a later Exif APP1 does not")
     func exifAfterXMP() throws {
-        let plain = try JPEGEncoder.encode(TestSupport.syntheticImage(width: 16, height: 16), quality: 80)
+        let plain = try JPEGEncoder.encode(JPEGTestSupport.syntheticImage(width: 16, height: 16), quality: 80)
         #expect(try JPEGDecoder.readInfo(plain).exif == nil)
         let xmp = Array("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>".utf8)
         let first: [UInt8] = Array("Exif\0\0".utf8) + Self.littleEndianTIFF + [8, 0, 0, 0, 0, 0]
@@ -86,7 +87,7 @@ struct ReadInfoTests {
     ])
     func ownFiles(_ options: JPEGEncoder.Options, progressive: Bool, colorSpace: JPEGColorSpace,
                   components: Int) throws {
-        let jpeg = try JPEGEncoder.encode(TestSupport.syntheticImage(width: 40, height: 30), options: options)
+        let jpeg = try JPEGEncoder.encode(JPEGTestSupport.syntheticImage(width: 40, height: 30), options: options)
         let info = try JPEGDecoder.readInfo(jpeg)
         var expected = JPEGInfo(width: 40, height: 30, components: components, colorSpace: colorSpace,
                                 isProgressive: progressive, exif: nil)
@@ -97,7 +98,7 @@ struct ReadInfoTests {
 
 @Test("readInfo tells arithmetic coding apart, which PDF readers cannot decode")
 func readInfoArithmeticFlag() throws {
-    let image = TestSupport.syntheticImage(width: 64, height: 48)
+    let image = JPEGTestSupport.syntheticImage(width: 64, height: 48)
     let huffman = try JPEGEncoder.encode(image, options: .init(quality: 80))
     let arithmetic = try JPEGEncoder.encode(image, options: .init(quality: 80, arithmeticCoding: true))
     #expect(try JPEGDecoder.readInfo(huffman).isArithmetic == false)

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import Testing
 @testable import JPEG
+import TestSupport
 
 /// Our decoder agrees with independent decoding paths: libjpeg-turbo's own djpeg, and ImageMagick.
 struct ReferenceTests {
@@ -10,18 +11,18 @@ struct ReferenceTests {
         ("exif-orientation/Portrait_6.jpg", 8), ("exif-orientation/Portrait_6.jpg", 1),
     ])
     func matchesDjpeg(_ fixture: String, scale: Int) throws {
-        let path = TestSupport.fixturePath(fixture)
-        let jpeg = try TestSupport.fixture(fixture)
+        let path = Fixtures.path(fixture)
+        let jpeg = try Fixtures.bytes(fixture)
         let info = try JPEGDecoder.readInfo(jpeg)
         let size = JPEGDecoder.scaledSize(width: info.width, height: info.height, minimumWidth: 0,
                                           minimumHeight: (info.height * scale + 7) / 8)
         #expect(size.scale == scale)
         let ours = try JPEGDecoder.decode(jpeg, minimumWidth: size.width, minimumHeight: size.height,
                                           maxPixels: 10_000_000)
-        let reference = try TestSupport.parsePPM(TestSupport.run("djpeg", ["-scale", "\(scale)/8", "-ppm", path]))
+        let reference = try JPEGTestSupport.parsePPM(ExternalCommand.output("djpeg", ["-scale", "\(scale)/8", "-ppm", path]))
         #expect(ours.width == reference.width && ours.height == reference.height)
         // Same library, same defaults (islow IDCT, fancy upsampling): identical but for rounding, if any.
-        #expect(TestSupport.maxDifference(ours, reference) <= 1)
+        #expect(JPEGTestSupport.maxDifference(ours, reference) <= 1)
     }
 
     @Test("our progressive and arithmetic files decode like djpeg does them", arguments: [
@@ -30,14 +31,14 @@ struct ReferenceTests {
         JPEGEncoder.Options(quality: 80, colorModel: .grayscale),
     ])
     func ourFilesMatchDjpeg(_ options: JPEGEncoder.Options) throws {
-        let jpeg = try JPEGEncoder.encode(TestSupport.syntheticImage(width: 203, height: 101), options: options)
+        let jpeg = try JPEGEncoder.encode(JPEGTestSupport.syntheticImage(width: 203, height: 101), options: options)
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("photobook-jpeg-\(UUID().uuidString).jpg").path
         try Data(jpeg).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let reference = try TestSupport.parsePPM(TestSupport.run("djpeg", ["-rgb", "-ppm", path]))
+        let reference = try JPEGTestSupport.parsePPM(ExternalCommand.output("djpeg", ["-rgb", "-ppm", path]))
         let ours = try JPEGDecoder.decode(jpeg, minimumWidth: 203, minimumHeight: 101, maxPixels: 1 << 20)
-        #expect(TestSupport.maxDifference(ours, reference) <= 1)
+        #expect(JPEGTestSupport.maxDifference(ours, reference) <= 1)
     }
 
     static let cmykFixture = "cmyk-jpeg/pillow_pil_sample_cmyk.jpg"
@@ -46,22 +47,22 @@ struct ReferenceTests {
         ["djpeg", "-ppm"], ["convert", "-colorspace", "sRGB"],
     ])
     func cmykMatchesReferences(_ command: [String]) throws {
-        let path = TestSupport.fixturePath(Self.cmykFixture)
+        let path = Fixtures.path(Self.cmykFixture)
         let arguments = command[0] == "djpeg" ? Array(command.dropFirst()) + [path]
                                                : [path] + Array(command.dropFirst()) + ["ppm:-"]
-        let reference = try TestSupport.parsePPM(TestSupport.run(command[0], arguments))
-        let ours = try JPEGDecoder.decode(TestSupport.fixture(Self.cmykFixture), minimumWidth: 100,
+        let reference = try JPEGTestSupport.parsePPM(ExternalCommand.output(command[0], arguments))
+        let ours = try JPEGDecoder.decode(Fixtures.bytes(Self.cmykFixture), minimumWidth: 100,
                                           minimumHeight: 100, maxPixels: 1 << 20)
         #expect(ours.width == reference.width && ours.height == reference.height)
         // Both references apply the same naive formula R = C'K'/255 to the same libjpeg samples (inverted,
         // as the Adobe marker says); they round differently (djpeg in 8 bits, ImageMagick through 16 bits),
         // so one step of difference is rounding and anything more would be a different conversion.
-        #expect(TestSupport.maxDifference(ours, reference) <= 1)
+        #expect(JPEGTestSupport.maxDifference(ours, reference) <= 1)
     }
 
     @Test("the CMYK picture is not inverted: red text and bar on black")
     func cmykIsNotInverted() throws {
-        let image = try JPEGDecoder.decode(TestSupport.fixture(Self.cmykFixture), minimumWidth: 100,
+        let image = try JPEGDecoder.decode(Fixtures.bytes(Self.cmykFixture), minimumWidth: 100,
                                            minimumHeight: 100, maxPixels: 1 << 20)
         let background = image.pixel(x: 50, y: 90)  // below the "RED" lettering
         #expect(background.red < 16 && background.green < 16 && background.blue < 16)

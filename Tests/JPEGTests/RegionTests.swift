@@ -1,6 +1,7 @@
 import Imaging
 import Testing
 @testable import JPEG
+import TestSupport
 
 /// A region decode is the matching part of a full decode at the same scale, and `covers` says exactly which part.
 struct RegionTests {
@@ -42,7 +43,7 @@ struct RegionTests {
     ]
 
     static func encoded(_ source: Source) -> [UInt8] {
-        try! JPEGEncoder.encode(TestSupport.syntheticImage(width: width, height: height, seed: 3),
+        try! JPEGEncoder.encode(JPEGTestSupport.syntheticImage(width: width, height: height, seed: 3),
                                 options: source.options)
     }
 
@@ -110,7 +111,7 @@ struct RegionTests {
             let part = Self.crop(full, x: decoded.covers.x * scale / 8, y: decoded.covers.y * scale / 8,
                                  width: decoded.image.width, height: decoded.image.height)
             // Measured: identical, sample for sample, for every source, scale and region.
-            #expect(TestSupport.maxDifference(decoded.image, part) == 0, "\(name) at \(scale)/8")
+            #expect(JPEGTestSupport.maxDifference(decoded.image, part) == 0, "\(name) at \(scale)/8")
         }
     }
 
@@ -128,7 +129,7 @@ struct RegionTests {
                              height: decoded.image.height)
         // The edge columns' chroma is upsampled as if it were the image's edge. If this ever reads 0, libjpeg
         // fixed it and the margin can go.
-        #expect(TestSupport.maxDifference(decoded.image, part) > 2)
+        #expect(JPEGTestSupport.maxDifference(decoded.image, part) > 2)
     }
 
     @Test("the scale is the smallest whose scaled region reaches the minimum size")
@@ -176,7 +177,7 @@ struct RegionTests {
 
     // MARK: Damaged files
 
-    static let tall = TestSupport.syntheticImage(width: 160, height: 480, seed: 4)
+    static let tall = JPEGTestSupport.syntheticImage(width: 160, height: 480, seed: 4)
 
     @Test("a file truncated anywhere, also far below the region, fails as truncated",
           arguments: [false, true], FailureTests.Cut.allCases.filter { !$0.beforeFirstScan })
@@ -213,7 +214,7 @@ struct RegionTests {
         let jpeg = try JPEGEncoder.encode(Self.tall, options: .init(quality: 90, chromaSubsampling: .both))
         var bytes = jpeg
         // A restart marker where none belongs, early in the scan: libjpeg warns and would resynchronise.
-        let scan = TestSupport.scanDataOffset(jpeg)
+        let scan = JPEGStructure.scans(jpeg)[0].end
         bytes[scan + 50] = 0xFF
         bytes[scan + 51] = 0xD3
         #expect(performing: {
@@ -255,7 +256,7 @@ struct RegionTests {
         let total = try CancellationTests.callsWithoutCancelling(run)
         #expect(total >= 12)  // 1 before starting, at least one per scan inside start, then bands
         for cancelAt in [2, 5, total] {
-            let counter = TestSupport.CancelAfter(cancelAt)
+            let counter = JPEGTestSupport.CancelAfter(cancelAt)
             #expect(throws: JPEGError.cancelled) { try run { counter() } }
             #expect(counter.calls == cancelAt)
         }

@@ -1,6 +1,7 @@
 import Imaging
 import Testing
 @testable import JPEG
+import TestSupport
 
 /// Our encoder's output, decoded by our decoder, is the picture we started from (up to JPEG's losses).
 struct RoundTripTests {
@@ -40,7 +41,7 @@ struct RoundTripTests {
 
     @Test("round trip at quality 95 keeps the picture", arguments: variants)
     func roundTrip(_ variant: Variant) throws {
-        let original = TestSupport.syntheticImage(width: 257, height: 191)  // not a multiple of any MCU size
+        let original = JPEGTestSupport.syntheticImage(width: 257, height: 191)  // not a multiple of any MCU size
         let jpeg = try JPEGEncoder.encode(original, options: variant.options)
 
         let info = try JPEGDecoder.readInfo(jpeg)
@@ -52,19 +53,19 @@ struct RoundTripTests {
 
         let decoded = try JPEGDecoder.decode(jpeg, minimumWidth: 257, minimumHeight: 191, maxPixels: 1_000_000)
         #expect(decoded.width == 257 && decoded.height == 191)
-        let expected = variant.options.colorModel == .grayscale ? TestSupport.grey(original) : original
-        let psnr = TestSupport.psnr(decoded, expected)
+        let expected = variant.options.colorModel == .grayscale ? JPEGTestSupport.grey(original) : original
+        let psnr = JPEGTestSupport.psnr(decoded, expected)
         #expect(psnr > variant.minimumPSNR, "PSNR \(psnr) dB")
     }
 
     @Test("higher quality gives a closer picture and a larger file")
     func qualityOrdersFidelity() throws {
-        let original = TestSupport.syntheticImage(width: 128, height: 96, seed: 3)
+        let original = JPEGTestSupport.syntheticImage(width: 128, height: 96, seed: 3)
         var previous: (size: Int, psnr: Double) = (0, 0)
         for quality in [10, 50, 90, 100] {
             let jpeg = try JPEGEncoder.encode(original, quality: quality)
             let decoded = try JPEGDecoder.decode(jpeg, minimumWidth: 128, minimumHeight: 96, maxPixels: 1 << 20)
-            let psnr = TestSupport.psnr(decoded, original)
+            let psnr = JPEGTestSupport.psnr(decoded, original)
             #expect(jpeg.count > previous.size && psnr > previous.psnr, "quality \(quality)")
             previous = (jpeg.count, psnr)
         }
@@ -72,7 +73,7 @@ struct RoundTripTests {
 
     @Test("quality outside 1...100 is clamped, not an error")
     func qualityIsClamped() throws {
-        let image = TestSupport.syntheticImage(width: 32, height: 32)
+        let image = JPEGTestSupport.syntheticImage(width: 32, height: 32)
         #expect(try JPEGEncoder.encode(image, quality: 0) == JPEGEncoder.encode(image, quality: 1))
         #expect(try JPEGEncoder.encode(image, quality: 500) == JPEGEncoder.encode(image, quality: 100))
     }
@@ -80,20 +81,20 @@ struct RoundTripTests {
     @Test("a file larger than the first output buffer grows it correctly")
     func largeOutput() throws {
         // Noise compresses badly: at quality 100 this is several times the shim's first 64 KiB buffer.
-        var generator = TestSupport.SeededBytes(state: 7)
+        var generator = SeededBytes(state: 7)
         let pixels = (0..<(300 * 300 * 3)).map { _ in generator.next() }
         let image = RGBImage(width: 300, height: 300, pixels: pixels)
         let jpeg = try JPEGEncoder.encode(image, options: .init(quality: 100, chromaSubsampling: .none))
         #expect(jpeg.count > 4 * 65536)
         let decoded = try JPEGDecoder.decode(jpeg, minimumWidth: 300, minimumHeight: 300, maxPixels: 1 << 20)
-        #expect(TestSupport.psnr(decoded, image) > 30)
+        #expect(JPEGTestSupport.psnr(decoded, image) > 30)
     }
 
     @Test("the JFIF density is written when asked")
     func density() throws {
-        let jpeg = try JPEGEncoder.encode(TestSupport.syntheticImage(width: 16, height: 16),
+        let jpeg = try JPEGEncoder.encode(JPEGTestSupport.syntheticImage(width: 16, height: 16),
                                           options: .init(dotsPerInch: 300))
-        let app0 = try #require(TestSupport.markerOffset(jpeg, code: 0xE0))
+        let app0 = try #require(JPEGStructure.first(0xE0, in: jpeg)?.offset)
         #expect(Array(jpeg[(app0 + 4)..<(app0 + 9)]) == Array("JFIF\0".utf8))
         #expect(jpeg[app0 + 11] == 1)  // units: dots per inch
         #expect(Int(jpeg[app0 + 12]) << 8 + Int(jpeg[app0 + 13]) == 300)
@@ -112,7 +113,7 @@ struct RoundTripTests {
 struct ConcurrencyTests {
     @Test("parallel decodes and encodes give the same bytes as serial ones")
     func parallel() async throws {
-        let jpeg = try TestSupport.fixture("exif-orientation/Landscape_1.jpg")
+        let jpeg = try Fixtures.bytes("exif-orientation/Landscape_1.jpg")
         let expected = try JPEGDecoder.decode(jpeg, minimumWidth: 450, minimumHeight: 300, maxPixels: 10_000_000)
         let expectedEncoding = try JPEGEncoder.encode(expected, quality: 80)
         try await withThrowingTaskGroup(of: Bool.self) { group in

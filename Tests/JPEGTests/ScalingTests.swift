@@ -1,6 +1,7 @@
 import Imaging
 import Testing
 @testable import JPEG
+import TestSupport
 
 /// Decoding picks libjpeg's smallest DCT scale that still covers the requested size, and that scale's output is
 /// a faithful reduction of the full picture.
@@ -48,7 +49,7 @@ struct ScalingTests {
           arguments: [(301, 199), (64, 48), (7, 5)], 1...8)
     func decodedSizeMatchesPrediction(_ size: (Int, Int), scale: Int) throws {
         let (width, height) = size
-        let jpeg = try JPEGEncoder.encode(TestSupport.syntheticImage(width: width, height: height), quality: 90)
+        let jpeg = try JPEGEncoder.encode(JPEGTestSupport.syntheticImage(width: width, height: height), quality: 90)
         let predicted = JPEGDecoder.scaledSize(width: width, height: height,
                                                minimumWidth: (width * scale + 7) / 8,
                                                minimumHeight: (height * scale + 7) / 8)
@@ -61,7 +62,7 @@ struct ScalingTests {
     @Test("a DCT-scaled decode is close to a box-filtered reduction of the full decode",
           arguments: [(450, 300), (225, 150), (900, 600), (901, 1), (1, 1050)])
     func scaledContent(_ minimum: (Int, Int)) throws {
-        let jpeg = try TestSupport.fixture("exif-orientation/Landscape_1.jpg")
+        let jpeg = try Fixtures.bytes("exif-orientation/Landscape_1.jpg")
         let full = try JPEGDecoder.decode(jpeg, minimumWidth: 1800, minimumHeight: 1200, maxPixels: 10_000_000)
         let scaled = try JPEGDecoder.decode(jpeg, minimumWidth: minimum.0, minimumHeight: minimum.1,
                                             maxPixels: 10_000_000)
@@ -69,8 +70,8 @@ struct ScalingTests {
                                                minimumHeight: minimum.1)
         #expect(scaled.width == predicted.width && scaled.height == predicted.height)
         #expect(scaled.width >= minimum.0 && scaled.height >= minimum.1)
-        let reference = TestSupport.boxDownscale(full, width: scaled.width, height: scaled.height)
-        let psnr = TestSupport.psnr(scaled, reference)
+        let reference = JPEGTestSupport.boxDownscale(full, width: scaled.width, height: scaled.height)
+        let psnr = JPEGTestSupport.psnr(scaled, reference)
         // The DCT reduction is not a box filter (and the full decode upsamples chroma first), but on a photo
         // the two agree closely: about 51 dB at 1/2, 1/4, 1/8 and 37-39 dB at 5/8 and 7/8, where a fractional
         // box differs more.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PDF
+import TestSupport
 
 /// A font file that is missing, not a TrueType font or damaged is a `.font` error naming the file and the
 /// reason, from the metrics and from the document alike; never a crash, never a half-loaded font.
@@ -9,7 +10,7 @@ import Testing
     static let badFonts: [(name: String, reason: String, bytes: @Sendable () throws -> [UInt8])] = [
         ("empty.ttf", "too short to be a TrueType font (0 bytes)", { [] }),
         ("text.ttf", "not a TrueType font (it starts with 68 65 6C 6C", { Array("hello, this is not a font\n".utf8) }),
-        ("image.ttf", "not a TrueType font (it starts with 89 50 4E 47", { try Tools.fixture("pngsuite/basn2c08.png") }),
+        ("image.ttf", "not a TrueType font (it starts with 89 50 4E 47", { try Fixtures.bytes("pngsuite/basn2c08.png") }),
         ("head.ttf", "truncated: its table directory", { Array(try dejaVu().prefix(100)) }),
         ("half.ttf", "truncated: table '", { Array(try dejaVu().prefix(400_000)) }),
         ("collection.ttc", "a TrueType collection", { Array("ttcf".utf8) + [UInt8](repeating: 0, count: 20) }),
@@ -18,7 +19,7 @@ import Testing
         ("restricted.ttf", "its licence forbids embedding it", { try settingFSType(0x0002) }),
     ]
 
-    static func dejaVu() throws -> [UInt8] { try Tools.read(PDFFont.defaultPath) }
+    static func dejaVu() throws -> [UInt8] { try Fixtures.read(PDFFont.defaultPath) }
 
     /// DejaVu Sans with one table's tag changed in the directory, so that the table is missing.
     static func renamingTable(_ tag: String, to other: String) throws -> [UInt8] {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PDF
+import TestSupport
 
 /// The document as the real tools see it: structure, page sizes, metadata, embedded image streams.
 @Suite struct PDFDocumentTests {
@@ -51,7 +52,7 @@ import Testing
             #expect(info["Creator"] == "photobook build")
             #expect(info["Title"] == "Summer (2024) \\ best")
             #expect(info["CreationDate"] != nil)
-            #expect(try !Tools.read(dir + "/book.pdf").containsBytes(Array("Haru".utf8)))
+            #expect(try !Fixtures.read(dir + "/book.pdf").containsBytes(Array("Haru".utf8)))
         }
     }
 
@@ -127,7 +128,7 @@ import Testing
     ])
     func jpegIsEmbeddedVerbatimAsDCT(fixture: String, width: Int, height: Int, color: String, components: Int) throws {
         try Tools.withTempDirectory { dir in
-            let jpeg = try Tools.fixture(fixture)
+            let jpeg = try Fixtures.bytes(fixture)
             let doc = try PDFDocument()
             let page = try doc.addPage(width: 300, height: 200)
             try page.drawJPEG(jpeg, x: 10, y: 10, width: 150, height: 100)
@@ -143,20 +144,20 @@ import Testing
             #expect(image.encoding == "jpeg")
 
             try Tools.run("pdfimages", ["-j", dir + "/book.pdf", dir + "/extracted"])
-            #expect(try Tools.read(dir + "/extracted-000.jpg") == jpeg, "image stream is not the JPEG we embedded")
+            #expect(try Fixtures.read(dir + "/extracted-000.jpg") == jpeg, "image stream is not the JPEG we embedded")
         }
     }
 
     @Test(arguments: [(landscape, "DeviceRGB", 1800, 1200), (cmyk, "DeviceCMYK", 100, 100)])
     func loadedImageKnowsItsSizeAndColourSpace(fixture: String, colorSpace: String, width: Int, height: Int) throws {
-        let image = try PDFDocument().loadJPEG(Tools.fixture(fixture))
+        let image = try PDFDocument().loadJPEG(Fixtures.bytes(fixture))
         #expect(image.colorSpace == colorSpace)
         #expect(image.pixelWidth == width && image.pixelHeight == height)
     }
 
     @Test func imageLoadedOnceIsStoredOnceAndDrawnOnEveryPage() throws {
         try Tools.withTempDirectory { dir in
-            let jpeg = try Tools.fixture(Self.landscape)
+            let jpeg = try Fixtures.bytes(Self.landscape)
             let doc = try PDFDocument()
             let image = try doc.loadJPEG(jpeg)
             for _ in 0..<3 {
@@ -166,7 +167,7 @@ import Testing
             let images = try Tools.pdfimagesList(dir + "/book.pdf")
             #expect(images.map(\.page) == [1, 2, 3])
             #expect(Set(images.map(\.object)).count == 1)
-            let size = try Tools.read(dir + "/book.pdf").count
+            let size = try Fixtures.read(dir + "/book.pdf").count
             #expect(size < jpeg.count + 10_000, "PDF is \(size) bytes for a \(jpeg.count)-byte JPEG")
         }
     }
@@ -175,9 +176,9 @@ import Testing
         try Tools.withTempDirectory { dir in
             let doc = try PDFDocument()
             try doc.addPage(width: 300, height: 200)
-                .drawJPEG(Tools.fixture(Self.landscape), x: 0, y: 0, width: 300, height: 200)
+                .drawJPEG(Fixtures.bytes(Self.landscape), x: 0, y: 0, width: 300, height: 200)
             try doc.save(to: dir + "/book.pdf")
-            let raw = try Tools.read(dir + "/book.pdf")
+            let raw = try Fixtures.read(dir + "/book.pdf")
             #expect(raw.containsBytes(Array("/FlateDecode".utf8)))
             #expect(!raw.containsBytes(Array(" cm\n".utf8)), "the page's content stream is stored uncompressed")
             let expanded = try Tools.run("qpdf", ["--qdf", "--object-streams=disable", dir + "/book.pdf", "-"])
@@ -190,10 +191,10 @@ import Testing
             let doc = try PDFDocument()
             try doc.setInfo(producer: "photobook", creator: "test", title: "Memory")
             try doc.addPage(width: 300, height: 200)
-                .drawJPEG(Tools.fixture(Self.landscape), x: 0, y: 0, width: 300, height: 200)
+                .drawJPEG(Fixtures.bytes(Self.landscape), x: 0, y: 0, width: 300, height: 200)
             try doc.save(to: dir + "/book.pdf")
             let memory = try doc.saveToMemory()
-            #expect(memory == (try Tools.read(dir + "/book.pdf")))
+            #expect(memory == (try Fixtures.read(dir + "/book.pdf")))
             #expect(try doc.saveToMemory() == memory, "a second copy differs")
         }
     }
@@ -201,7 +202,7 @@ import Testing
     @Test func pagesAndImagesKeepTheirDocumentAlive() throws {
         try Tools.withTempDirectory { dir in
             var page: PDFPage? = try PDFDocument().addPage(width: 300, height: 200)
-            let image = try page!.document.loadJPEG(Tools.fixture(Self.landscape))
+            let image = try page!.document.loadJPEG(Fixtures.bytes(Self.landscape))
             try page!.draw(image, x: 0, y: 0, width: 300, height: 200)
             try page!.document.save(to: dir + "/book.pdf")
             weak let document = page!.document

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PDF
+import TestSupport
 
 /// Failures become `PDFError`s (never a crash, never a silent NULL), and the document stays usable after one.
 @Suite struct PDFErrorTests {
@@ -11,10 +12,10 @@ import Testing
 
     static let notJPEGs: [(name: String, bytes: @Sendable () throws -> [UInt8])] = [
         ("empty", { [] }),
-        ("PNG", { try Tools.fixture("pngsuite/basn2c08.png") }),
+        ("PNG", { try Fixtures.bytes("pngsuite/basn2c08.png") }),
         ("text", { Array("hello, this is not a photo".utf8) }),
         ("JPEG start marker and garbage", { [0xFF, 0xD8, 0xFF, 0x00, 0x01, 0x02, 0x03] }),
-        ("first 100 bytes of a JPEG", { Array(try Tools.fixture("exif-orientation/Landscape_1.jpg").prefix(100)) }),
+        ("first 100 bytes of a JPEG", { Array(try Fixtures.bytes("exif-orientation/Landscape_1.jpg").prefix(100)) }),
     ]
 
     @Test(arguments: notJPEGs.indices)
@@ -31,7 +32,7 @@ import Testing
             if ["empty", "PNG", "text"].contains(name) { #expect(error?.status == Self.invalidJPEGData) }
 
             // Not sticky: the same document still takes a real photo and saves.
-            try page.drawJPEG(Tools.fixture("exif-orientation/Landscape_1.jpg"), x: 0, y: 0, width: 300, height: 200)
+            try page.drawJPEG(Fixtures.bytes("exif-orientation/Landscape_1.jpg"), x: 0, y: 0, width: 300, height: 200)
             try doc.save(to: dir + "/book.pdf")
             #expect(try Tools.qpdfCheck(dir + "/book.pdf"))
             #expect(try Tools.pdfimagesList(dir + "/book.pdf").map(\.width).contains(1800))
@@ -74,15 +75,15 @@ import Testing
         for _ in 0..<3 {
             #expect(throws: PDFError.self) { _ = try doc.loadJPEG([0xFF, 0xD8, 0xFF, 0xE0]) }
         }
-        let image = try doc.loadJPEG(Tools.fixture("cmyk-jpeg/pillow_pil_sample_cmyk.jpg"))
+        let image = try doc.loadJPEG(Fixtures.bytes("cmyk-jpeg/pillow_pil_sample_cmyk.jpg"))
         #expect(image.colorSpace == "DeviceCMYK")
         #expect(try doc.saveToMemory().starts(with: Array("%PDF-".utf8)))
     }
 
     /// A known limit, pinned so nobody relies on the opposite: libharu reads only the JPEG's headers.
-    /// Callers must hand it JPEGs they produced or fully decoded (DESIGN.md §4).
+    /// Callers must hand it JPEGs they produced or fully decoded (docs/design.md §4).
     @Test func truncatedJPEGWithIntactHeadersIsEmbeddedWithoutComplaint() throws {
-        let jpeg = try Tools.fixture("exif-orientation/Landscape_1.jpg")
+        let jpeg = try Fixtures.bytes("exif-orientation/Landscape_1.jpg")
         let image = try PDFDocument().loadJPEG(Array(jpeg.prefix(jpeg.count / 2)))
         #expect(image.pixelWidth == 1800 && image.pixelHeight == 1200)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PDF
+import TestSupport
 
 /// Text drawn with the embedded font comes back exactly from the real tools, at the place and width promised.
 @Suite struct PDFTextTests {
@@ -46,7 +47,7 @@ import Testing
             #expect(fields[4...6] == ["yes", "yes", "yes"], "emb sub uni: \(fields)")
             // A subset, compressed: about 90 kB against the 760 kB font file. libharu keeps only the glyphs used
             // but writes every glyph's metrics and a 128 kB CIDToGIDMap (before compression), hence not smaller.
-            #expect(try Tools.read(pdf).count < 150_000)
+            #expect(try Fixtures.read(pdf).count < 150_000)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PDF
+import TestSupport
 
 /// Where the photo lands, checked on pages rendered by poppler at 72 dpi (one pixel per point).
 @Suite struct PlacementTests {
@@ -66,9 +67,9 @@ import Testing
     @Test func matchesImageMagickAutoOrient() throws {
         try Tools.withTempDirectory { dir in
             let pdfRender = try renderFullPage(fixture: "exif-orientation/Landscape_6.jpg", orientation: 6, in: dir)
-            let source = Tools.packageRoot.appendingPathComponent("Fixtures/exif-orientation/Landscape_6.jpg").path
+            let source = Fixtures.packageRoot.appendingPathComponent("Fixtures/exif-orientation/Landscape_6.jpg").path
             try Tools.run("convert", [source, "-auto-orient", "-resize", "180x120!", dir + "/magick.ppm"])
-            let magick = try RGBRaster(ppm: Tools.read(dir + "/magick.ppm"))
+            let magick = try RGBRaster(ppm: Fixtures.read(dir + "/magick.ppm"))
             let difference = pdfRender.meanDifference(to: magick)
             #expect(difference < 6, "PDF render differs from convert -auto-orient by \(difference)")
         }
@@ -93,7 +94,7 @@ import Testing
     private func renderFullPage(fixture: String, orientation: Int, in dir: String) throws -> RGBRaster {
         let doc = try PDFDocument()
         try doc.addPage(width: 180, height: 120)
-            .drawJPEG(Tools.fixture(fixture), x: 0, y: 0, width: 180, height: 120, orientation: orientation)
+            .drawJPEG(Fixtures.bytes(fixture), x: 0, y: 0, width: 180, height: 120, orientation: orientation)
         let path = dir + "/\(UUID().uuidString).pdf"
         try doc.save(to: path)
         return try Tools.render(path)

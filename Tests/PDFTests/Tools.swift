@@ -1,19 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
-/// Paths and helpers shared by the PDF tests: fixtures, a private temp directory, and the real PDF tools.
+/// Helpers for the PDF tests: a private temp directory, and the real PDF tools.
 enum Tools {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static func fixture(_ relative: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: packageRoot.appendingPathComponent("Fixtures").appendingPathComponent(relative)))
-    }
-
-    static func read(_ path: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    }
-
     /// Runs `body` with a fresh directory that is removed afterwards.
     static func withTempDirectory<T>(_ body: (String) throws -> T) throws -> T {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("PDFTests-\(UUID().uuidString)").path
@@ -47,27 +37,12 @@ enum Tools {
 
     /// Runs a command-line tool found on PATH and returns what it printed; a non-zero exit throws.
     static func runCapturingErrors(_ tool: String, _ arguments: [String]) throws -> Printed {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let stdout = Pipe()
-        let stderrPath = FileManager.default.temporaryDirectory.appendingPathComponent("PDFTests-stderr-\(UUID())").path
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: stderrPath) }
-        let stderr = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        defer { try? stderr.close() }
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: output, as: UTF8.self)
-        let errors = String(decoding: (try? read(stderrPath)) ?? [], as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw ToolFailure(
-                description: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(errors)\(text)")
+        let result = try ExternalCommand.run(tool, arguments)
+        guard result.status == 0, !result.timedOut else {
+            throw ToolFailure(description: "\(tool) \(arguments.joined(separator: " ")) exited \(result.status): "
+                              + "\(result.stderrText)\(result.stdoutText.prefix(2000))")
         }
-        return Printed(output: text, errors: errors)
+        return Printed(output: result.stdoutText, errors: result.stderrText)
     }
 
     /// `pdfinfo` as key/value pairs ("Pages" -> "2"); values are UTF-8.
@@ -109,14 +84,14 @@ enum Tools {
         let prefix = pdf + "-render-\(page)"
         try run("pdftocairo", ["-png", "-r", "\(dpi)", "-f", "\(page)", "-l", "\(page)", "-singlefile", pdf, prefix])
         try run("convert", [prefix + ".png", "-alpha", "off", "-depth", "8", prefix + ".ppm"])
-        return try RGBRaster(ppm: read(prefix + ".ppm"))
+        return try RGBRaster(ppm: Fixtures.read(prefix + ".ppm"))
     }
 
     /// Makes a JPEG with ImageMagick, e.g. `["-size", "80x40", "xc:red"]`.
     static func makeJPEG(_ arguments: [String], in dir: String, name: String) throws -> [UInt8] {
         let path = dir + "/" + name
         try run("convert", arguments + ["-quality", "95", path])
-        return try read(path)
+        return try Fixtures.read(path)
     }
 }
 
@@ -126,22 +101,7 @@ struct RGBRaster {
     let pixels: [UInt8]
 
     init(ppm: [UInt8]) throws {
-        guard ppm.starts(with: Array("P6".utf8)) else { throw Tools.ToolFailure(description: "not a P6 PPM") }
-        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
-        var fields: [Int] = []
-        var index = 2
-        while fields.count < 3 {
-            while !digits.contains(ppm[index]) { index += 1 }
-            var value = 0
-            while digits.contains(ppm[index]) {
-                value = value * 10 + Int(ppm[index] - UInt8(ascii: "0"))
-                index += 1
-            }
-            fields.append(value)
-        }
-        index += 1  // the single whitespace byte after maxval
-        (width, height) = (fields[0], fields[1])
-        pixels = Array(ppm[index..<(index + width * height * 3)])
+        (width, height, pixels) = try PPM.parse(ppm)
     }
 
     subscript(x: Int, y: Int) -> (r: Int, g: Int, b: Int) {
@@ -152,8 +112,6 @@ struct RGBRaster {
     /// Mean absolute difference per channel sample, 0...255.
     func meanDifference(to other: RGBRaster) -> Double {
         precondition(width == other.width && height == other.height, "rasters differ in size")
-        var sum = 0
-        for i in pixels.indices { sum += abs(Int(pixels[i]) - Int(other.pixels[i])) }
-        return Double(sum) / Double(pixels.count)
+        return meanAbsoluteDifference(pixels, other.pixels)
     }
 }

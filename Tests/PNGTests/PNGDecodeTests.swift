@@ -1,6 +1,7 @@
 import Testing
 import Imaging
 @testable import PNG
+import TestSupport
 
 /// Decoding generated images: exact round trips, compositing over white, and cancellation between bands.
 @Suite struct PNGDecodeTests {

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import PNG
+import TestSupport
 
 /// Inputs the PNG fuzzer (Fuzz/PNGFuzzer.swift, `make fuzz`) found, kept in Fixtures/regressions/png, and the
 /// families of files they stand for.
 @Suite struct PNGFuzzRegressionTests {
-    static let directory = PngSuite.packageRoot.appendingPathComponent("Fixtures/regressions/png")
+    static let directory = URL(fileURLWithPath: Fixtures.path("regressions/png"))
     static let names: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
         .filter { $0.hasSuffix(".png") }.sorted()
     /// What libpng may allocate at once while it reads chunks: the shim's chunk limit (8 MiB) plus one byte.

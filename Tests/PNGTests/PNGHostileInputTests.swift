@@ -1,5 +1,6 @@
 import Testing
 @testable import PNG
+import TestSupport
 
 /// Inputs made to hurt: nothing here may crash, hang or allocate what the header merely claims.
 @Suite struct PNGHostileInputTests {
@@ -193,18 +194,5 @@ import Testing
             }
             #expect(!reason.isEmpty && (word.isEmpty || reason.contains(word)), "\(reason)", sourceLocation: sourceLocation)
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that a failure can be replayed.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

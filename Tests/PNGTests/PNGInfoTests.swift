@@ -1,5 +1,6 @@
 import Testing
 @testable import PNG
+import TestSupport
 
 /// `PNGDecoder.readInfo`: the header alone.
 @Suite struct PNGInfoTests {

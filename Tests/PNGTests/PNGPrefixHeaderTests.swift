@@ -1,5 +1,6 @@
 import Testing
 @testable import PNG
+import TestSupport
 
 /// `PNGDecoder.readInfo(prefix:)`: a header cut by the end of the bytes asks for more instead of failing.
 @Suite struct PNGPrefixHeaderTests {

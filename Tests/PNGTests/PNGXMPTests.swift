@@ -1,5 +1,6 @@
 import Testing
 @testable import PNG
+import TestSupport
 
 /// The XMP packet of a PNG (iTXt "XML:com.adobe.xmp"), found among the chunks before the image data.
 @Suite struct PNGXMPTests {

@@ -1,11 +1,10 @@
 import Foundation
+import TestSupport
 
 /// The PngSuite fixtures (Fixtures/pngsuite) and their reference pixels from pypng.
 enum PngSuite {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let directory = packageRoot.appendingPathComponent("Fixtures/pngsuite")
-    static let referenceScript = packageRoot.appendingPathComponent("Tests/PNGTests/Reference/png_reference.py")
+    static let directory = URL(fileURLWithPath: Fixtures.path("pngsuite"))
+    static let referenceScript = Fixtures.packageRoot.appendingPathComponent("Tests/PNGTests/Reference/png_reference.py")
 
     static let allNames: [String] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
@@ -37,9 +36,9 @@ enum PngSuite {
             try fm.createDirectory(at: outdir, withIntermediateDirectories: true)
             defer { try? fm.removeItem(at: outdir) }
             let paths = validNames.map { directory.appendingPathComponent($0).path }
-            let (status, errors) = try run(python, [referenceScript.path, outdir.path] + paths)
-            guard status == 0 else {
-                return .failure(ReferenceError(description: "png_reference.py exited \(status): \(errors)"))
+            let run = try ExternalCommand.run(python, [referenceScript.path, outdir.path] + paths)
+            guard run.status == 0, !run.timedOut else {
+                return .failure(ReferenceError(description: "png_reference.py exited \(run.status): \(run.stderrText)"))
             }
             var result: [String: [UInt8]] = [:]
             for name in validNames {
@@ -62,20 +61,7 @@ enum PngSuite {
         }
         return candidates.first { candidate in
             FileManager.default.isExecutableFile(atPath: candidate)
-                && (try? run(candidate, ["-c", "import png"]))?.status == 0
+                && (try? ExternalCommand.run(candidate, ["-c", "import png"]))?.status == 0
         }
-    }
-
-    private static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
     }
 }

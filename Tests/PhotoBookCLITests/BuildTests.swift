@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import JPEG
+import TestSupport
 import Testing
 
 /// The built binary on real folders: page count, page size, placed images, exit status, messages, files left.

@@ -1,12 +1,13 @@
 import Foundation
 @testable import PhotoBookCLI
+import TestSupport
 import Testing
 
 /// The documents written from the option table: the copies kept in the repository match what the binary writes,
 /// the man page renders, the shells complete, and `make install` puts everything where each tool looks.
 @Suite struct DocumentTests {
     static func repositoryFile(_ relative: String) throws -> String {
-        try String(contentsOf: Run.root.appendingPathComponent(relative), encoding: .utf8)
+        try String(contentsOf: Fixtures.packageRoot.appendingPathComponent(relative), encoding: .utf8)
     }
 
     @Test(arguments: [("man", "docs/photobook.1"), ("bash", "completions/photobook.bash"),
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func theManPageRendersWithoutWarningsAndListsEveryOption() throws {
-        let page = Run.root.appendingPathComponent("docs/photobook.1").path
+        let page = Fixtures.packageRoot.appendingPathComponent("docs/photobook.1").path
         let lint = try Run.command("/usr/bin/groff", ["-man", "-ww", "-z", page])
         #expect(lint.status == 0 && lint.stderr.isEmpty, "groff: \(lint.stderr)")
         let man = try Run.command("/usr/bin/man", ["-l", page], environment: ["MANPAGER": "cat", "MANWIDTH": "80", "LANG": "C.UTF-8"])
@@ -69,7 +70,7 @@ import Testing
     }
 
     @Test func bashCompletesOptionsValuesAndFiles() throws {
-        let script = Run.root.appendingPathComponent("completions/photobook.bash").path
+        let script = Fixtures.packageRoot.appendingPathComponent("completions/photobook.bash").path
         #expect(try Self.bashCompletes(["photobook", "build", "--pa"], script: script) == ["--page-size", "--page-numbers"])
         #expect(try Self.bashCompletes(["photobook", "build", "--page-s"], script: script) == ["--page-size"])
         #expect(try Self.bashCompletes(["photobook", "b"], script: script) == ["build"])
@@ -87,7 +88,7 @@ import Testing
     }
 
     @Test func fishCompletesOptionsAndValues() throws {
-        let script = Run.root.appendingPathComponent("completions/photobook.fish").path
+        let script = Fixtures.packageRoot.appendingPathComponent("completions/photobook.fish").path
         func complete(_ line: String) throws -> [String] {
             let run = try Run.command("/usr/bin/fish", ["--no-config", "-c", "source '\(script)'; complete -C '\(line)'"])
             #expect(run.status == 0, "\(run.stderr)")
@@ -99,7 +100,7 @@ import Testing
     }
 
     @Test func zshCompletionIsValidZsh() throws {
-        let script = Run.root.appendingPathComponent("completions/_photobook").path
+        let script = Fixtures.packageRoot.appendingPathComponent("completions/_photobook").path
         let run = try Run.command("/usr/bin/zsh", ["-n", script])
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
         #expect(try Self.repositoryFile("completions/_photobook").hasPrefix("#compdef photobook\n"))
@@ -109,7 +110,7 @@ import Testing
     /// inside the test run), then every file used from where it landed.
     @Test func makeInstallPutsTheBinaryManPageAndCompletionsUnderThePrefix() throws {
         let scratch = try Scratch()
-        let install = try Run.command("/usr/bin/make", ["-s", "-C", Run.root.path, "-o", "build", "install",
+        let install = try Run.command("/usr/bin/make", ["-s", "-C", Fixtures.packageRoot.path, "-o", "build", "install",
                                                         "DESTDIR=\(scratch.path)", "PREFIX=/opt/pb", "BIN=\(Run.binary)"])
         #expect(install.status == 0, "\(install.stdout)\(install.stderr)")
         let root = scratch.path + "/opt/pb"

@@ -1,14 +1,16 @@
 import Foundation
 import Imaging
 import JPEG
+import TestSupport
 import Testing
 
-/// Broken photos made by the tests from good ones: JPEG and PNG structure walkers, and the patches that break them.
+/// Broken photos made by the tests from good ones: the patches that break them (the structure walkers are
+/// TestSupport's `JPEGStructure` and `TestPNGEncoder`).
 enum HostileFiles {
     static let landscape = Run.fixture("exif-orientation/Landscape_1.jpg")
 
     static func read(_ path: String) -> [UInt8] {
-        (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? []
+        (try? Fixtures.read(path)) ?? []
     }
 
     /// A textured landscape photo, so that every part of the entropy-coded data carries detail.
@@ -35,68 +37,13 @@ enum HostileFiles {
                                                         arithmeticCoding: arithmetic))
     }
 
-    // MARK: JPEG structure
-
-    struct Segment {
-        var marker: UInt8
-        /// Offset of the 0xFF that starts the marker.
-        var offset: Int
-        /// The segment length field (it counts itself, not the marker).
-        var length: Int
-        /// First byte after the segment header; for SOS, the entropy-coded data starts here.
-        var end: Int { offset + 2 + length }
-    }
-
-    /// Every marker segment up to EOI, scans included (their entropy-coded data is skipped).
-    static func segments(_ jpeg: [UInt8]) -> [Segment] {
-        var result: [Segment] = []
-        var i = 2
-        while i + 3 < jpeg.count {
-            guard jpeg[i] == 0xFF else { i += 1; continue }
-            let marker = jpeg[i + 1]
-            if marker == 0xFF { i += 1; continue }
-            if marker == 0xD9 { break }
-            let length = Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3])
-            let segment = Segment(marker: marker, offset: i, length: length)
-            result.append(segment)
-            i = segment.end
-            if marker == 0xDA {
-                // Entropy-coded data ends at the first marker that is neither a stuffed 0x00 nor a restart.
-                while i + 1 < jpeg.count, !(jpeg[i] == 0xFF && jpeg[i + 1] != 0 && !(0xD0...0xD7).contains(jpeg[i + 1])) {
-                    i += 1
-                }
-            }
-        }
-        return result
-    }
-
-    static func first(_ marker: UInt8, in jpeg: [UInt8]) -> Segment {
-        segments(jpeg).first { $0.marker == marker }!
-    }
-
-    static func frame(_ jpeg: [UInt8]) -> Segment {
-        segments(jpeg).first { [0xC0, 0xC1, 0xC2, 0xC3, 0xC9, 0xCA].contains($0.marker) }!
-    }
-
-    static func scans(_ jpeg: [UInt8]) -> [Segment] { segments(jpeg).filter { $0.marker == 0xDA } }
-
-    /// The frame header rewritten: its marker (SOFn), sample precision and size.
-    static func withFrame(_ jpeg: [UInt8], marker: UInt8? = nil, precision: UInt8? = nil,
-                          width: Int? = nil, height: Int? = nil) -> [UInt8] {
-        var bytes = jpeg
-        let sof = frame(jpeg).offset
-        if let marker { bytes[sof + 1] = marker }
-        if let precision { bytes[sof + 4] = precision }
-        if let height { bytes[sof + 5] = UInt8(height >> 8); bytes[sof + 6] = UInt8(height & 0xFF) }
-        if let width { bytes[sof + 7] = UInt8(width >> 8); bytes[sof + 8] = UInt8(width & 0xFF) }
-        return bytes
-    }
+    // MARK: JPEG patches
 
     /// Scan `index`'s spectral selection and successive approximation (Ss, Se, Ah/Al) rewritten.
     static func withScanParameters(_ jpeg: [UInt8], scan index: Int, ss: UInt8? = nil, se: UInt8? = nil,
                                    ahal: UInt8? = nil) -> [UInt8] {
         var bytes = jpeg
-        let scan = scans(jpeg)[index]
+        let scan = JPEGStructure.scans(jpeg)[index]
         let components = Int(jpeg[scan.offset + 4])
         let p = scan.offset + 5 + 2 * components
         if let ss { bytes[p] = ss }
@@ -108,8 +55,8 @@ enum HostileFiles {
     /// `count` bits flipped at seeded places of the entropy-coded data (after the first scan header).
     static func withFlippedBits(_ jpeg: [UInt8], count: Int, seed: UInt64) -> [UInt8] {
         var bytes = jpeg
-        let start = scans(jpeg)[0].end, end = jpeg.count - 2
-        var generator = SeededGenerator(state: seed)
+        let start = JPEGStructure.scans(jpeg)[0].end, end = jpeg.count - 2
+        var generator = SplitMix64(seed: seed)
         for _ in 0..<count {
             let at = Int.random(in: start..<end, using: &generator)
             bytes[at] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &generator)
@@ -124,92 +71,29 @@ enum HostileFiles {
         return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + jpeg.dropFirst(2)
     }
 
-    // MARK: PNG structure
-
-    struct Chunk {
-        var type: String
-        /// Offset of the length field.
-        var offset: Int
-        var length: Int
-        var end: Int { offset + 12 + length }
-    }
-
-    static func chunks(_ png: [UInt8]) -> [Chunk] {
-        var result: [Chunk] = []
-        var i = 8
-        while i + 8 <= png.count {
-            let length = Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3])
-            let type = String(decoding: png[(i + 4)..<(i + 8)], as: UTF8.self)
-            result.append(Chunk(type: type, offset: i, length: length))
-            i += 12 + length
-        }
-        return result
-    }
-
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let typeBytes = Array(type.utf8)
-        return bigEndian(UInt32(data.count)) + typeBytes + data + bigEndian(crc32(typeBytes + data))
-    }
-
-    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    // MARK: PNG patches
 
     /// A PNG whose header declares `width`x`height` RGB pixels, followed by `idat` (a tiny body by default).
     static func png(width: UInt32, height: UInt32, interlaced: Bool = false, idat: [UInt8] = [0x78, 0x9C, 0x03, 0]) -> [UInt8] {
-        pngSignature
-            + chunk("IHDR", bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, interlaced ? 1 : 0])
-            + chunk("IDAT", idat) + chunk("IEND", [])
+        TestPNGEncoder.signature
+            + TestPNGEncoder.chunk("IHDR", TestPNGEncoder.ihdr(width: width, height: height, bitDepth: 8, colorType: 2,
+                                                                 interlaced: interlaced))
+            + TestPNGEncoder.chunk("IDAT", idat) + TestPNGEncoder.chunk("IEND", [])
     }
 
     /// The PNG without its chunks of `type`.
     static func removingChunks(_ png: [UInt8], _ type: String) -> [UInt8] {
         var bytes = Array(png.prefix(8))
-        for c in chunks(png) where c.type != type { bytes += png[c.offset..<min(c.end, png.count)] }
+        for c in TestPNGEncoder.chunks(of: png) where c.type != type { bytes += png[c.offset..<min(c.end, png.count)] }
         return bytes
     }
 
     /// The PNG with one byte of the first `type` chunk's stored CRC flipped.
     static func withBadCRC(_ png: [UInt8], in type: String) -> [UInt8] {
         var bytes = png
-        let c = chunks(png).first { $0.type == type }!
+        let c = TestPNGEncoder.chunks(of: png).first { $0.type == type }!
         bytes[c.end - 1] ^= 0xFF
         return bytes
-    }
-
-    static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that every run flips the same bits.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// A little-endian TIFF structure written entry by entry, for hostile EXIF blocks.
-struct TIFFWriter {
-    var bytes: [UInt8] = [0x49, 0x49, 42, 0]  // "II", 42
-
-    mutating func u16(_ v: UInt16) { bytes += [UInt8(v & 0xFF), UInt8(v >> 8)] }
-    mutating func u32(_ v: UInt32) { bytes += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
-    /// One directory entry: tag, type, count, value-or-offset.
-    mutating func entry(_ tag: UInt16, type: UInt16, count: UInt32, value: UInt32) {
-        u16(tag); u16(type); u32(count); u32(value)
     }
 }
 

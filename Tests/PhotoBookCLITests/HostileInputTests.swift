@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A broken photo, made from a good one, and the reason photobook must give for it.
@@ -26,9 +27,9 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
         let progressive = HostileFiles.jpeg(progressive: true)
         let png = HostileFiles.read(Run.fixture("pngsuite/basn2c08.png"))
         let interlaced = HostileFiles.read(Run.fixture("pngsuite/basi2c08.png"))
-        let sof = HostileFiles.frame(jpeg)
-        let dht = HostileFiles.first(0xC4, in: jpeg)
-        let scan = HostileFiles.scans(jpeg)[0].end
+        let sof = JPEGStructure.frame(jpeg)
+        let dht = JPEGStructure.first(0xC4, in: jpeg)!
+        let scan = JPEGStructure.scans(jpeg)[0].end
         return [
             BrokenPhoto(name: "empty.jpg", reason: "empty file") { [] },
             BrokenPhoto(name: "few-bytes.jpg", reason: "corrupt JPEG") { [0xFF, 0xD8, 0xFF, 0xE0] },
@@ -62,14 +63,14 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
                 HostileFiles.withScanParameters(progressive, scan: 0, ahal: 0xEE)
             },
             BrokenPhoto(name: "60000x60000.jpg", reason: "is 60000x60000 pixels, more than the limit", memoryLimitMiB: 64) {
-                HostileFiles.withFrame(jpeg, width: 60000, height: 60000)
+                JPEGStructure.withFrame(jpeg, width: 60000, height: 60000)
             },
-            BrokenPhoto(name: "zero-width.jpg", reason: "corrupt JPEG") { HostileFiles.withFrame(jpeg, width: 0) },
+            BrokenPhoto(name: "zero-width.jpg", reason: "corrupt JPEG") { JPEGStructure.withFrame(jpeg, width: 0) },
             BrokenPhoto(name: "twelve-bit.jpg", reason: "unsupported JPEG (12-bit") {
-                HostileFiles.withFrame(jpeg, marker: 0xC1, precision: 12)
+                JPEGStructure.withFrame(jpeg, marker: 0xC1, precision: 12)
             },
             BrokenPhoto(name: "lossless.jpg", reason: "unsupported JPEG (lossless") {
-                HostileFiles.withFrame(jpeg, marker: 0xC3)
+                JPEGStructure.withFrame(jpeg, marker: 0xC3)
             },
             BrokenPhoto(name: "100000x100000.png", reason: "is 100000x100000 pixels, more than the limit",
                         memoryLimitMiB: 64) {
@@ -91,7 +92,7 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
             BrokenPhoto(name: "cut-interlaced.png", reason: "corrupt PNG") {
                 Array(interlaced.prefix(interlaced.count * 3 / 4))
             },
-            BrokenPhoto(name: "signature-only.png", reason: "corrupt PNG") { HostileFiles.pngSignature },
+            BrokenPhoto(name: "signature-only.png", reason: "corrupt PNG") { TestPNGEncoder.signature },
         ]
     }()
 
@@ -233,16 +234,16 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
     @Test(arguments: ["basn2c08.png", "basi2c08.png", "basn3p08.png", "basn6a16.png"])
     func flippedBitsInPNGDataEndInAPageOrAReason(_ name: String) throws {
         let good = HostileFiles.read(Run.fixture("pngsuite/\(name)"))
-        let idat = try #require(HostileFiles.chunks(good).first { $0.type == "IDAT" })
+        let idat = try #require(TestPNGEncoder.chunks(of: good).first { $0.type == "IDAT" })
         let scratch = try Scratch()
         let tmp = try scratch.sub("tmp")
         for seed in 1...16 {
             var data = Array(good[(idat.offset + 8)..<(idat.offset + 8 + idat.length)])
-            var generator = SeededGenerator(state: UInt64(seed))
+            var generator = SplitMix64(seed: UInt64(seed))
             for _ in 0..<(seed % 4 + 1) {
                 data[Int.random(in: 0..<data.count, using: &generator)] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &generator)
             }
-            let bytes = Array(good[..<idat.offset]) + HostileFiles.chunk("IDAT", data) + Array(good[idat.end...])
+            let bytes = Array(good[..<idat.offset]) + TestPNGEncoder.chunk("IDAT", data) + Array(good[idat.end...])
             let path = try scratch.write("flip-\(seed).png", bytes)
             let out = scratch.file("book-\(seed).pdf")
             let run = try Run.photobook(["build", path, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
@@ -260,7 +261,7 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
     @Test(arguments: ["self-referencing IFD0", "Exif pointer to itself", "absurd entry count", "orientation past the end",
                       "first IFD past the end", "orientation with a huge count", "truncated TIFF header"])
     func hostileEXIFIsIgnored(_ kind: String) throws {
-        var tiff = TIFFWriter()
+        var tiff = TIFFWriter.afterHeader(.littleEndian)
         switch kind {
         case "self-referencing IFD0":
             tiff.u32(8); tiff.u16(2)

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import JPEG
+import TestSupport
 import Testing
 
 /// Books in each layout, built by the binary and read back as a person would: where the images are drawn (from

@@ -1,5 +1,6 @@
 import Foundation
 import JPEG
+import TestSupport
 import Testing
 
 /// JPEGs that need no pixel work go into the book byte for byte; the page turns and crops them.

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Imaging
 import JPEG
+import TestSupport
 import Testing
 
 /// Ctrl-C, SIGTERM and a second Ctrl-C on the real binary. The test knows where the build is from the binary's

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `photobook` binary as a user would and captures what it says.
@@ -7,11 +8,7 @@ struct Run {
     var stdout: String
     var stderr: String
 
-    /// The package root, found from this file's path.
-    static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    static func fixture(_ relative: String) -> String { root.appendingPathComponent("Fixtures/\(relative)").path }
+    static func fixture(_ relative: String) -> String { Fixtures.path(relative) }
 
     /// The `photobook` executable built next to the test bundle.
     static let binary: String = {
@@ -23,7 +20,7 @@ struct Run {
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
             dir = dir.deletingLastPathComponent()
         }
-        return root.appendingPathComponent(".build/debug/photobook").path
+        return Fixtures.packageRoot.appendingPathComponent(".build/debug/photobook").path
     }()
 
     /// Runs `photobook` with `arguments`, with `TMPDIR` pointing at `tmpdir` when given.
@@ -32,39 +29,14 @@ struct Run {
         try command(binary, arguments, environment: tmpdir.map { ["TMPDIR": $0] } ?? [:], timeout: timeout)
     }
 
+    /// Runs `path` and records an issue when it does not finish within `timeout` seconds.
     static func command(_ path: String, _ arguments: [String], environment: [String: String] = [:],
                         directory: String? = nil, timeout: Double = 300) throws -> Run {
-        let child = try ChildProcess(path, arguments, environment: environment, directory: directory)
-        let (ending, timedOut) = child.wait(timeout: timeout)
-        if timedOut { Issue.record("\(path) \(arguments) did not finish within \(timeout) s") }
-        return Run(status: ending.status, stdout: child.stdout, stderr: child.stderr)
+        let output = try ExternalCommand.run(path, arguments, environment: environment, directory: directory,
+                                             timeout: timeout)
+        if output.timedOut { Issue.record("\(path) \(arguments) did not finish within \(timeout) s") }
+        return Run(status: output.status, stdout: output.stdoutText, stderr: output.stderrText)
     }
-}
-
-/// Everything until end of file. Trap: Foundation's `readDataToEndOfFile()` on Linux ends in a `try!` that
-/// crashes the whole test process when a read is interrupted by a signal (EINTR), which many child processes
-/// exiting at once make likely; this loop retries instead.
-func readAll(_ fd: Int32) -> Data {
-    var data = Data()
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count > 0 {
-            data.append(contentsOf: buffer[..<count])
-        } else if count < 0 && errno == EINTR {
-            continue
-        } else {
-            return data
-        }
-    }
-}
-
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.withLock { value } }
-    func set(_ newValue: Value) { lock.withLock { value = newValue } }
 }
 
 /// A fresh folder for one test, removed at the end.
@@ -151,25 +123,6 @@ func renderPageWithCairo(_ pdf: String, page: Int, dpi: Int, scratch: Scratch) t
 
 /// Reads a binary PPM (P6, maxval 255).
 func readPPM(_ path: String) throws -> (width: Int, height: Int, rgb: [UInt8]) {
-    let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    var fields: [String] = [], i = 0, current = ""
-    while fields.count < 4 && i < data.count {
-        let c = data[i]
-        if c == UInt8(ascii: "#") { while i < data.count && data[i] != 10 { i += 1 } }
-        else if c == 32 || c == 10 || c == 13 || c == 9 { if !current.isEmpty { fields.append(current); current = "" } }
-        else { current.append(Character(UnicodeScalar(c))) }
-        i += 1
-    }
-    guard fields.count == 4, fields[0] == "P6", let w = Int(fields[1]), let h = Int(fields[2]) else {
-        throw CocoaError(.fileReadCorruptFile)
-    }
-    return (w, h, Array(data[i..<(i + w * h * 3)]))
-}
-
-/// Mean absolute difference per sample of two equal-sized RGB rasters.
-func meanAbsoluteDifference(_ a: [UInt8], _ b: [UInt8]) -> Double {
-    precondition(a.count == b.count)
-    var sum = 0
-    for i in 0..<a.count { sum += abs(Int(a[i]) - Int(b[i])) }
-    return Double(sum) / Double(max(a.count, 1))
+    let ppm = try PPM.parse(Fixtures.read(path))
+    return (ppm.width, ppm.height, ppm.pixels)
 }

@@ -5,7 +5,7 @@ import Testing
 @testable import PhotoBook
 import Platform
 
-/// The cancellation and commit contract of DESIGN.md §3, in-process. Events are ordered by hooks and
+/// The cancellation and commit contract of docs/design.md §3, in-process. Events are ordered by hooks and
 /// semaphores, never by sleeping; every wait has a timeout that fails the test.
 @Suite(.serialized) struct ContractTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

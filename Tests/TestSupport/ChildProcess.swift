@@ -7,8 +7,8 @@ import Synchronization
 /// `findMaximumOpenFromProcSelfFD()` copies a whole 256-byte `d_name` out of a `dirent` that is shorter, and
 /// reads past glibc's buffer (swift-corelibs-foundation pull request 5472, fixed after 6.3.1). A suite that starts
 /// hundreds of programs hits it; this runner does not go through Foundation's Process at all.
-final class ChildProcess: @unchecked Sendable {
-    let pid: pid_t
+package final class ChildProcess: @unchecked Sendable {
+    package let pid: pid_t
     private let condition = NSCondition()
     private var output = [Data(), Data()]
     private var closed = [false, false]
@@ -17,7 +17,8 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Starts `path` with `arguments`; `environment` is added to this process's own. The child gets /dev/null as
     /// stdin, every signal at its default action and none blocked.
-    init(_ path: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws {
+    package init(_ path: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil)
+        throws {
         var pipes: [[Int32]] = [[-1, -1], [-1, -1]]
         for i in 0..<2 {
             guard pipe(&pipes[i]) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
@@ -77,11 +78,13 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    var stdout: String { condition.lock(); defer { condition.unlock() }; return String(decoding: output[0], as: UTF8.self) }
-    var stderr: String { condition.lock(); defer { condition.unlock() }; return String(decoding: output[1], as: UTF8.self) }
+    package var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
+    package var stderr: String { String(decoding: stderrBytes, as: UTF8.self) }
+    package var stdoutBytes: [UInt8] { condition.lock(); defer { condition.unlock() }; return [UInt8](output[0]) }
+    package var stderrBytes: [UInt8] { condition.lock(); defer { condition.unlock() }; return [UInt8](output[1]) }
 
     /// Waits until stderr holds `marker` or the process closed it; true when it holds it.
-    func waitForStderr(containing marker: String, timeout: Double) -> Bool {
+    package func waitForStderr(containing marker: String, timeout: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock(); defer { condition.unlock() }
         while !String(decoding: output[1], as: UTF8.self).contains(marker) {
@@ -91,14 +94,14 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// How the process ended: its exit status, or the signal that killed it.
-    struct Ending: Equatable {
-        var status: Int32
-        var signal: Int32?
+    package struct Ending: Equatable {
+        package var status: Int32
+        package var signal: Int32?
     }
 
     /// Waits for the process to end and for its output to be read; kills it (SIGKILL) after `timeout` seconds,
     /// which the caller should treat as a failure (`timedOut`).
-    func wait(timeout: Double) -> (ending: Ending, timedOut: Bool) {
+    package func wait(timeout: Double) -> (ending: Ending, timedOut: Bool) {
         let deadline = Date(timeIntervalSinceNow: timeout)
         var status: Int32 = 0
         var timedOut = false

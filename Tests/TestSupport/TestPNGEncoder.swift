@@ -2,18 +2,18 @@
 ///
 /// Enough to make images of any size, interlaced or not, and hand-crafted hostile files with valid CRCs,
 /// without a dependency on anything but the PNG specification.
-enum TestPNGEncoder {
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+package enum TestPNGEncoder {
+    package static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Adam7 passes: first column, first row, column step, row step.
-    static let adam7: [(x: Int, y: Int, dx: Int, dy: Int)] = [
+    package static let adam7: [(x: Int, y: Int, dx: Int, dy: Int)] = [
         (0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2),
     ]
 
     /// A PNG of 8-bit samples, `pixels` holding them as the colour type says (for type 3, one palette index
     /// a pixel: give the PLTE in `chunksBeforeIDAT`).
-    static func encode(width: Int, height: Int, colorType: UInt8, pixels: [UInt8], interlaced: Bool = false,
-                       chunksBeforeIDAT: [(type: String, data: [UInt8])] = []) -> [UInt8] {
+    package static func encode(width: Int, height: Int, colorType: UInt8, pixels: [UInt8], interlaced: Bool = false,
+                               chunksBeforeIDAT: [(type: String, data: [UInt8])] = []) -> [UInt8] {
         let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType]!
         precondition(pixels.count == width * height * channels)
         var raw: [UInt8] = []
@@ -47,18 +47,18 @@ enum TestPNGEncoder {
         return file
     }
 
-    static func ihdr(width: UInt32, height: UInt32, bitDepth: UInt8, colorType: UInt8, interlaced: Bool) -> [UInt8] {
+    package static func ihdr(width: UInt32, height: UInt32, bitDepth: UInt8, colorType: UInt8, interlaced: Bool) -> [UInt8] {
         bigEndian(width) + bigEndian(height) + [bitDepth, colorType, 0, 0, interlaced ? 1 : 0]
     }
 
     /// length, type, data, CRC over type and data.
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    package static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typeAndData = Array(type.utf8) + data
-        return bigEndian(UInt32(data.count)) + typeAndData + bigEndian(crc32(typeAndData))
+        return bigEndian(UInt32(data.count)) + typeAndData + bigEndian(Checksums.crc32(typeAndData))
     }
 
     /// A zlib stream of stored (uncompressed) deflate blocks.
-    static func zlibStored(_ raw: [UInt8]) -> [UInt8] {
+    package static func zlibStored(_ raw: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x78, 0x01]
         var start = 0
         repeat {
@@ -69,44 +69,34 @@ enum TestPNGEncoder {
             out += raw[start..<end]
             start = end
         } while start < raw.count
-        return out + bigEndian(adler32(raw))
+        return out + bigEndian(Checksums.adler32(raw))
     }
 
-    static func bigEndian(_ value: UInt32) -> [UInt8] {
+    package static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
 
-    private static let crcTable: [UInt32] = (0..<256).map { n -> UInt32 in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var c: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { c = crcTable[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
-        return c ^ 0xFFFF_FFFF
-    }
-
-    static func adler32(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in bytes {
-            a = (a + UInt32(byte)) % 65_521
-            b = (b + a) % 65_521
-        }
-        return b << 16 | a
-    }
-
-    /// Where each chunk of a PNG starts (at its length field), with its type.
-    static func chunks(of file: [UInt8]) -> [(offset: Int, type: String, length: Int)] {
-        var result: [(Int, String, Int)] = []
+    /// Every chunk of a PNG, in file order, as its header says (the last may claim more bytes than remain).
+    package static func chunks(of file: [UInt8]) -> [PNGChunk] {
+        var result: [PNGChunk] = []
         var offset = 8
         while offset + 8 <= file.count {
             let length = file[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
             let type = String(decoding: file[offset + 4..<offset + 8], as: UTF8.self)
-            result.append((offset, type, length))
+            result.append(PNGChunk(type: type, offset: offset, length: length))
             offset += 12 + length
         }
         return result
     }
+}
+
+/// Where one chunk sits in a PNG file.
+package struct PNGChunk {
+    package var type: String
+    /// Offset of the length field.
+    package var offset: Int
+    /// The data length the chunk declares.
+    package var length: Int
+    /// The first byte after the chunk's CRC.
+    package var end: Int { offset + 12 + length }
 }

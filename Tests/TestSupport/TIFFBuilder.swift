@@ -1,11 +1,11 @@
 /// Byte order of a TIFF structure.
-enum ByteOrder: String, CaseIterable, Sendable {
+package enum ByteOrder: String, CaseIterable, Sendable {
     case bigEndian = "MM"
     case littleEndian = "II"
 }
 
 /// A directory entry as a test wants to write it.
-enum FieldValue: Sendable {
+package enum FieldValue: Sendable {
     /// SHORT, count 1, value in the entry.
     case short(UInt16)
     /// LONG, count 1, value in the entry.
@@ -18,37 +18,52 @@ enum FieldValue: Sendable {
     case bytes(type: UInt16, [UInt8])
 }
 
-typealias Directory = [(tag: UInt16, value: FieldValue)]
+package typealias Directory = [(tag: UInt16, value: FieldValue)]
 
 /// A hand-built TIFF block: header, IFD0, optional IFD1 and Exif sub-IFD, then a data area.
-struct TIFFBlock {
-    var bytes: [UInt8]
-    let ifd0Offset: Int
-    let ifd1Offset: Int?
-    let exifOffset: Int?
+package struct TIFFBlock {
+    package var bytes: [UInt8]
+    package let ifd0Offset: Int
+    package let ifd1Offset: Int?
+    package let exifOffset: Int?
 }
 
-/// Writes 16- and 32-bit numbers in one byte order.
-struct TIFFWriter {
-    let order: ByteOrder
-    var bytes: [UInt8] = []
+/// Writes 16- and 32-bit numbers in one byte order, for TIFF structures laid out by hand, hostile ones included.
+package struct TIFFWriter {
+    package let order: ByteOrder
+    package var bytes: [UInt8] = []
 
-    mutating func u16(_ value: UInt16) {
+    package init(order: ByteOrder) { self.order = order }
+
+    /// A writer that has written the 4-byte TIFF header ("II" or "MM", then 42); the first IFD offset is next.
+    package static func afterHeader(_ order: ByteOrder) -> TIFFWriter {
+        var writer = TIFFWriter(order: order)
+        writer.bytes = Array(order.rawValue.utf8)
+        writer.u16(42)
+        return writer
+    }
+
+    package mutating func u16(_ value: UInt16) {
         let high = UInt8(value >> 8), low = UInt8(value & 0xFF)
         bytes += order == .bigEndian ? [high, low] : [low, high]
     }
 
-    mutating func u32(_ value: UInt32) {
+    package mutating func u32(_ value: UInt32) {
         let be = [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
         bytes += order == .bigEndian ? be : be.reversed()
+    }
+
+    /// One directory entry: tag, type, count, value-or-offset.
+    package mutating func entry(_ tag: UInt16, type: UInt16, count: UInt32, value: UInt32) {
+        u16(tag); u16(type); u32(count); u32(value)
     }
 }
 
 /// Lays out a TIFF block. `exif` adds an Exif sub-IFD and its 0x8769 pointer at the end of IFD0.
 /// The `...Next` arguments override the next-IFD links (default: IFD0 -> IFD1 -> end, Exif -> end).
-func makeTIFF(_ order: ByteOrder, ifd0: Directory, ifd1: Directory? = nil, exif: Directory? = nil,
-              ifd0Next: UInt32? = nil, ifd1Next: UInt32? = nil, exifNext: UInt32? = nil,
-              firstIFDOffset: UInt32? = nil, exifPrefix: Bool = false) -> TIFFBlock {
+package func makeTIFF(_ order: ByteOrder, ifd0: Directory, ifd1: Directory? = nil, exif: Directory? = nil,
+                      ifd0Next: UInt32? = nil, ifd1Next: UInt32? = nil, exifNext: UInt32? = nil,
+                      firstIFDOffset: UInt32? = nil, exifPrefix: Bool = false) -> TIFFBlock {
     func size(_ directory: Directory) -> Int { 2 + 12 * directory.count + 4 }
     var ifd0 = ifd0
     let ifd0Offset = 8
@@ -61,9 +76,7 @@ func makeTIFF(_ order: ByteOrder, ifd0: Directory, ifd1: Directory? = nil, exif:
     let dataStart = cursor
     var dataArea: [UInt8] = []
 
-    var writer = TIFFWriter(order: order)
-    writer.bytes = Array(order.rawValue.utf8)
-    writer.u16(42)
+    var writer = TIFFWriter.afterHeader(order)
     writer.u32(firstIFDOffset ?? UInt32(ifd0Offset))
 
     func write(_ directory: Directory, next: UInt32) {
