@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Imaging", "TestSupport"], exclude: ["Reference"]),
         .testTarget(name: "PDFTests", dependencies: ["PDF", "JPEG", "Imaging", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
-        .testTarget(name: "PhotoBookTests", dependencies: ["PhotoBook", "Platform", "Imaging", "JPEG"]),
+        .testTarget(name: "PhotoBookTests", dependencies: ["PhotoBook", "Platform", "Imaging", "JPEG", "TestSupport"]),
         .testTarget(name: "PhotoBookCLITests",
                     dependencies: ["photobook", "PhotoBookCLI", "JPEG", "PNG", "Imaging", "TestSupport"]),
     ],

@@ -1,37 +1,27 @@
 import Testing
+import TestSupport
 @testable import PhotoBook
 
 /// The layouts: grids and automatic arrangements, checked as properties over many random sets of photo shapes.
 struct LayoutTests {
     let mm = Length.pointsPerMillimetre
 
-    /// A small deterministic generator, so that a failure names a seed that reproduces it.
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    }
-
     /// Photo sizes as cameras and phones make them: landscapes and portraits of 3:2 and 4:3, squares, and now and
     /// then a panorama.
+    static func unit(_ random: inout SplitMix64) -> Double { Double(random.next() >> 11) / Double(1 << 53) }
+
     static func mixedSizes(count: Int, seed: UInt64) -> [(width: Int, height: Int)] {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         return (0..<count).map { _ in
-            let roll = random.unit()
-            let long = 3000 + Int(random.unit() * 3000)
+            let roll = unit(&random)
+            let long = 3000 + Int(unit(&random) * 3000)
             switch roll {
             case ..<0.40: return (long, long * 2 / 3)          // landscape 3:2
             case 0.40..<0.55: return (long, long * 3 / 4)      // landscape 4:3
             case 0.55..<0.75: return (long * 2 / 3, long)      // portrait 2:3
             case 0.75..<0.85: return (long * 3 / 4, long)      // portrait 3:4
             case 0.85..<0.95: return (long, long)              // square
-            default: return (long * (2 + Int(random.unit() * 3)), long)  // panorama 2:1 to 4:1
+            default: return (long * (2 + Int(unit(&random) * 3)), long)  // panorama 2:1 to 4:1
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import PhotoBook
 @testable import Platform
 
@@ -154,7 +155,7 @@ struct DateOrderTests {
     /// in, puts dated before undated, dated by moment (their own offset, or the borrowed one) then name.
     @Test(arguments: 0..<40)
     func invariantsOnRandomSets(seed: Int) {
-        var generator = SeededGenerator(state: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1)
+        var generator = SplitMix64(seed: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1)
         let count = Int.random(in: 0...40, using: &generator)
         var photos: [PhotoInfo] = []
         for index in 0..<count {
@@ -186,17 +187,5 @@ struct DateOrderTests {
         let shuffled = photos.shuffled(using: &generator)
         #expect(paths(shuffled, .date) == result.order.map { photos[$0].file.path })
         #expect(paths(photos, .date, reverse: true) == result.order.map { photos[$0].file.path }.reversed())
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that a failing seed can be run again.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
