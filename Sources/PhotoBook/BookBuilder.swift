@@ -258,6 +258,16 @@ public final class BookBuilder: Sendable {
                 warnings.append(BuildWarning(path: nil, message: "\(label): \(Self.describe(scalar)) is not in \(text.font.fontName)"))
             }
         }
+        if text.sections != .none {
+            var seen: Set<String> = []
+            for photo in usable {
+                guard let heading = text.sections.heading(of: photo.info.file, captureDate: photo.info.captureDate),
+                      seen.insert(heading).inserted else { continue }
+                for scalar in TextLines.missing(in: heading, measure: text.font) {
+                    warnings.append(BuildWarning(path: nil, message: "heading \(heading): \(Self.describe(scalar)) is not in \(text.font.fontName)"))
+                }
+            }
+        }
         guard text.captions != .none else { return usable.map { _ in nil } }
         return usable.map { photo in
             let found = Captions.caption(for: photo.info.file, source: text.captions, description: photo.info.description,

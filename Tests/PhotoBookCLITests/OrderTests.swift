@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import JPEG
 import Testing
+import TestSupport
 
 /// `--sort` and `--reverse`, end to end: photos whose names disagree with their capture dates, from a camera
 /// that writes no time zone and a phone that does, and a PNG with an eXIf chunk; each photo one colour, so that

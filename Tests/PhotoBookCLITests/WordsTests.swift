@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Titles, captions and page numbers as real text: read back with poppler exactly as asked, in the embedded
 /// font, with the PDF's information, bookmark and page labels to match.
@@ -117,5 +118,45 @@ extension WordsTests {
         let kids = (outlines?.first?["kids"] as? [[String: Any]]) ?? []
         #expect(kids.map { $0["title"] as? String } == ["Reykjavík", "Vík"])
         #expect(kids.map { $0["destpageposfrom1"] as? Int } == [2, 3])
+    }
+}
+
+extension WordsTests {
+    /// Dates and descriptions written into the photos by the test (EXIF DateTimeOriginal, ImageDescription, XMP
+    /// dc:description), read back as captions.
+    @Test func captionsFromTheCaptureDateAndThePhotosOwnDescription() throws {
+        let scratch = try Scratch()
+        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(900, 600), (900, 600), (900, 600)])
+        let metadata = [
+            PhotoMetadata(date: "2024:07:14 18:03:09", offset: "+02:00", imageDescription: Array("Λίμνη at dawn".utf8)),
+            PhotoMetadata(date: "2023:12:31 09:05:00", xmpDescription: "Зима – from XMP"),
+            PhotoMetadata(),
+        ]
+        for (path, meta) in zip(photos, metadata) {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            try Data(meta.inserted(intoJPEG: bytes)).write(to: URL(fileURLWithPath: path))
+        }
+        let out = scratch.file("book.pdf")
+        let dated = try Run.photobook(["build"] + photos + ["-o", out, "--captions", "date", "--sort", "given"])
+        #expect(dated.status == 0, "\(dated.stderr)")
+        #expect(try Self.text(out, page: 1) == ["14 July 2024, 18:03"])
+        #expect(try Self.text(out, page: 2) == ["31 December 2023, 9:05"])
+        #expect(try Self.text(out, page: 3).isEmpty)
+        let described = try Run.photobook(["build"] + photos + ["-o", out, "--captions", "auto", "--sort", "given"])
+        #expect(described.status == 0, "\(described.stderr)")
+        #expect(try Self.text(out, page: 1) == ["Λίμνη at dawn"])
+        #expect(try Self.text(out, page: 2) == ["Зима – from XMP"])
+        #expect(try Self.text(out, page: 3).isEmpty)
+    }
+
+    @Test func aHeadingTheFontCannotPrintIsNamed() throws {
+        let scratch = try Scratch()
+        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(900, 600)])
+        _ = try scratch.sub("photos/東京")
+        try FileManager.default.moveItem(atPath: photos[0], toPath: scratch.file("photos/東京/a.jpg"))
+        let run = try Run.photobook(["build", scratch.file("photos"), "-r", "-o", scratch.file("b.pdf"),
+                                     "--sections", "folder"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("photobook: warning: heading 東京: U+6771 '東' is not in DejaVu Sans"), "\(run.stderr)")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import JPEG
 import Testing
+import TestSupport
 @testable import PhotoBook
 import Platform
 

@@ -1,17 +1,26 @@
-// Shared by PhotoBookTests and PhotoBookCLITests (a symbolic link there): metadata written into real photo bytes.
+// Metadata written into real photo bytes, for the engine's and the command line's tests.
 
 /// The metadata a test wants a photo to carry, and the EXIF, XMP and file bytes that carry it.
-struct PhotoMetadata {
-    var date: String?
-    var subSeconds: String?
-    var offset: String?
-    var imageDescription: [UInt8]?
-    var xmpDescription: String?
+package struct PhotoMetadata {
+    package var date: String?
+    package var subSeconds: String?
+    package var offset: String?
+    package var imageDescription: [UInt8]?
+    package var xmpDescription: String?
+
+    package init(date: String? = nil, subSeconds: String? = nil, offset: String? = nil,
+                 imageDescription: [UInt8]? = nil, xmpDescription: String? = nil) {
+        self.date = date
+        self.subSeconds = subSeconds
+        self.offset = offset
+        self.imageDescription = imageDescription
+        self.xmpDescription = xmpDescription
+    }
 
     /// A big-endian TIFF structure: IFD0 with ImageDescription and the Exif pointer, then the Exif sub-IFD with
     /// DateTimeOriginal (0x9003), OffsetTimeOriginal (0x9011) and SubSecTimeOriginal (0x9291); every value
     /// in a data area after the directories, NUL-terminated (as cameras write them).
-    var tiff: [UInt8] {
+    package var tiff: [UInt8] {
         func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
         func u32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
         let ifd0Values: [(UInt16, [UInt8])] = imageDescription.map { [(0x010E, $0 + [0])] } ?? []
@@ -40,7 +49,7 @@ struct PhotoMetadata {
     }
 
     /// An XMP packet with `xmpDescription` as the x-default dc:description.
-    var xmp: [UInt8]? {
+    package var xmp: [UInt8]? {
         xmpDescription.map { text in
             Array("""
             <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
@@ -52,7 +61,7 @@ struct PhotoMetadata {
     }
 
     /// `jpeg` with an APP1 EXIF segment and, when there is a description for it, an APP1 XMP segment after SOI.
-    func inserted(intoJPEG jpeg: [UInt8]) -> [UInt8] {
+    package func inserted(intoJPEG jpeg: [UInt8]) -> [UInt8] {
         func segment(_ payload: [UInt8]) -> [UInt8] {
             [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
         }
@@ -62,7 +71,7 @@ struct PhotoMetadata {
     }
 
     /// `png` with an eXIf chunk and, when there is a description for it, an iTXt XMP chunk after IHDR.
-    func inserted(intoPNG png: [UInt8]) -> [UInt8] {
+    package func inserted(intoPNG png: [UInt8]) -> [UInt8] {
         var chunks = Self.chunk("eXIf", tiff)
         if let xmp { chunks += Self.chunk("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + xmp) }
         let afterIHDR = 8 + 12 + 13
@@ -70,7 +79,7 @@ struct PhotoMetadata {
     }
 
     /// A PNG of one colour (8-bit RGB), its image data in stored (uncompressed) deflate blocks.
-    static func solidPNG(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8)) -> [UInt8] {
+    package static func solidPNG(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8)) -> [UInt8] {
         func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
         var row: [UInt8] = [0]  // filter type 0, then the pixels
         for _ in 0..<width { row += [rgb.0, rgb.1, rgb.2] }
@@ -95,7 +104,7 @@ struct PhotoMetadata {
         return signature + header + chunk("IDAT", zlib) + chunk("IEND", [])
     }
 
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    package static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in body {

@@ -1,1 +1,0 @@
-../PhotoBookTests/PhotoMetadata.swift
