@@ -37,6 +37,8 @@ _photobook() {
                 --max-pixels) COMPREPLY=(); return ;;
                 --page-size) COMPREPLY=($(compgen -W "a3 a4 a5 letter legal" -- "$cur")); return ;;
                 --margin) COMPREPLY=(); return ;;
+                --bleed) COMPREPLY=(); return ;;
+                --safety) COMPREPLY=(); return ;;
                 --layout) COMPREPLY=($(compgen -W "single auto grid:2x2 grid:3x4" -- "$cur")); return ;;
                 --gap) COMPREPLY=(); return ;;
                 --max-per-page) COMPREPLY=(); return ;;
@@ -53,7 +55,7 @@ _photobook() {
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --recursive -r --sort --reverse --max-pixels --page-size --margin --layout --gap --max-per-page --fit --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --recursive -r --sort --reverse --max-pixels --page-size --margin --bleed --safety --layout --gap --max-per-page --fit --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi

@@ -12,6 +12,8 @@ complete -c photobook -n '__fish_seen_subcommand_from build' -l reverse -d 'the 
 complete -c photobook -n '__fish_seen_subcommand_from build' -l max-pixels -x -d 'refuse images whose header declares more pixels'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l page-size -x -a 'a3 a4 a5 letter legal' -d 'the size of every page, portrait as given'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l margin -x -d 'blank border on every side of the page'
+complete -c photobook -n '__fish_seen_subcommand_from build' -l bleed -x -d 'how far photos that touch the trim edge run past it'
+complete -c photobook -n '__fish_seen_subcommand_from build' -l safety -x -d 'how far inside the trim edge text must stay'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l layout -x -a 'single auto grid:2x2 grid:3x4' -d 'how photos share the pages'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l gap -x -d 'space between two photos on a page'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l max-per-page -x -d 'the most photos the auto layout puts on a page'

@@ -1,4 +1,5 @@
 import Foundation
+import PDF
 import Platform
 import Synchronization
 
@@ -216,7 +217,17 @@ public final class BookBuilder: Sendable {
                 photos.append(.init(info: usable[photo].info, placement: placed, passThrough: render.passThrough,
                                     path: render.path))
             }
-            pages.append(.init(size: page.size, photos: photos, texts: page.texts, heading: page.heading))
+            // Every page says where it is cut, so that a print shop's preflight finds a TrimBox on each.
+            let box = { (rect: Rect) in (x: rect.x, y: rect.y, width: rect.width, height: rect.height) }
+            let boxes = PDFPage.Boxes(trim: box(page.trimBox),
+                                      bleed: (x: 0, y: 0, width: page.size.width, height: page.size.height),
+                                      art: box(page.artBox))
+            pages.append(.init(size: page.size, photos: photos, texts: page.texts, heading: page.heading, boxes: boxes))
+            for text in page.texts where !Self.contains(page.artBox, text.box) {
+                warnings.append(BuildWarning(path: nil, message: "page \(number + 1): the \(text.role.rawValue) \""
+                                             + "\(text.lines.joined(separator: " "))\" reaches outside the safe area "
+                                             + "(ArtBox); widen the margin or narrow --safety"))
+            }
             pageReports.append(PageReport(arrangement: page.arrangement,
                                           photos: page.photos.map { usable[alive[$0.photoIndex]].index }))
         }
@@ -280,6 +291,11 @@ public final class BookBuilder: Sendable {
             }
             return caption
         }
+    }
+
+    static func contains(_ outer: Rect, _ inner: Rect) -> Bool {
+        inner.x >= outer.x - 1e-6 && inner.y >= outer.y - 1e-6 && inner.x + inner.width <= outer.x + outer.width + 1e-6
+            && inner.y + inner.height <= outer.y + outer.height + 1e-6
     }
 
     /// `U+4E16 '世'`.

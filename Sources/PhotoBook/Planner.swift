@@ -35,6 +35,20 @@ public struct LayoutOptions: Sendable, Equatable {
     public var gap: Double
     /// The most photos an automatic layout puts on one page.
     public var maxPerPage: Int
+    /// How far photos that touch the trim edge run past it, in points; the PDF page grows by this on every side.
+    public var bleed: Double = 0
+    /// How far inside the trim edge text must stay, in points; nil for the margin.
+    public var safety: Double?
+
+    /// The PDF page: the trim size plus the bleed on every side.
+    public var mediaSize: PageSize { PageSize(width: pageSize.width + 2 * bleed, height: pageSize.height + 2 * bleed) }
+    /// Where the sheet is cut, on the PDF page.
+    public var trimBox: Rect { Rect(x: bleed, y: bleed, width: pageSize.width, height: pageSize.height) }
+    /// What must survive the cut: the trim less the safety margin.
+    public var artBox: Rect {
+        let inset = safety ?? margin
+        return Rect(x: bleed + inset, y: bleed + inset, width: pageSize.width - 2 * inset, height: pageSize.height - 2 * inset)
+    }
 
     public init(pageSize: PageSize = .a4, margin: Double = 10 * Length.pointsPerMillimetre,
                 dpi: Double = 300, fit: FitMode = .fill, keepOriginals: Bool = false, mode: LayoutMode = .single,
@@ -61,17 +75,21 @@ public struct LayoutOptions: Sendable, Equatable {
     /// The area inside the margins, or nil when the margins (or a page or margin that is not a finite size)
     /// leave no room for a photo.
     public var contentArea: Rect? {
-        guard pageSize.width.isFinite, pageSize.height.isFinite, margin.isFinite, margin >= 0 else { return nil }
+        guard pageSize.width.isFinite, pageSize.height.isFinite, margin.isFinite, margin >= 0, bleed.isFinite,
+              bleed >= 0 else { return nil }
         let width = pageSize.width - 2 * margin
         let height = pageSize.height - 2 * margin
         guard width >= Self.minimumContentSide, height >= Self.minimumContentSide else { return nil }
-        return Rect(x: margin, y: margin, width: width, height: height)
+        return Rect(x: bleed + margin, y: bleed + margin, width: width, height: height)
     }
 
     /// What makes these options impossible to print, or nil when a book can be made with them. The command line
     /// checks this before any photo is read, so a bad value never costs a decode.
     public var problem: LayoutProblem? {
-        if !pageSize.isWithinPDFLimits { return .pageSizeOutOfRange }
+        if !pageSize.isWithinPDFLimits || !mediaSize.isWithinPDFLimits { return .pageSizeOutOfRange }
+        if let safety, !(safety >= 0 && safety.isFinite && 2 * safety < min(pageSize.width, pageSize.height)) {
+            return .safetyLeavesNoRoom
+        }
         if !(dpi.isFinite && dpi > 0) { return .dpiNotPositive }
         guard let area = contentArea else { return .marginLeavesNoRoom(largest: largestMargin) }
         guard gap.isFinite, gap >= 0 else { return .gapLeavesNoRoom(largest: 0) }
@@ -108,6 +126,8 @@ public enum LayoutProblem: Sendable, Equatable {
     case gridTooFine
     /// `maxPerPage` outside 1 to `AutoLayout.maxPerPageLimit`.
     case maxPerPageOutOfRange
+    /// A safety margin of half the page or more.
+    case safetyLeavesNoRoom
 }
 
 /// Where one photo goes and what pixels it needs.
@@ -157,6 +177,9 @@ public struct PlannedPage: Sendable, Equatable {
     public var number: Int = 0
     /// The heading of the section this page starts, when it starts one.
     public var heading: String?
+    /// Where the sheet is cut and what must survive the cut, on this page (`size` is the whole PDF page).
+    public var trimBox = Rect(x: 0, y: 0, width: 0, height: 0)
+    public var artBox = Rect(x: 0, y: 0, width: 0, height: 0)
 }
 
 /// Pages in print order, each with its photos.
@@ -219,6 +242,8 @@ public enum Planner {
         }
         for number in pages.indices {
             pages[number].number = number + 1
+            pages[number].trimBox = options.trimBox
+            pages[number].artBox = options.artBox
             guard let text, text.pageNumbers, !(number == 0 && text.title != nil) else { continue }
             pages[number].texts.append(text.pageNumber(number + 1, area: options.contentArea!))
         }
@@ -238,10 +263,11 @@ public enum Planner {
         var pages: [PlannedPage] = []
         var next = 0
         for layout in layouts {
-            var page = PlannedPage(size: options.pageSize, photos: [], arrangement: layout.name)
+            var page = PlannedPage(size: options.mediaSize, photos: [], arrangement: layout.name)
             for slot in 0..<layout.count {
                 let index = sequence[next + slot]
                 var cell = layout.cells[slot]
+                var captioned = false
                 if let text, let caption = text.caption(of: index) {
                     let (lines, _) = TextLines.wrap(caption, width: cell.width, size: text.captionSize,
                                                     maxLines: text.captionLines, measure: text.measure)
@@ -254,8 +280,10 @@ public enum Planner {
                                                      alignment: .center))
                         cell.y += band
                         cell.height -= band
+                        captioned = true
                     }
                 }
+                cell = extendedIntoBleed(cell, keepingBottom: captioned, options: options)
                 page.photos.append(place(photoIndex: index, width: uprightSizes[index].width,
                                          height: uprightSizes[index].height, in: cell, options: options))
             }
@@ -265,11 +293,26 @@ public enum Planner {
         return pages
     }
 
+    /// A cell that touches the trim edge runs on over the bleed there, so that the cut never shows a white
+    /// sliver; the photo fills the larger cell with more of itself (the crop follows the new shape).
+    static func extendedIntoBleed(_ cell: Rect, keepingBottom: Bool, options: LayoutOptions) -> Rect {
+        let bleed = options.bleed
+        guard bleed > 0 else { return cell }
+        let trim = options.trimBox
+        var extended = cell
+        let epsilon = 1e-6
+        if abs(cell.x - trim.x) < epsilon { extended.x -= bleed; extended.width += bleed }
+        if abs(cell.x + cell.width - (trim.x + trim.width)) < epsilon { extended.width += bleed }
+        if !keepingBottom && abs(cell.y - trim.y) < epsilon { extended.y -= bleed; extended.height += bleed }
+        if abs(cell.y + cell.height - (trim.y + trim.height)) < epsilon { extended.height += bleed }
+        return extended
+    }
+
     /// The title page: the title, subtitle and author at the top of the area inside the margins, and the cover
     /// photo, when there is one, filling the rest.
     static func titlePage(_ title: BookText.Title, sizes: [(width: Int, height: Int)], area: Rect,
                           options: LayoutOptions, text: BookText) -> PlannedPage {
-        var page = PlannedPage(size: options.pageSize, photos: [], arrangement: "title")
+        var page = PlannedPage(size: options.mediaSize, photos: [], arrangement: "title")
         var top = area.y + area.height
         if title.coverPhoto == nil { top -= area.height / 4 }
         for (role, content, size, maxLines) in [(PlacedText.Role.title, Optional(title.title), 28.0, 3),
@@ -290,7 +333,8 @@ public enum Planner {
             let cell = Rect(x: area.x, y: area.y, width: area.width, height: top - gap - area.y)
             if cell.height >= LayoutOptions.minimumContentSide {
                 page.photos.append(place(photoIndex: cover, width: sizes[cover].width, height: sizes[cover].height,
-                                         in: cell, options: options))
+                                         in: extendedIntoBleed(cell, keepingBottom: false, options: options),
+                                         options: options))
             }
         }
         return page

@@ -58,6 +58,11 @@ struct BuildCommand {
                    help: "the size of every page, portrait as given", \.options.layout.pageSize),
             .value("margin", .length(), default: "10mm", group: .page,
                    help: "blank border on every side of the page", \.options.layout.margin),
+            .value("bleed", .length(), default: "0", group: .page,
+                   help: "how far photos that touch the trim edge run past it (3mm or 0.125in are usual); the PDF "
+                       + "page grows by it on every side, its TrimBox stays the page size", \.options.layout.bleed),
+            .value("safety", .length(), defaultText: "the margin", group: .page,
+                   help: "how far inside the trim edge text must stay (the ArtBox)", \.options.layout.safety),
             .value("layout", .layout, default: "single", group: .page,
                    help: "how photos share the pages", \.options.layout.mode),
             .value("gap", .length(), default: "4mm", group: .page,
@@ -183,6 +188,12 @@ struct BuildCommand {
         case .gridTooFine?:
             throw .usage("--layout: a \(layout.mode) grid has more cells than the page can hold at "
                          + "\(Length.Unit.pt.describe(LayoutOptions.minimumContentSide)) each")
+        case .safetyLeavesNoRoom?:
+            throw .usage("--safety: \(Length.Unit.mm.describe(layout.safety ?? 0)) leaves no room on the page "
+                         + "(\(layout.pageSize))")
+        case .pageSizeOutOfRange? where layout.pageSize.isWithinPDFLimits:
+            throw .usage("--bleed: \(Length.Unit.mm.describe(layout.bleed)) makes the PDF page larger than PDF allows "
+                         + "(each side at most 14400 pt)")
         case .pageSizeOutOfRange?, .dpiNotPositive?, .gridEmpty?, .maxPerPageOutOfRange?:
             // The parsers refuse such values; reaching here means a parser and the engine disagree.
             throw .usage("the page size or density cannot make a book (\(layout.pageSize), \(layout.dpi) dpi)")

@@ -195,3 +195,58 @@ import Testing
         #expect(run.stderr.contains("2 photos left out"), "\(run.stderr)")
     }
 }
+
+/// Bleed as a print shop checks it: the boxes read back with pdfinfo, and the pixels in the bleed come from
+/// the photo, not white paper.
+@Suite(.serialized) struct BleedBookTests {
+    let mm = 72 / 25.4
+
+    static func boxes(_ pdf: String) throws -> [String: [Double]] {
+        let run = try Run.command("/usr/bin/pdfinfo", ["-box", pdf])
+        var boxes: [String: [Double]] = [:]
+        for line in run.stdout.split(separator: "\n") where line.contains("Box:") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            boxes[String(parts[0])] = parts[1].split(separator: " ").compactMap { Double($0) }
+        }
+        return boxes
+    }
+
+    @Test func aFullBleedBookHasItsBoxesAndPhotoPixelsInTheBleed() throws {
+        let scratch = try Scratch()
+        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(900, 600), (600, 900)])
+        let out = scratch.file("book.pdf")
+        let run = try Run.photobook(["build"] + photos + ["-o", out, "--bleed", "3mm", "--margin", "0",
+                                                          "--safety", "5mm", "--layout", "auto"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let boxes = try Self.boxes(out)
+        let b = 3 * mm, w = 210 * mm, h = 297 * mm
+        func near(_ box: [Double]?, _ expected: [Double]) -> Bool {
+            guard let box, box.count == 4 else { return false }
+            return zip(box, expected).allSatisfy { abs($0 - $1) < 0.01 }
+        }
+        #expect(near(boxes["MediaBox"], [0, 0, w + 2 * b, h + 2 * b]), "\(boxes)")
+        #expect(near(boxes["BleedBox"], [0, 0, w + 2 * b, h + 2 * b]), "\(boxes)")
+        #expect(near(boxes["TrimBox"], [b, b, w + b, h + b]), "\(boxes)")
+        #expect(near(boxes["ArtBox"], [b + 5 * mm, b + 5 * mm, w + b - 5 * mm, h + b - 5 * mm]), "\(boxes)")
+        // The outermost row and column of pixels, inside the bleed, are photo, not paper.
+        let page = try renderPage(out, page: 1, dpi: 72, scratch: scratch)
+        var white = 0, total = 0
+        for x in 0..<page.width {
+            for y in [0, page.height - 1] {
+                let i = (y * page.width + x) * 3
+                total += 1
+                if page.rgb[i] > 245 && page.rgb[i + 1] > 245 && page.rgb[i + 2] > 245 { white += 1 }
+            }
+        }
+        #expect(white * 10 < total, "\(white) of \(total) edge pixels are white")
+    }
+
+    @Test func withoutBleedTheTrimBoxIsThePage() throws {
+        let scratch = try Scratch()
+        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(900, 600)])
+        let out = scratch.file("book.pdf")
+        #expect(try Run.photobook(["build"] + photos + ["-o", out]).status == 0)
+        let boxes = try Self.boxes(out)
+        #expect(boxes["TrimBox"] == boxes["MediaBox"], "\(boxes)")
+    }
+}

@@ -19,6 +19,8 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         var texts: [PlacedText] = []
         /// The heading of the section the page starts: it gets a bookmark.
         var heading: String?
+        /// Trim, bleed and art boxes, written when the book has a bleed or a safety margin of its own.
+        var boxes: PDFPage.Boxes?
     }
 
     /// What the book says beyond its pages: the document's information, and the font its text is set in.
@@ -62,6 +64,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                 if shouldStop { return .cancelled }
                 hooks.pageStarted?(index, pages.count)
                 let pdfPage = try document.addPage(width: page.size.width, height: page.size.height)
+                if let boxes = page.boxes { try pdfPage.setBoxes(boxes) }
                 // A reader's sidebar shows the book's structure: the title page, and under it each section.
                 if index == 0, let words, words.hasTitlePage, let title = words.title {
                     titleOutline = try document.addOutline(title: title, parent: nil, page: pdfPage)
