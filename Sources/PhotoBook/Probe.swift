@@ -119,6 +119,13 @@ public enum Probe {
                 let read = moreBytesFollow ? try PNGDecoder.readInfo(prefix: bytes) : try PNGDecoder.readInfo(bytes)
                 guard let info = read else { return nil }
                 (width, height, exif, xmp) = (info.width, info.height, info.exif, info.xmp)
+                // Grey PNGs (colour types 0 and 4) have one colour component, the others three.
+                switch info.colorProfile {
+                case .profile(let bytes)?:
+                    profile = ColorProfile.check(bytes, components: info.colorType & 2 == 0 ? 1 : 3)
+                case .unusable(let reason)?: profile = .failure(PhotoError(reason))
+                case nil: break
+                }
             } catch {
                 throw PhotoError(error.description)
             }

@@ -134,4 +134,27 @@ import Testing
         let b = try renderPageWithCairo(reference, page: 1, dpi: 36, scratch: scratch)
         #expect(meanAbsoluteDifference(a.rgb, b.rgb) < 0.5)
     }
+
+    @Test func aPNGsICCPProfileGoesIntoTheBookAndABrokenOneIsAWarning() throws {
+        let scratch = try Scratch()
+        let profile = try Fixtures.read(Self.adobeRGB)
+        let tagged = try Self.photo(in: scratch, name: "adobe.png", profile: Self.adobeRGB)
+        let grey = try Self.photo(in: scratch, name: "grey.png", profile: "/usr/share/color/icc/ghostscript/sgray.icc",
+                                  extra: ["-colorspace", "Gray"])
+        // The Adobe RGB PNG with its iCCP made unreadable: the zlib stream's first bytes overwritten.
+        var bytes = try Fixtures.read(tagged)
+        let iccp = bytes.indices.first { bytes[$0..<($0 + 4)].elementsEqual("iCCP".utf8) }!
+        let method = bytes[(iccp + 4)...].firstIndex(of: 0)! + 1
+        bytes.replaceSubrange((method + 1)...(method + 4), with: [0xFF, 0xFF, 0xFF, 0xFF])
+        let broken = try scratch.write("broken.png", bytes)
+        let out = scratch.file("book.pdf")
+        let run = try Run.photobook(["build", tagged, grey, broken, "-o", out, "--sort", "given"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("ICC") || $0.contains("iCCP") }
+        #expect(warnings == ["photobook: warning: \(broken): iCCP profile is not sound zlib data; taken as sRGB"],
+                "\(run.stderr)")
+        // The grey PNG is rendered as RGB: its grey profile no longer describes it, and it is not a fault.
+        #expect(try Self.colourSpaces(out) == [.iccBased(components: 3, alternate: "DeviceRGB", profile: profile),
+                                               .device("DeviceRGB"), .device("DeviceRGB")])
+    }
 }
