@@ -157,4 +157,29 @@ import Testing
         #expect(try Self.colourSpaces(out) == [.iccBased(components: 3, alternate: "DeviceRGB", profile: profile),
                                                .device("DeviceRGB"), .device("DeviceRGB")])
     }
+
+    /// A colour-managing reader (Ghostscript; Debian's MuPDF is built without ICC support, poppler ignores
+    /// profiles) shows the Adobe RGB photo as ImageMagick converts it to sRGB, passed through and rendered alike.
+    @Test func aColourManagedRenderMatchesImageMagicksConversionToSRGB() throws {
+        let scratch = try Scratch()
+        let photo = scratch.file("adobe.jpg")
+        #expect(try Run.command("/usr/bin/convert", ["-size", "200x200", "xc:rgb(30,200,60)", "-profile", Self.adobeRGB,
+                                                     "-quality", "95", photo]).status == 0)
+        let converted = scratch.file("srgb.ppm")
+        #expect(try Run.command("/usr/bin/convert", [photo, "-profile", "/usr/share/color/icc/ghostscript/srgb.icc",
+                                                     converted]).status == 0)
+        let reference = try readPPM(converted)
+        let expected = Array(reference.rgb[(100 * reference.width + 100) * 3 ..< (100 * reference.width + 100) * 3 + 3])
+        #expect(expected[0] < 10 && expected[2] < 45, "Adobe RGB's green is more saturated than sRGB's: \(expected)")
+        for (name, options) in [("kept.pdf", ["--keep-originals"]), ("rendered.pdf", ["--page-size", "60x80mm"])] {
+            let out = scratch.file(name), page = scratch.file(name + ".ppm")
+            #expect(try Run.photobook(["build", photo, "-o", out] + options).status == 0)
+            let gs = try Run.command("/usr/bin/gs", ["-q", "-dSAFER", "-sDEVICE=ppmraw", "-r36", "-o", page, out])
+            #expect(gs.status == 0, "\(gs.stderr)")
+            let shown = try readPPM(page)
+            let centre = (shown.height / 2 * shown.width + shown.width / 2) * 3
+            let rgb = Array(shown.rgb[centre..<(centre + 3)])
+            #expect(zip(rgb, expected).allSatisfy { abs(Int($0) - Int($1)) <= 3 }, "\(name): \(rgb), expected \(expected)")
+        }
+    }
 }
