@@ -45,7 +45,7 @@ public struct ColorProfile: Sendable, Equatable {
         }
         guard space.components == components else {
             return .failure(PhotoError("ICC profile is for \(space.components)-component colour ('\(name)') "
-                                       + "but the photo has \(components) components"))
+                                       + "but the photo has \(components) component\(components == 1 ? "" : "s")"))
         }
         return .success(ColorProfile(bytes: bytes, space: space))
     }
