@@ -10,7 +10,7 @@ TEST_TIMEOUT ?= 2400
 # The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
 # at its output as a person would.
 BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev zlib1g-dev pkg-config
-TEST_PACKAGES  := poppler-utils qpdf python3-png libjpeg-turbo-progs imagemagick man-db groff-base zsh fish time mount make
+TEST_PACKAGES  := poppler-utils qpdf python3-png libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make
 
 .PHONY: all deps test-deps build test demo install docs clean
 
@@ -33,7 +33,8 @@ deps:
 # Every program a test runs. The end-to-end tests name /usr/bin/... paths, so those are what is checked; for
 # /usr/bin/time (the peak-memory probe) `command -v time` would not do: in bash it finds the keyword and succeeds.
 # The tmpfs tests need mount and umount (and root), the install test /usr/bin/make; bash, setpriv, sha256sum and
-# timeout are in essential packages.
+# timeout are in essential packages. The colour tests embed Ghostscript's ICC profiles (Adobe RGB, CMYK, grey)
+# and render with gs, the colour-managing reader at hand (Debian's MuPDF has no ICC support).
 test-deps: deps
 	@missing=""; \
 	for tool in pdfinfo pdfimages pdftoppm pdftocairo; do \
@@ -43,6 +44,8 @@ test-deps: deps
 	/usr/bin/python3 -c 'import png' 2>/dev/null || missing="$$missing python3-png"; \
 	command -v djpeg >/dev/null || missing="$$missing libjpeg-turbo-progs"; \
 	/usr/bin/convert -version 2>/dev/null | grep -q ImageMagick || missing="$$missing imagemagick"; \
+	[ -f /usr/share/color/icc/ghostscript/a98.icc ] || missing="$$missing libgs-common"; \
+	[ -x /usr/bin/gs ] || missing="$$missing ghostscript"; \
 	[ -x /usr/bin/man ] || missing="$$missing man-db"; \
 	[ -x /usr/bin/groff ] || missing="$$missing groff-base"; \
 	[ -x /usr/bin/zsh ] || missing="$$missing zsh"; \

@@ -227,7 +227,7 @@ static int map_color_space(J_COLOR_SPACE space) {
     }
 }
 
-int pb_jpeg_decoder_read_header(pb_jpeg_decoder *decoder, const uint8_t *data, size_t length, int save_exif,
+int pb_jpeg_decoder_read_header(pb_jpeg_decoder *decoder, const uint8_t *data, size_t length, int save_metadata,
                                 pb_jpeg_header *header) {
     if (decoder->errors.failure.status != PB_JPEG_OK)
         return decoder->errors.failure.status;
@@ -240,8 +240,11 @@ int pb_jpeg_decoder_read_header(pb_jpeg_decoder *decoder, const uint8_t *data, s
         return decoder_failed(decoder);
 
     jpeg_mem_src(&decoder->cinfo, data, (unsigned long)length);
-    if (save_exif)
-        jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);  /* Trap: after read_header it keeps nothing */
+    if (save_metadata) {
+        /* Trap: after read_header it keeps nothing */
+        jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);
+        jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 2, 0xFFFF);
+    }
     jpeg_read_header(&decoder->cinfo, TRUE);
     decoder->header_read = 1;
 
@@ -266,6 +269,23 @@ int pb_jpeg_decoder_read_header(pb_jpeg_decoder *decoder, const uint8_t *data, s
     }
     decoder->errors.jump = NULL;
     return PB_JPEG_OK;
+}
+
+int pb_jpeg_decoder_icc_chunk(pb_jpeg_decoder *decoder, int index, const uint8_t **data, size_t *length) {
+    static const char id[12] = "ICC_PROFILE";  /* with its NUL: the 12-byte identifier of ICC.1 B.4 */
+    if (!decoder->header_read || data == NULL || length == NULL)
+        return 0;
+    for (jpeg_saved_marker_ptr marker = decoder->cinfo.marker_list; marker != NULL; marker = marker->next) {
+        if (marker->marker != JPEG_APP0 + 2 || marker->data_length < sizeof id ||
+            memcmp(marker->data, id, sizeof id) != 0)
+            continue;
+        if (index-- == 0) {
+            *data = marker->data + sizeof id;
+            *length = marker->data_length - sizeof id;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int pb_jpeg_decoder_start(pb_jpeg_decoder *decoder, int scale_num, int *output_width, int *output_height,

@@ -1,7 +1,8 @@
 /* libpng 1.6 low-level reading for photobook. See include/png_shim.h for the contract.
  *
- * Colour: samples are taken as sRGB. gAMA, cHRM, sRGB and iCCP are not applied (no png_set_gamma, and
- * iCCP is not even parsed), which matches what most viewers show and what the JPEG path does.
+ * Colour: samples are decoded as stored. gAMA, cHRM and sRGB are not applied (no png_set_gamma), which matches
+ * what most viewers show. libpng skips iCCP: the probe inflates it (pbpng_inflate) and the PDF carries it as the
+ * image's colour space, so the stored samples stay what the profile describes.
  */
 #include "png_shim.h"
 
@@ -9,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <zlib.h>
 
 enum stage { STAGE_NEW, STAGE_HEADER, STAGE_ROWS, STAGE_DONE, STAGE_FAILED };
 
@@ -316,3 +319,54 @@ unsigned pbpng_warning_count(const pbpng_decoder *d) { return d->warnings; }
 size_t pbpng_largest_allocation(const pbpng_decoder *d) { return d->largest_allocation; }
 
 const char *pbpng_last_warning(const pbpng_decoder *d) { return d->last_warning; }
+
+int pbpng_inflate(const uint8_t *data, size_t count, size_t limit, uint8_t **out, size_t *length) {
+    *out = NULL;
+    *length = 0;
+    if (count > UINT_MAX)
+        return 2;
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (inflateInit(&stream) != Z_OK)
+        return 3;
+    size_t capacity = 0, filled = 0;
+    uint8_t *buffer = NULL;
+    stream.next_in = (Bytef *)data;
+    stream.avail_in = (uInt)count;
+    int status = Z_OK;
+    while (status == Z_OK) {
+        if (filled == capacity) {
+            if (capacity > limit) {  /* one byte past the limit was produced: too large */
+                status = Z_BUF_ERROR;
+                break;
+            }
+            size_t grown = capacity == 0 ? 16384 : capacity * 2;
+            if (grown > limit + 1)
+                grown = limit + 1;
+            uint8_t *bigger = realloc(buffer, grown);
+            if (bigger == NULL) {
+                inflateEnd(&stream);
+                free(buffer);
+                return 3;
+            }
+            buffer = bigger;
+            capacity = grown;
+        }
+        stream.next_out = buffer + filled;
+        stream.avail_out = (uInt)(capacity - filled);
+        status = inflate(&stream, Z_NO_FLUSH);
+        filled = capacity - stream.avail_out;
+        if (status == Z_BUF_ERROR && stream.avail_in == 0)
+            break;  /* the data ended before the stream did */
+    }
+    inflateEnd(&stream);
+    if (status == Z_STREAM_END && filled <= limit) {
+        *out = buffer;
+        *length = filled;
+        return 0;
+    }
+    free(buffer);
+    return filled > limit ? 1 : 2;
+}
+
+void pbpng_free(void *pointer) { free(pointer); }

@@ -14,6 +14,8 @@ public struct JPEGInfo: Sendable, Equatable {
     public var isArithmetic: Bool = false
     /// The TIFF structure of the first APP1 "Exif" segment (the "Exif\0\0" prefix removed), if any.
     public var exif: [UInt8]?
+    /// The ICC profile of the APP2 "ICC_PROFILE" segments, put together, or why it cannot be; nil when none.
+    public var iccProfile: EmbeddedICCProfile?
 
     public init(width: Int, height: Int, components: Int, colorSpace: JPEGColorSpace, isProgressive: Bool,
                 exif: [UInt8]? = nil) {

@@ -17,7 +17,7 @@ public enum JPEGDecoder {
         data.count >= 2 && data[0] == 0xFF && data[1] == 0xD8
     }
 
-    /// The header of a JPEG (`jpeg_read_header`, with APP1 markers saved for EXIF); no pixels are decoded.
+    /// The header of a JPEG (`jpeg_read_header`, with APP1 markers saved for EXIF and APP2 for the ICC profile); no pixels are decoded.
     public static func readInfo(_ data: [UInt8]) throws(JPEGError) -> JPEGInfo {
         switch try readHeader(data) {
         case .complete(let info): return info
@@ -58,6 +58,7 @@ public enum JPEGDecoder {
                                     colorSpace: JPEGColorSpace(shim: header.color_space),
                                     isProgressive: header.progressive != 0, exif: exif)
                 info.isArithmetic = header.arithmetic != 0
+                info.iccProfile = EmbeddedICCProfile(jpegChunks: decoder.iccChunks())
                 return .success(.complete(info))
             } catch {
                 return .failure(error)

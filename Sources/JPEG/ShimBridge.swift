@@ -56,6 +56,18 @@ final class DecoderHandle {
         return (header, exif)
     }
 
+    /// The payloads of the APP2 "ICC_PROFILE" segments in file order (identifier removed), copied; empty
+    /// unless the header was read with `saveEXIF`.
+    func iccChunks() -> [[UInt8]] {
+        var chunks: [[UInt8]] = []
+        var data: UnsafePointer<UInt8>? = nil
+        var length = 0
+        while pb_jpeg_decoder_icc_chunk(raw, Int32(chunks.count), &data, &length) != 0, let start = data {
+            chunks.append(Array(UnsafeBufferPointer(start: start, count: length)))
+        }
+        return chunks
+    }
+
     /// `jpeg_start_decompress` at scale `scale`/8; returns the output size and 3 (RGB) or 4 (CMYK) components.
     func start(scale: Int) throws(JPEGError) -> (width: Int, height: Int, components: Int) {
         var width: Int32 = 0, height: Int32 = 0, components: Int32 = 0

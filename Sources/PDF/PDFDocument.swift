@@ -15,6 +15,8 @@ public final class PDFDocument {
     var loadedFonts: [String: LoadedFont] = [:]
     /// Page labels are one number tree, written once.
     var hasPageLabels = false
+    /// ICCBased colour-space streams already embedded, by profile: libharu's handles, freed with the document.
+    var iccStreams: [ICCStreamKey: HPDF_Dict] = [:]
 
     /// Creates an empty document (`HPDF_New`, `HPDF_SetCompressionMode`).
     public init() throws(PDFError) {

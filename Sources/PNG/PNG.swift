@@ -12,6 +12,8 @@ public struct PNGInfo: Sendable, Equatable {
     public var exif: [UInt8]?
     /// The XMP packet of an uncompressed iTXt "XML:com.adobe.xmp" chunk before the image data (`PNGChunks`).
     public var xmp: [UInt8]?
+    /// The iCCP chunk's profile before the image data, or why it cannot be used; nil when there is none.
+    public var colorProfile: PNGColorProfile?
 
     public init(width: Int, height: Int, bitDepth: Int, colorType: Int, isInterlaced: Bool, exif: [UInt8]?,
                 xmp: [UInt8]? = nil) {
@@ -59,6 +61,7 @@ public enum PNGDecoder {
     public static func readInfo(_ data: [UInt8]) throws(PNGError) -> PNGInfo {
         var info = try PNGReadSession.with(data) { (session) throws(PNGError) in try session.readHeader() }
         info.xmp = PNGChunks.xmpPacket(inPNG: data)
+        info.colorProfile = PNGColorProfile.find(inPNG: data)
         return info
     }
 
@@ -74,7 +77,12 @@ public enum PNGDecoder {
             }
         }
         // libpng has read every chunk before the image data out of these bytes, so the XMP is among them too.
-        return info.map { var info = $0; info.xmp = PNGChunks.xmpPacket(inPNG: data); return info }
+        return info.map {
+            var info = $0
+            info.xmp = PNGChunks.xmpPacket(inPNG: data)
+            info.colorProfile = PNGColorProfile.find(inPNG: data)
+            return info
+        }
     }
 
     /// Decodes to 8-bit RGB, transparency composited over white.

@@ -34,6 +34,25 @@ public enum PNGChunks {
         return nil
     }
 
+    /// The data of the first chunk named `name` before the image data; nil when there is none or the chunk
+    /// list is broken before it. CRCs are not checked (libpng checks them as it reads).
+    static func chunkData(named name: String, inPNG bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard bytes.starts(with: signature) else { return nil }
+        var position = signature.count
+        while position + 8 <= bytes.count {
+            let length = Int(bytes[position]) << 24 | Int(bytes[position + 1]) << 16
+                | Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
+            let found = String(decoding: bytes[(position + 4)..<(position + 8)], as: UTF8.self)
+            let dataStart = position + 8
+            guard length < 1 << 31, length <= bytes.count - dataStart - 4 else { return nil }
+            if found == "IDAT" || found == "IEND" { return nil }
+            if found == name { return bytes[dataStart..<(dataStart + length)] }
+            position = dataStart + length + 4
+        }
+        return nil
+    }
+
     /// The text of an iTXt chunk after its keyword's NUL: flag, method, language tag, translated keyword, text.
     private static func itxtText(_ rest: ArraySlice<UInt8>) -> [UInt8]? {
         guard rest.count >= 2, rest[rest.startIndex] == 0 else { return nil }  // compressed: not read

@@ -119,7 +119,9 @@ public final class BookBuilder: Sendable {
             return BuildReport(photos: reports, book: .failed("the page options leave no room for a photo"),
                                pagesWritten: 0, seconds: 0)
         }
-        var warnings: [BuildWarning] = []
+        var warnings: [BuildWarning] = usable.compactMap { photo in
+            photo.info.colorProfileProblem.map { BuildWarning(path: photo.info.file.path, message: "\($0); taken as sRGB") }
+        }
         let captions = findCaptions(usable, warnings: &warnings)
 
         let parent = options.temporaryDirectory ?? FileSystem.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"

@@ -24,6 +24,10 @@ public struct PhotoInfo: Sendable, Equatable {
     /// A JPEG whose bytes can go into the PDF unchanged: grey or YCbCr (CMYK would need a Decode array that
     /// depends on the writer), Huffman-coded (PDF readers do not decode arithmetic coding).
     public var isEmbeddableJPEG: Bool = false
+    /// The ICC profile the photo carries, checked against it; nil when it has none or one that cannot be used.
+    public var colorProfile: ColorProfile?
+    /// Why the photo's ICC profile cannot be used (the photo is then taken as sRGB): a warning for the report.
+    public var colorProfileProblem: String?
 
     /// Pixel size as a person sees the photo, orientation applied.
     public var uprightWidth: Int { orientation.swapsDimensions ? storedHeight : storedWidth }
@@ -91,6 +95,7 @@ public enum Probe {
                       moreBytesFollow: Bool) throws(PhotoError) -> PhotoInfo? {
         let width: Int, height: Int, exif: [UInt8]?, xmp: [UInt8]?
         var embeddable = false
+        var profile: Result<ColorProfile, PhotoError>? = nil
         switch ImageFormat(sniffing: bytes) {
         case .jpeg:
             do {
@@ -101,6 +106,11 @@ public enum Probe {
                 xmp = JPEGSegments.xmpPacket(inJPEG: bytes)
                 embeddable = !info.isArithmetic && ((info.colorSpace == .ycbcr && info.components == 3)
                     || (info.colorSpace == .grayscale && info.components == 1))
+                switch info.iccProfile {
+                case .profile(let bytes)?: profile = ColorProfile.check(bytes, components: info.components)
+                case .unusable(let reason)?: profile = .failure(PhotoError(reason))
+                case nil: break
+                }
             } catch {
                 throw PhotoError(error.description)
             }
@@ -109,6 +119,13 @@ public enum Probe {
                 let read = moreBytesFollow ? try PNGDecoder.readInfo(prefix: bytes) : try PNGDecoder.readInfo(bytes)
                 guard let info = read else { return nil }
                 (width, height, exif, xmp) = (info.width, info.height, info.exif, info.xmp)
+                // Grey PNGs (colour types 0 and 4) have one colour component, the others three.
+                switch info.colorProfile {
+                case .profile(let bytes)?:
+                    profile = ColorProfile.check(bytes, components: info.colorType & 2 == 0 ? 1 : 3)
+                case .unusable(let reason)?: profile = .failure(PhotoError(reason))
+                case nil: break
+                }
             } catch {
                 throw PhotoError(error.description)
             }
@@ -121,10 +138,16 @@ public enum Probe {
             throw PhotoError("image is \(width)x\(height) pixels, more than the limit of \(maxPixels) (see --max-pixels)")
         }
         let metadata = exif.map(EXIFParser.parse) ?? EXIFMetadata()
-        return PhotoInfo(file: file, storedWidth: width, storedHeight: height,
-                         orientation: Orientation(exifValue: metadata.orientation),
-                         captureDate: metadata.captureDate,
-                         description: metadata.imageDescription ?? xmp.flatMap(XMP.description(inPacket:)),
-                         isEmbeddableJPEG: embeddable)
+        var info = PhotoInfo(file: file, storedWidth: width, storedHeight: height,
+                             orientation: Orientation(exifValue: metadata.orientation),
+                             captureDate: metadata.captureDate,
+                             description: metadata.imageDescription ?? xmp.flatMap(XMP.description(inPacket:)),
+                             isEmbeddableJPEG: embeddable)
+        switch profile {
+        case .success(let checked)?: info.colorProfile = checked
+        case .failure(let problem)?: info.colorProfileProblem = problem.description
+        case nil: break
+        }
+        return info
     }
 }

@@ -83,9 +83,15 @@ pb_jpeg_decoder *pb_jpeg_decoder_create(int max_scans, pb_jpeg_cancel_fn should_
 void pb_jpeg_decoder_destroy(pb_jpeg_decoder *decoder);
 
 /* Reads the markers up to the first scan (jpeg_read_header). data must stay valid until destroy.
- * save_exif keeps APP1 segments (jpeg_save_markers) so header->exif can point into them. */
-int pb_jpeg_decoder_read_header(pb_jpeg_decoder *decoder, const uint8_t *data, size_t length, int save_exif,
+ * save_metadata keeps APP1 and APP2 segments (jpeg_save_markers) so header->exif and
+ * pb_jpeg_decoder_icc_chunk can point into them. */
+int pb_jpeg_decoder_read_header(pb_jpeg_decoder *decoder, const uint8_t *data, size_t length, int save_metadata,
                                 pb_jpeg_header *header);
+
+/* The index-th (from 0, in file order) APP2 segment that starts with "ICC_PROFILE\0", that id removed: the
+ * sequence number, the chunk count, then the profile's bytes. Returns 1 and sets *data, *length (valid until
+ * destroy) when there is one; 0 when there is not, or before read_header (with save_metadata). */
+int pb_jpeg_decoder_icc_chunk(pb_jpeg_decoder *decoder, int index, const uint8_t **data, size_t *length);
 
 /* Starts decompression at scale scale_num/8 (1...16), to RGB (3 components) or, for CMYK and YCCK files,
  * to CMYK (4 components, as stored: Adobe files are inverted). Reports the output size. */

@@ -69,4 +69,10 @@ size_t pbpng_largest_allocation(const pbpng_decoder *decoder);
 /** The last warning's text; empty when there was none. */
 const char *pbpng_last_warning(const pbpng_decoder *decoder);
 
+/* Inflates the zlib stream data[0..count) (an iCCP profile) into a new buffer of at most limit bytes.
+ * Returns 0 and sets *out (free with pbpng_free) and *length; 1 when the output would exceed limit; 2 when the
+ * data is not a complete, sound zlib stream; 3 when out of memory. */
+int pbpng_inflate(const uint8_t *data, size_t count, size_t limit, uint8_t **out, size_t *length);
+void pbpng_free(void *pointer);
+
 #endif

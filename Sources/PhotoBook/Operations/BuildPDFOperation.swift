@@ -114,14 +114,16 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
 
     private func draw(_ bytes: [UInt8], of photo: Photo, on page: PDFPage, in document: PDFDocument) throws(PDFError) {
         let placement = photo.placement.placement
+        let profile = photo.info.colorProfile?.bytes(forPassThrough: photo.passThrough)
         guard photo.passThrough else {
-            try page.drawJPEG(bytes, x: placement.x, y: placement.y, width: placement.width, height: placement.height)
+            try page.draw(try document.loadJPEG(bytes, iccProfile: profile), x: placement.x, y: placement.y,
+                          width: placement.width, height: placement.height, orientation: 1)
             return
         }
         let info = photo.info
         let whole = photo.placement.wholePhotoRect(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
         let cropped = !photo.placement.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
-        try page.draw(try document.loadJPEG(bytes), x: whole.x, y: whole.y, width: whole.width, height: whole.height,
+        try page.draw(try document.loadJPEG(bytes, iccProfile: profile), x: whole.x, y: whole.y, width: whole.width, height: whole.height,
                       orientation: info.orientation.rawValue,
                       clip: cropped ? (placement.x, placement.y, placement.width, placement.height) : nil)
     }
