@@ -39,6 +39,8 @@ _photobook() {
                 --margin) COMPREPLY=(); return ;;
                 --bleed) COMPREPLY=(); return ;;
                 --safety) COMPREPLY=(); return ;;
+                --binding) COMPREPLY=(); return ;;
+                --pad-to) COMPREPLY=(); return ;;
                 --layout) COMPREPLY=($(compgen -W "single auto grid:2x2 grid:3x4" -- "$cur")); return ;;
                 --gap) COMPREPLY=(); return ;;
                 --max-per-page) COMPREPLY=(); return ;;
@@ -55,7 +57,7 @@ _photobook() {
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --recursive -r --sort --reverse --max-pixels --page-size --margin --bleed --safety --layout --gap --max-per-page --fit --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --recursive -r --sort --reverse --max-pixels --page-size --margin --bleed --safety --binding --pad-to --layout --gap --max-per-page --fit --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi

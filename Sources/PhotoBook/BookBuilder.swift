@@ -257,6 +257,7 @@ public final class BookBuilder: Sendable {
         }
         var report = BuildReport(photos: reports, book: build.outcome!, pagesWritten: build.pagesWritten, seconds: 0,
                                  pages: pageReports)
+        report.blankPages = plan.blankPages
         report.warnings = warnings
         return report
     }
@@ -316,7 +317,7 @@ public final class BookBuilder: Sendable {
             title = BookText.Title(title: words, subtitle: text.subtitle, author: text.author, coverPhoto: cover)
         }
         var words = BookText(measure: text.font, title: title, captions: alive.map { captions[$0] },
-                             pageNumbers: text.pageNumbers)
+                             pageNumbers: text.pageNumbers, facingPages: options.layout.binding > 0)
         if text.sections != .none {
             words.headings = alive.map { text.sections.heading(of: usable[$0].info.file, captureDate: usable[$0].info.captureDate) }
         }

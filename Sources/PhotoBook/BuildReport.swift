@@ -42,6 +42,8 @@ public struct BuildReport: Sendable {
     /// The pages as finally planned, whether or not the book was written (empty when planning never finished).
     public var pages: [PageReport] = []
     public var warnings: [BuildWarning] = []
+    /// Blank pages added at the end for `--pad-to`.
+    public var blankPages = 0
     /// With `--sort date`, the photos that had no capture date, in book order (all after the dated ones, or all
     /// before them with `--reverse`).
     public var undatedPhotos: [String] = []

@@ -39,6 +39,11 @@ public struct LayoutOptions: Sendable, Equatable {
     public var bleed: Double = 0
     /// How far inside the trim edge text must stay, in points; nil for the margin.
     public var safety: Double?
+    /// An inside margin on the spine side of each page, in points: page 1 is a right-hand page, so odd pages have
+    /// it on the left and even pages on the right. Books with a binding have facing pages.
+    public var binding: Double = 0
+    /// Blank pages are added at the end to make the page count a multiple of this.
+    public var padTo: Int = 1
 
     /// The PDF page: the trim size plus the bleed on every side.
     public var mediaSize: PageSize { PageSize(width: pageSize.width + 2 * bleed, height: pageSize.height + 2 * bleed) }
@@ -77,10 +82,19 @@ public struct LayoutOptions: Sendable, Equatable {
     public var contentArea: Rect? {
         guard pageSize.width.isFinite, pageSize.height.isFinite, margin.isFinite, margin >= 0, bleed.isFinite,
               bleed >= 0 else { return nil }
-        let width = pageSize.width - 2 * margin
+        guard binding.isFinite, binding >= 0 else { return nil }
+        let width = pageSize.width - 2 * margin - binding
         let height = pageSize.height - 2 * margin
         guard width >= Self.minimumContentSide, height >= Self.minimumContentSide else { return nil }
+        // A left-hand page's area: the binding is on its right. Right-hand pages move it over (`area(onPage:)`).
         return Rect(x: bleed + margin, y: bleed + margin, width: width, height: height)
+    }
+
+    /// The area inside the margins on page `number` (1-based): on a right-hand (odd) page the binding is on the left.
+    public func area(onPage number: Int) -> Rect? {
+        guard var area = contentArea else { return nil }
+        if number % 2 == 1 { area.x += binding }
+        return area
     }
 
     /// What makes these options impossible to print, or nil when a book can be made with them. The command line
@@ -91,7 +105,14 @@ public struct LayoutOptions: Sendable, Equatable {
             return .safetyLeavesNoRoom
         }
         if !(dpi.isFinite && dpi > 0) { return .dpiNotPositive }
-        guard let area = contentArea else { return .marginLeavesNoRoom(largest: largestMargin) }
+        guard let area = contentArea else {
+            var unbound = self
+            unbound.binding = 0
+            if binding != 0, unbound.contentArea != nil {
+                return .bindingLeavesNoRoom(largest: max(0, pageSize.width - 2 * margin - Self.minimumContentSide))
+            }
+            return .marginLeavesNoRoom(largest: largestMargin)
+        }
         guard gap.isFinite, gap >= 0 else { return .gapLeavesNoRoom(largest: 0) }
         if case .grid(let columns, let rows) = mode {
             guard columns >= 1, rows >= 1 else { return .gridEmpty }
@@ -103,6 +124,7 @@ public struct LayoutOptions: Sendable, Equatable {
             }
         }
         if !(1...AutoLayout.maxPerPageLimit).contains(maxPerPage) { return .maxPerPageOutOfRange }
+        if !(1...LayoutLimits.padTo).contains(padTo) { return .padToOutOfRange }
         return nil
     }
 }
@@ -128,6 +150,10 @@ public enum LayoutProblem: Sendable, Equatable {
     case maxPerPageOutOfRange
     /// A safety margin of half the page or more.
     case safetyLeavesNoRoom
+    /// `padTo` outside 1 to `LayoutLimits.padTo`.
+    case padToOutOfRange
+    /// The binding leaves less than `LayoutOptions.minimumContentSide` across the page; `largest` would not.
+    case bindingLeavesNoRoom(largest: Double)
 }
 
 /// Where one photo goes and what pixels it needs.
@@ -185,6 +211,10 @@ public struct PlannedPage: Sendable, Equatable {
 /// Pages in print order, each with its photos.
 public struct BookPlan: Sendable, Equatable {
     public var pages: [PlannedPage]
+    /// How many blank pages were added at the end to make the count a multiple of `LayoutOptions.padTo`.
+    public var blankPages = 0
+
+    public init(pages: [PlannedPage]) { self.pages = pages }
 }
 
 /// Turns photo facts and layout options into pages. Pure: no I/O, no state.
@@ -240,14 +270,27 @@ public enum Planner {
                 pages.append(page)
             }
         }
+        // A print shop binds in fixed steps: blank pages at the end make up the count.
+        var blank = 0
+        while pages.count % max(1, options.padTo) != 0 {
+            pages.append(PlannedPage(size: options.mediaSize, photos: [], arrangement: "blank"))
+            blank += 1
+        }
         for number in pages.indices {
             pages[number].number = number + 1
             pages[number].trimBox = options.trimBox
             pages[number].artBox = options.artBox
-            guard let text, text.pageNumbers, !(number == 0 && text.title != nil) else { continue }
-            pages[number].texts.append(text.pageNumber(number + 1, area: options.contentArea!))
+            // Everything was planned on a left-hand page; a right-hand one moves over by the binding. Then cells
+            // on the trim edge run on over the bleed.
+            if options.binding > 0 && (number + 1) % 2 == 1 { shift(&pages[number], by: options.binding) }
+            if options.bleed > 0 { bleed(&pages[number], sizes: uprightSizes, options: options) }
+            guard let text, text.pageNumbers, !(number == 0 && text.title != nil),
+                  pages[number].arrangement != "blank", let area = options.area(onPage: number + 1) else { continue }
+            pages[number].texts.append(text.pageNumber(number + 1, area: area))
         }
-        return BookPlan(pages: pages)
+        var plan = BookPlan(pages: pages)
+        plan.blankPages = blank
+        return plan
     }
 
     /// The pages of a run of photos (indices into `sizes`), their captions under them.
@@ -283,7 +326,7 @@ public enum Planner {
                         captioned = true
                     }
                 }
-                cell = extendedIntoBleed(cell, keepingBottom: captioned, options: options)
+                _ = captioned
                 page.photos.append(place(photoIndex: index, width: uprightSizes[index].width,
                                          height: uprightSizes[index].height, in: cell, options: options))
             }
@@ -291,6 +334,28 @@ public enum Planner {
             pages.append(page)
         }
         return pages
+    }
+
+    static func shift(_ page: inout PlannedPage, by dx: Double) {
+        for i in page.photos.indices {
+            page.photos[i].cell.x += dx
+            page.photos[i].placement.x += dx
+        }
+        for i in page.texts.indices { page.texts[i].box.x += dx }
+    }
+
+    /// Photos whose cells touch the trim edge, placed again in cells that run on over the bleed (not under their
+    /// caption, which sits at the bottom of the cell).
+    static func bleed(_ page: inout PlannedPage, sizes: [(width: Int, height: Int)], options: LayoutOptions) {
+        let captions = page.texts.filter { $0.role == .caption }
+        for i in page.photos.indices {
+            let photo = page.photos[i]
+            let captioned = captions.contains { abs($0.box.x - photo.cell.x) < 1e-6 && $0.box.y < photo.cell.y }
+            let cell = extendedIntoBleed(photo.cell, keepingBottom: captioned, options: options)
+            guard cell != photo.cell else { continue }
+            page.photos[i] = place(photoIndex: photo.photoIndex, width: sizes[photo.photoIndex].width,
+                                   height: sizes[photo.photoIndex].height, in: cell, options: options)
+        }
     }
 
     /// A cell that touches the trim edge runs on over the bleed there, so that the cut never shows a white
@@ -333,8 +398,7 @@ public enum Planner {
             let cell = Rect(x: area.x, y: area.y, width: area.width, height: top - gap - area.y)
             if cell.height >= LayoutOptions.minimumContentSide {
                 page.photos.append(place(photoIndex: cover, width: sizes[cover].width, height: sizes[cover].height,
-                                         in: extendedIntoBleed(cell, keepingBottom: false, options: options),
-                                         options: options))
+                                         in: cell, options: options))
             }
         }
         return page

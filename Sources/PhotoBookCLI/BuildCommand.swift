@@ -63,6 +63,11 @@ struct BuildCommand {
                        + "page grows by it on every side, its TrimBox stays the page size", \.options.layout.bleed),
             .value("safety", .length(), defaultText: "the margin", group: .page,
                    help: "how far inside the trim edge text must stay (the ArtBox)", \.options.layout.safety),
+            .value("binding", .length(), default: "0", group: .page,
+                   help: "an inside margin on the spine side of each page (page 1 is a right-hand page); page "
+                       + "numbers go to the outer corners", \.options.layout.binding),
+            .value("pad-to", .integer(1...LayoutLimits.padTo), default: "1", group: .page,
+                   help: "add blank pages at the end to make the page count a multiple of N", \.options.layout.padTo),
             .value("layout", .layout, default: "single", group: .page,
                    help: "how photos share the pages", \.options.layout.mode),
             .value("gap", .length(), default: "4mm", group: .page,
@@ -188,13 +193,16 @@ struct BuildCommand {
         case .gridTooFine?:
             throw .usage("--layout: a \(layout.mode) grid has more cells than the page can hold at "
                          + "\(Length.Unit.pt.describe(LayoutOptions.minimumContentSide)) each")
+        case .bindingLeavesNoRoom(let largest)?:
+            throw .usage("--binding: \(Length.Unit.mm.describe(layout.binding)) leaves no room for a photo on the page "
+                         + "(\(layout.pageSize)): use at most \(Length.Unit.mm.describe(largest, rounding: .down))")
         case .safetyLeavesNoRoom?:
             throw .usage("--safety: \(Length.Unit.mm.describe(layout.safety ?? 0)) leaves no room on the page "
                          + "(\(layout.pageSize))")
         case .pageSizeOutOfRange? where layout.pageSize.isWithinPDFLimits:
             throw .usage("--bleed: \(Length.Unit.mm.describe(layout.bleed)) makes the PDF page larger than PDF allows "
                          + "(each side at most 14400 pt)")
-        case .pageSizeOutOfRange?, .dpiNotPositive?, .gridEmpty?, .maxPerPageOutOfRange?:
+        case .pageSizeOutOfRange?, .dpiNotPositive?, .gridEmpty?, .maxPerPageOutOfRange?, .padToOutOfRange?:
             // The parsers refuse such values; reaching here means a parser and the engine disagree.
             throw .usage("the page size or density cannot make a book (\(layout.pageSize), \(layout.dpi) dpi)")
         }

@@ -14,7 +14,11 @@ enum Summary {
         switch report.book {
         case .succeeded:
             for photo in failed { say.warning("\(reason(photo)), left out of the book", path: photo.path) }
-            let leftOut = failed.isEmpty ? "" : ", \(failed.count) photo\(failed.count == 1 ? "" : "s") left out"
+            var leftOut = failed.isEmpty ? "" : ", \(failed.count) photo\(failed.count == 1 ? "" : "s") left out"
+            if report.blankPages > 0 {
+                leftOut += " (\(report.blankPages) blank page\(report.blankPages == 1 ? "" : "s") added to make a multiple "
+                    + "of \(options.layout.padTo))"
+            }
             say.status("wrote \(output): \(report.pagesWritten) page\(report.pagesWritten == 1 ? "" : "s")\(leftOut), \(seconds)")
             return .success
         case .cancelled:

@@ -4,6 +4,8 @@ public enum LayoutLimits {
     public static let maxPerPage = 6
     /// The most columns or rows of a grid.
     public static let gridSide = 20
+    /// The largest page-count step (a print service's signature is 4 to 32 pages).
+    public static let padTo = 64
 }
 
 /// How photos are shared out over pages.
