@@ -14,6 +14,22 @@ public enum PNGChunks {
     /// by scanning; a compressed one is left out rather than inflated from hostile bytes. CRCs are not checked
     /// here: libpng checks them as it reads the same chunks, and a damaged one only costs the caption.
     public static func xmpPacket(inPNG bytes: [UInt8]) -> [UInt8]? {
+        let packet = firstChunk(inPNG: bytes) { name, data in
+            name == "iTXt" && data.starts(with: xmpKeyword + [0])
+        }
+        return packet.flatMap { Self.itxtText($0.dropFirst(xmpKeyword.count + 1)) }
+    }
+
+    /// The data of the first chunk named `name` before the image data; nil when there is none or the chunk
+    /// list is broken before it. CRCs are not checked (libpng checks them as it reads).
+    static func chunkData(named name: String, inPNG bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        firstChunk(inPNG: bytes) { found, _ in found == name }
+    }
+
+    /// The data of the first chunk before the image data that `matches` its name and data; nil when there is
+    /// none or the chunk list is broken before it.
+    private static func firstChunk(inPNG bytes: [UInt8], where matches: (String, ArraySlice<UInt8>) -> Bool)
+        -> ArraySlice<UInt8>? {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         guard bytes.starts(with: signature) else { return nil }
         var position = signature.count
@@ -25,29 +41,8 @@ public enum PNGChunks {
             // Lengths are at most 2^31 - 1 (PNG §5.3); the data and its CRC must be there.
             guard length < 1 << 31, length <= bytes.count - dataStart - 4 else { return nil }
             if name == "IDAT" || name == "IEND" { return nil }
-            if name == "iTXt" {
-                let data = bytes[dataStart..<(dataStart + length)]
-                if data.starts(with: xmpKeyword + [0]) { return Self.itxtText(data.dropFirst(xmpKeyword.count + 1)) }
-            }
-            position = dataStart + length + 4
-        }
-        return nil
-    }
-
-    /// The data of the first chunk named `name` before the image data; nil when there is none or the chunk
-    /// list is broken before it. CRCs are not checked (libpng checks them as it reads).
-    static func chunkData(named name: String, inPNG bytes: [UInt8]) -> ArraySlice<UInt8>? {
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard bytes.starts(with: signature) else { return nil }
-        var position = signature.count
-        while position + 8 <= bytes.count {
-            let length = Int(bytes[position]) << 24 | Int(bytes[position + 1]) << 16
-                | Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
-            let found = String(decoding: bytes[(position + 4)..<(position + 8)], as: UTF8.self)
-            let dataStart = position + 8
-            guard length < 1 << 31, length <= bytes.count - dataStart - 4 else { return nil }
-            if found == "IDAT" || found == "IEND" { return nil }
-            if found == name { return bytes[dataStart..<(dataStart + length)] }
+            let data = bytes[dataStart..<(dataStart + length)]
+            if matches(name, data) { return data }
             position = dataStart + length + 4
         }
         return nil

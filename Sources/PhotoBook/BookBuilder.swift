@@ -288,7 +288,7 @@ public final class BookBuilder: Sendable {
                                          captureDate: photo.info.captureDate)
             if let warning = found.warning { warnings.append(BuildWarning(path: photo.info.file.path, message: warning)) }
             guard let caption = found.caption else { return nil }
-            let name = Captions.baseName(photo.info.file.path, droppingExtension: false)
+            let name = FileSystem.baseName(photo.info.file.path)
             for scalar in TextLines.missing(in: caption, measure: text.font) {
                 warnings.append(BuildWarning(path: nil, message: "caption of \(name): \(Self.describe(scalar)) is not in \(text.font.fontName)"))
             }

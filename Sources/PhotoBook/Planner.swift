@@ -310,7 +310,6 @@ public enum Planner {
             for slot in 0..<layout.count {
                 let index = sequence[next + slot]
                 var cell = layout.cells[slot]
-                var captioned = false
                 if let text, let caption = text.caption(of: index) {
                     let (lines, _) = TextLines.wrap(caption, width: cell.width, size: text.captionSize,
                                                     maxLines: text.captionLines, measure: text.measure)
@@ -323,10 +322,8 @@ public enum Planner {
                                                      alignment: .center))
                         cell.y += band
                         cell.height -= band
-                        captioned = true
                     }
                 }
-                _ = captioned
                 page.photos.append(place(photoIndex: index, width: uprightSizes[index].width,
                                          height: uprightSizes[index].height, in: cell, options: options))
             }

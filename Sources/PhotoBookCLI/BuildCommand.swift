@@ -185,8 +185,7 @@ struct BuildCommand {
         case nil:
             break
         case .marginLeavesNoRoom(let largest)?:
-            throw .usage("--margin: \(Length.Unit.mm.describe(layout.margin)) leaves no room for a photo on the page "
-                         + "(\(layout.pageSize)): use at most \(Length.Unit.mm.describe(largest, rounding: .down))")
+            throw Self.leavesNoRoom("--margin", layout.margin, largest: largest, page: layout.pageSize)
         case .gapLeavesNoRoom(let largest)?:
             throw .usage("--gap: \(Length.Unit.mm.describe(layout.gap)) leaves no room for a \(layout.mode) grid "
                          + "inside the margins: use at most \(Length.Unit.mm.describe(largest, rounding: .down))")
@@ -194,8 +193,7 @@ struct BuildCommand {
             throw .usage("--layout: a \(layout.mode) grid has more cells than the page can hold at "
                          + "\(Length.Unit.pt.describe(LayoutOptions.minimumContentSide)) each")
         case .bindingLeavesNoRoom(let largest)?:
-            throw .usage("--binding: \(Length.Unit.mm.describe(layout.binding)) leaves no room for a photo on the page "
-                         + "(\(layout.pageSize)): use at most \(Length.Unit.mm.describe(largest, rounding: .down))")
+            throw Self.leavesNoRoom("--binding", layout.binding, largest: largest, page: layout.pageSize)
         case .safetyLeavesNoRoom?:
             throw .usage("--safety: \(Length.Unit.mm.describe(layout.safety ?? 0)) leaves no room on the page "
                          + "(\(layout.pageSize))")
@@ -206,6 +204,14 @@ struct BuildCommand {
             // The parsers refuse such values; reaching here means a parser and the engine disagree.
             throw .usage("the page size or density cannot make a book (\(layout.pageSize), \(layout.dpi) dpi)")
         }
+    }
+}
+
+extension BuildCommand {
+    /// `--margin: 120 mm leaves no room for a photo on the page (A4): use at most 104 mm`.
+    static func leavesNoRoom(_ option: String, _ value: Double, largest: Double, page: PageSize) -> CLIError {
+        .usage("\(option): \(Length.Unit.mm.describe(value)) leaves no room for a photo on the page (\(page)): "
+               + "use at most \(Length.Unit.mm.describe(largest, rounding: .down))")
     }
 }
 

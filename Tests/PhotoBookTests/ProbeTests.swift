@@ -38,22 +38,9 @@ struct ProbeTests {
         return try JPEGEncoder.encode(RGBImage(width: width, height: height, pixels: pixels), quality: 80)
     }
 
-    /// `jpeg` with APP2 segments of `total` bytes of payload (how an ICC profile or an XMP block is stored) after SOI.
-    static func withLargeAPP2(_ jpeg: [UInt8], total: Int) -> [UInt8] {
-        var out = Array(jpeg.prefix(2))
-        var left = total
-        while left > 0 {
-            let payload = min(65_533, left)
-            out += [0xFF, 0xE2, UInt8((payload + 2) >> 8), UInt8((payload + 2) & 0xFF)]
-            out += [UInt8](repeating: 0x20, count: payload)
-            left -= payload
-        }
-        return out + jpeg.dropFirst(2)
-    }
-
     @Test func aJPEGWhoseHeaderGoesOnPastThePrefixIsReadAgain() throws {
         let folder = try Folder()
-        let file = try folder.photo("big-profile.jpg", Self.withLargeAPP2(try Self.jpeg(), total: 700_000))
+        let file = try folder.photo("big-profile.jpg", JPEGStructure.withLargeAPP2(try Self.jpeg(), total: 700_000))
         let (result, reads) = Self.probe(file)
         let info = try result.get()
         #expect(info.storedWidth == 40 && info.storedHeight == 30)
@@ -62,7 +49,7 @@ struct ProbeTests {
 
     @Test func aJPEGCutInsideItsLongHeaderIsReadAgainAndFailsAsTruncated() throws {
         let folder = try Folder()
-        let whole = Self.withLargeAPP2(try Self.jpeg(), total: 700_000)
+        let whole = JPEGStructure.withLargeAPP2(try Self.jpeg(), total: 700_000)
         let (result, reads) = Self.probe(try folder.photo("cut.jpg", Array(whole.prefix(600_000))))
         #expect(result == .failure(PhotoError("corrupt JPEG (truncated file: premature end of data)")))
         #expect(reads == [Self.prefix, Self.longer])
@@ -70,7 +57,7 @@ struct ProbeTests {
 
     @Test func aShortFileCutInsideItsHeaderIsNotReadAgain() throws {
         let folder = try Folder()
-        let whole = Self.withLargeAPP2(try Self.jpeg(), total: 300_000)
+        let whole = JPEGStructure.withLargeAPP2(try Self.jpeg(), total: 300_000)
         let (result, reads) = Self.probe(try folder.photo("cut.jpg", Array(whole.prefix(200_000))))
         #expect(result == .failure(PhotoError("corrupt JPEG (truncated file: premature end of data)")))
         #expect(reads == [Self.prefix], "the first read had the whole file")

@@ -102,19 +102,24 @@ package final class ChildProcess: @unchecked Sendable {
     /// Waits for the process to end and for its output to be read; kills it (SIGKILL) after `timeout` seconds,
     /// which the caller should treat as a failure (`timedOut`).
     package func wait(timeout: Double) -> (ending: Ending, timedOut: Bool) {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        var status: Int32 = 0
-        var timedOut = false
-        while true {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { break }
-            if result < 0 && errno != EINTR { break }
-            if Date() > deadline && !timedOut {
-                timedOut = true
+        // Wait for the exit without reaping (WNOWAIT): until it is reaped the pid cannot be reused, so the
+        // watchdog's kill can only ever reach this child.
+        let watch = Mutex((exited: false, timedOut: false))
+        let pid = self.pid
+        let watchdog = DispatchWorkItem {
+            watch.withLock { state in
+                guard !state.exited else { return }
+                state.timedOut = true
                 kill(pid, SIGKILL)
             }
-            usleep(2000)
         }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        let timedOut = watch.withLock { state in state.exited = true; return state.timedOut }
+        watchdog.cancel()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         condition.lock()
         let readDeadline = Date(timeIntervalSinceNow: 10)
         while !(closed[0] && closed[1]) { if !condition.wait(until: readDeadline) { break } }

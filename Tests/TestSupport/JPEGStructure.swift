@@ -13,6 +13,20 @@ package enum JPEGStructure {
     }
 
     /// Every marker segment up to EOI, scans included (their entropy-coded data is skipped).
+    /// `jpeg` with APP2 segments of `total` bytes of payload after SOI: how an ICC profile or an XMP block sits
+    /// before the frame header, pushing it past a probe's first read.
+    package static func withLargeAPP2(_ jpeg: [UInt8], total: Int) -> [UInt8] {
+        var out = Array(jpeg.prefix(2))
+        var left = total
+        while left > 0 {
+            let payload = min(65_533, left)
+            out += [0xFF, 0xE2, UInt8((payload + 2) >> 8), UInt8((payload + 2) & 0xFF)]
+            out += [UInt8](repeating: 0x20, count: payload)
+            left -= payload
+        }
+        return out + jpeg.dropFirst(2)
+    }
+
     package static func segments(_ jpeg: [UInt8]) -> [Segment] {
         var result: [Segment] = []
         var i = 2

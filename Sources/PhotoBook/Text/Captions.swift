@@ -25,7 +25,7 @@ public enum Captions {
         case .none:
             return (nil, nil)
         case .name:
-            return (baseName(file.path, droppingExtension: true), nil)
+            return (stripExtension(FileSystem.baseName(file.path)), nil)
         case .date:
             return (captureDate.map(readableDate), nil)
         case .auto:
@@ -104,11 +104,6 @@ public enum Captions {
     /// "14 July 2024".
     public static func readableDay(_ date: CaptureDate) -> String {
         "\(date.day) \(months[date.month - 1]) \(date.year)"
-    }
-
-    static func baseName(_ path: String, droppingExtension: Bool) -> String {
-        let name = String(path.split(separator: "/", omittingEmptySubsequences: true).last ?? Substring(path))
-        return droppingExtension ? stripExtension(name) : name
     }
 
     /// The path without its last extension (`a/IMG_1.jpg` -> `a/IMG_1`); a leading dot is no extension.
