@@ -222,9 +222,10 @@ public final class BookBuilder: Sendable {
             // Every page says where it is cut, so that a print shop's preflight finds a TrimBox on each.
             let box = { (rect: Rect) in (x: rect.x, y: rect.y, width: rect.width, height: rect.height) }
             let boxes = PDFPage.Boxes(trim: box(page.trimBox),
-                                      bleed: (x: 0, y: 0, width: page.size.width, height: page.size.height),
+                                      bleed: box(page.bleedBox),
                                       art: box(page.artBox))
-            pages.append(.init(size: page.size, photos: photos, texts: page.texts, heading: page.heading, boxes: boxes))
+            pages.append(.init(size: page.size, photos: photos, texts: page.texts, heading: page.heading, boxes: boxes,
+                               cropMarks: page.cropMarks))
             for text in page.texts where !Self.contains(page.artBox, text.box) {
                 warnings.append(BuildWarning(path: nil, message: "page \(number + 1): the \(text.role.rawValue) \""
                                              + "\(text.lines.joined(separator: " "))\" reaches outside the safe area "

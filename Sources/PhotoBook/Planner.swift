@@ -44,15 +44,20 @@ public struct LayoutOptions: Sendable, Equatable {
     public var binding: Double = 0
     /// Blank pages are added at the end to make the page count a multiple of this.
     public var padTo: Int = 1
+    /// Trim marks outside the bleed: the PDF page grows by `CropMarks.room` on every side (see CropMarks.swift).
+    public var cropMarks = false
 
-    /// The PDF page: the trim size plus the bleed on every side.
-    public var mediaSize: PageSize { PageSize(width: pageSize.width + 2 * bleed, height: pageSize.height + 2 * bleed) }
+    /// The PDF page: the trim size plus, on every side, the trim's offset on it (bleed and room for marks).
+    public var mediaSize: PageSize {
+        PageSize(width: pageSize.width + 2 * trimOffset, height: pageSize.height + 2 * trimOffset)
+    }
     /// Where the sheet is cut, on the PDF page.
-    public var trimBox: Rect { Rect(x: bleed, y: bleed, width: pageSize.width, height: pageSize.height) }
+    public var trimBox: Rect { Rect(x: trimOffset, y: trimOffset, width: pageSize.width, height: pageSize.height) }
     /// What must survive the cut: the trim less the safety margin.
     public var artBox: Rect {
         let inset = safety ?? margin
-        return Rect(x: bleed + inset, y: bleed + inset, width: pageSize.width - 2 * inset, height: pageSize.height - 2 * inset)
+        return Rect(x: trimOffset + inset, y: trimOffset + inset, width: pageSize.width - 2 * inset,
+                    height: pageSize.height - 2 * inset)
     }
 
     public init(pageSize: PageSize = .a4, margin: Double = 10 * Length.pointsPerMillimetre,
@@ -87,7 +92,7 @@ public struct LayoutOptions: Sendable, Equatable {
         let height = pageSize.height - 2 * margin
         guard width >= Self.minimumContentSide, height >= Self.minimumContentSide else { return nil }
         // A left-hand page's area: the binding is on its right. Right-hand pages move it over (`area(onPage:)`).
-        return Rect(x: bleed + margin, y: bleed + margin, width: width, height: height)
+        return Rect(x: trimOffset + margin, y: trimOffset + margin, width: width, height: height)
     }
 
     /// The area inside the margins on page `number` (1-based): on a right-hand (odd) page the binding is on the left.
@@ -206,6 +211,10 @@ public struct PlannedPage: Sendable, Equatable {
     /// Where the sheet is cut and what must survive the cut, on this page (`size` is the whole PDF page).
     public var trimBox = Rect(x: 0, y: 0, width: 0, height: 0)
     public var artBox = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// How far printing may run: the trim plus the bleed. With crop marks it is smaller than the PDF page.
+    public var bleedBox = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// The trim marks drawn outside the bleed (`--crop-marks`), none without.
+    public var cropMarks: [MarkLine] = []
 }
 
 /// Pages in print order, each with its photos.
@@ -280,6 +289,8 @@ public enum Planner {
             pages[number].number = number + 1
             pages[number].trimBox = options.trimBox
             pages[number].artBox = options.artBox
+            pages[number].bleedBox = options.bleedBox
+            pages[number].cropMarks = options.cropMarkLines
             // Everything was planned on a left-hand page; a right-hand one moves over by the binding. Then cells
             // on the trim edge run on over the bleed.
             if options.binding > 0 && (number + 1) % 2 == 1 { shift(&pages[number], by: options.binding) }

@@ -61,6 +61,10 @@ struct BuildCommand {
             .value("bleed", .length(), default: "0", group: .page,
                    help: "how far photos that touch the trim edge run past it (3mm or 0.125in are usual); the PDF "
                        + "page grows by it on every side, its TrimBox stays the page size", \.options.layout.bleed),
+            .flag("crop-marks", group: .page,
+                  help: "draw trim marks at the corners, outside the bleed, in registration colour; the PDF page "
+                      + "grows by 9 mm on every side, its TrimBox and BleedBox stay where the cut and the bleed are",
+                  \.options.layout.cropMarks),
             .value("safety", .length(), defaultText: "the margin", group: .page,
                    help: "how far inside the trim edge text must stay (the ArtBox)", \.options.layout.safety),
             .value("binding", .length(), default: "0", group: .page,
@@ -198,8 +202,9 @@ struct BuildCommand {
             throw .usage("--safety: \(Length.Unit.mm.describe(layout.safety ?? 0)) leaves no room on the page "
                          + "(\(layout.pageSize))")
         case .pageSizeOutOfRange? where layout.pageSize.isWithinPDFLimits:
-            throw .usage("--bleed: \(Length.Unit.mm.describe(layout.bleed)) makes the PDF page larger than PDF allows "
-                         + "(each side at most 14400 pt)")
+            let what = layout.bleed == 0 ? "--crop-marks: the room for the marks"
+                : "--bleed: \(Length.Unit.mm.describe(layout.bleed))" + (layout.cropMarks ? " with --crop-marks" : "")
+            throw .usage("\(what) makes the PDF page larger than PDF allows (each side at most 14400 pt)")
         case .pageSizeOutOfRange?, .dpiNotPositive?, .gridEmpty?, .maxPerPageOutOfRange?, .padToOutOfRange?:
             // The parsers refuse such values; reaching here means a parser and the engine disagree.
             throw .usage("the page size or density cannot make a book (\(layout.pageSize), \(layout.dpi) dpi)")

@@ -21,6 +21,8 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         var heading: String?
         /// Trim, bleed and art boxes, written when the book has a bleed or a safety margin of its own.
         var boxes: PDFPage.Boxes?
+        /// Trim marks outside the bleed, drawn in registration colour.
+        var cropMarks: [MarkLine] = []
     }
 
     /// What the book says beyond its pages: the document's information, and the font its text is set in.
@@ -83,6 +85,8 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                     session.remove(temporaryFile: photo.path)
                 }
                 if let font { try draw(page.texts, with: font, on: pdfPage) }
+                try pdfPage.strokeLines(page.cropMarks.map { ($0.x0, $0.y0, $0.x1, $0.y1) }, width: CropMarks.lineWidth,
+                                        color: .registration)
             }
             if let words, words.hasTitlePage {
                 // The labels a reader's page box shows are the numbers printed on the pages.
