@@ -20,6 +20,8 @@ struct BuildCommand {
     var fontPath = BookFont.defaultPath
     /// The font, loaded and checked by `validate()` when the book has words.
     var font: BookFont?
+    /// The print service's product whose figures the book starts from (`--preset`); the options given win.
+    var preset: PrintPreset?
 
     /// Whether the book has any words to set.
     var hasWords: Bool { title != nil || captions != .none || pageNumbers || sections != .none }
@@ -54,6 +56,11 @@ struct BuildCommand {
                       + "photos without a date at the start)", \.options.order.reverse),
             .value("max-pixels", .integer(1...pixelLimit), default: "100000000", group: .files,
                    help: "refuse images whose header declares more pixels (decompression bombs)", \.options.maxPixels),
+            .value("preset", .preset, group: .page,
+                   help: "start from a print service's published figures: trim size (--page-size), bleed, safety "
+                       + "margin (the margin at least as wide) and page-count step (--pad-to); the options given "
+                       + "override it wherever they stand; 'photobook presets' lists the figures and their sources",
+                   \.preset),
             .value("page-size", .pageSize, default: "a4", group: .page,
                    help: "the size of every page, portrait as given", \.options.layout.pageSize),
             .value("margin", .length(), default: "10mm", group: .page,
@@ -170,7 +177,13 @@ struct BuildCommand {
                 fatalError("the default \(value) of \(option.spec.longName) is refused by its own parser: \(error.message)")
             }
         }
-        command.inputs = try ArgumentScanner(options: options, commandName: "build").scan(arguments, into: &command)
+        let scanner = ArgumentScanner(options: options, commandName: "build")
+        // A preset goes under every option given, wherever it stands: read it first, set its figures over the
+        // defaults, then apply the arguments again in order.
+        var scouted = command
+        _ = try scanner.scan(arguments, into: &scouted)
+        if !scouted.help, let preset = scouted.preset { preset.apply(to: &command.options.layout) }
+        command.inputs = try scanner.scan(arguments, into: &command)
         if command.help { return command }
         try command.validate()
         return command
