@@ -28,13 +28,14 @@ _photobook() {
     done
     case $command in
         "")
-            COMPREPLY=($(compgen -W "build completions --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W "build presets completions --help --version" -- "$cur"))
             ;;
         build)
             case $prev in
                 -o|--output) _photobook_files pdf; return ;;
                 --sort) COMPREPLY=($(compgen -W "name date given" -- "$cur")); return ;;
                 --max-pixels) COMPREPLY=(); return ;;
+                --preset) COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape jukebox-booklet-letter" -- "$cur")); return ;;
                 --page-size) COMPREPLY=($(compgen -W "a3 a4 a5 letter legal" -- "$cur")); return ;;
                 --margin) COMPREPLY=(); return ;;
                 --bleed) COMPREPLY=(); return ;;
@@ -57,9 +58,16 @@ _photobook() {
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --recursive -r --sort --reverse --max-pixels --page-size --margin --bleed --safety --binding --pad-to --layout --gap --max-per-page --fit --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --recursive -r --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
+            fi
+            ;;
+        presets)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--help -h" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape jukebox-booklet-letter" -- "$cur"))
             fi
             ;;
         completions)

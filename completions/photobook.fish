@@ -3,6 +3,7 @@ complete -c photobook -f
 complete -c photobook -n __fish_use_subcommand -s h -l help -d 'show the commands and exit'
 complete -c photobook -n __fish_use_subcommand -s V -l version -d 'show the version and exit'
 complete -c photobook -n __fish_use_subcommand -a build -d 'make a print-ready PDF photo book from folders and files of photos'
+complete -c photobook -n __fish_use_subcommand -a presets -d 'list the print-service presets for --preset, with their figures and sources'
 complete -c photobook -n __fish_use_subcommand -a completions -d 'print the shell completion script for bash, zsh or fish'
 
 complete -c photobook -n '__fish_seen_subcommand_from build' -s o -l output -r -F -d 'the PDF to write'
@@ -10,9 +11,11 @@ complete -c photobook -n '__fish_seen_subcommand_from build' -s r -l recursive -
 complete -c photobook -n '__fish_seen_subcommand_from build' -l sort -x -a 'name date given' -d 'the order of the photos in the book'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l reverse -d 'the same book read backwards, whatever the order'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l max-pixels -x -d 'refuse images whose header declares more pixels'
+complete -c photobook -n '__fish_seen_subcommand_from build' -l preset -x -a 'lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape jukebox-booklet-letter' -d 'start from a print service\'s published figures: trim size'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l page-size -x -a 'a3 a4 a5 letter legal' -d 'the size of every page, portrait as given'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l margin -x -d 'blank border on every side of the page'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l bleed -x -d 'how far photos that touch the trim edge run past it'
+complete -c photobook -n '__fish_seen_subcommand_from build' -l crop-marks -d 'draw trim marks at the corners, outside the bleed, in registration colour'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l safety -x -d 'how far inside the trim edge text must stay'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l binding -x -d 'an inside margin on the spine side of each page'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l pad-to -x -d 'add blank pages at the end to make the page count a multiple of N'
@@ -37,6 +40,9 @@ complete -c photobook -n '__fish_seen_subcommand_from build' -s q -l quiet -d 'p
 complete -c photobook -n '__fish_seen_subcommand_from build' -s v -l verbose -d 'also report skipped files and each photo\'s density'
 complete -c photobook -n '__fish_seen_subcommand_from build' -s h -l help -d 'show this help and exit'
 complete -c photobook -n '__fish_seen_subcommand_from build' -F
+
+complete -c photobook -n '__fish_seen_subcommand_from presets' -s h -l help -d 'show this help and exit'
+complete -c photobook -n '__fish_seen_subcommand_from presets' -x -a 'lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape jukebox-booklet-letter'
 
 complete -c photobook -n '__fish_seen_subcommand_from completions' -s h -l help -d 'show this help and exit'
 complete -c photobook -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish'

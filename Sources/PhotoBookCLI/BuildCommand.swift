@@ -70,7 +70,8 @@ struct BuildCommand {
                        + "page grows by it on every side, its TrimBox stays the page size", \.options.layout.bleed),
             .flag("crop-marks", group: .page,
                   help: "draw trim marks at the corners, outside the bleed, in registration colour; the PDF page "
-                      + "grows by 9 mm on every side, its TrimBox and BleedBox stay where the cut and the bleed are",
+                      + "grows by \(Length.Unit.mm.describe(CropMarks.room)) on every side, its TrimBox and BleedBox "
+                      + "stay where the cut and the bleed are",
                   \.options.layout.cropMarks),
             .value("safety", .length(), defaultText: "the margin", group: .page,
                    help: "how far inside the trim edge text must stay (the ArtBox)", \.options.layout.safety),

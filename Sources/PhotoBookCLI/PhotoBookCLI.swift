@@ -26,6 +26,8 @@ public enum PhotoBookCLI {
             return runBuild(Array(args.dropFirst())).rawValue
         case "completions":
             return runCompletions(Array(args.dropFirst())).rawValue
+        case "presets":
+            return runPresets(Array(args.dropFirst())).rawValue
         case "docs":
             // For `make docs`, not listed: writes the documents kept in the repository from the option tables.
             return docs(Array(args.dropFirst())).rawValue
@@ -66,6 +68,17 @@ public enum PhotoBookCLI {
             } else if let shell = command.shell {
                 Diagnostics.standardOutput(CompletionScript.render(shell))
             }
+            return .success
+        } catch {
+            Diagnostics().error(error.message)
+            return error.status
+        }
+    }
+
+    static func runPresets(_ arguments: [String]) -> ExitStatus {
+        do {
+            let command = try PresetsCommand.parse(arguments)
+            Diagnostics.standardOutput(command.help ? HelpText.command(PresetsCommand.document) : command.render())
             return .success
         } catch {
             Diagnostics().error(error.message)

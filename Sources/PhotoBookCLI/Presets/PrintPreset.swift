@@ -48,7 +48,6 @@ extension PrintPreset {
     private static let luluSizesPage = "https://blog.lulu.com/choosing-the-right-book-size/"
     private static let luluNotes = [
         "Lulu asks for no crop marks or registration marks: leave --crop-marks off",
-        "Lulu's page-count step for these products was not found published: --pad-to is left as it is",
     ]
 
     private static func lulu(_ name: String, _ product: String, _ size: PageSize, published: String) -> PrintPreset {

@@ -1,0 +1,81 @@
+import PhotoBook
+
+/// `photobook presets [NAME]`: every print-service preset, or one, with each figure in millimetres and inches
+/// and the address it was published at.
+struct PresetsCommand {
+    var name: String?
+    var help = false
+
+    static var options: [Option<PresetsCommand>] {
+        [.flag("help", short: "h", defaultText: nil, group: .messages, help: "show this help and exit", \.help)]
+    }
+
+    static var document: CommandDocument {
+        CommandDocument(
+            name: "presets",
+            synopsis: "photobook presets [NAME]",
+            summary: "list the print-service presets for --preset, with their figures and sources",
+            description: [
+                "Lists every preset that photobook build --preset takes, or the one named: the print service and "
+                    + "product, its trim size, bleed and safety margin in millimetres and inches, the step its page "
+                    + "count goes in, and for each figure the address where the service published it. A figure "
+                    + "the service does not publish is shown as such, and --preset leaves that option alone.",
+            ],
+            operands: "NAME", operandCompletion: .words(PrintPreset.all.map(\.name)),
+            options: options.map(\.spec),
+            examples: [("photobook presets", "every preset and its sources"),
+                       ("photobook presets lulu-a4", "one preset"),
+                       ("photobook build ./photos --preset lulu-a4 --margin 0 -o book.pdf",
+                        "a Lulu A4 book, photos bleeding off every edge")])
+    }
+
+    static func parse(_ arguments: [String]) throws(CLIError) -> PresetsCommand {
+        var command = PresetsCommand()
+        let operands = try ArgumentScanner(options: options, commandName: "presets").scan(arguments, into: &command)
+        if command.help { return command }
+        guard operands.count <= 1 else { throw .usage("name one preset, not \(operands.count)") }
+        if let name = operands.first {
+            guard PrintPreset.named(name) != nil else {
+                throw .usage("unknown preset \(ValueError.quote(name)): \(PrintPreset.suggestion(for: name))")
+            }
+            command.name = name
+        }
+        return command
+    }
+
+    /// The listing: one block per preset, a blank line between them.
+    func render() -> String {
+        let presets = name.flatMap(PrintPreset.named).map { [$0] } ?? PrintPreset.all
+        return presets.map(Self.render).joined(separator: "\n")
+    }
+
+    /// `3.18 mm (0.125 in)`.
+    static func both(_ points: Double) -> String {
+        "\(Length.Unit.mm.describe(points)) (\(Length.Unit.in.describe(points)))"
+    }
+
+    static func render(_ preset: PrintPreset) -> String {
+        let size = preset.trim.value
+        let trim = "\(Length.Unit.mm.describe(size.width).dropLast(3)) x \(Length.Unit.mm.describe(size.height)) "
+            + "(\(Length.Unit.in.describe(size.width).dropLast(3)) x \(Length.Unit.in.describe(size.height)))"
+        var rows: [(String, String, String, String)] = [
+            ("trim size", trim, preset.trim.published, preset.trim.source),
+            ("bleed", both(preset.bleed.value), preset.bleed.published, preset.bleed.source),
+            ("safety margin", both(preset.safety.value), preset.safety.published, preset.safety.source),
+        ]
+        if let step = preset.pageStep {
+            rows.append(("page count", "a multiple of \(step.value) (--pad-to \(step.value))", step.published, step.source))
+        } else {
+            rows.append(("page count", "no step found published: --pad-to is left as it is", "", ""))
+        }
+        var text = "\(preset.name): \(preset.service), \(preset.product)\n"
+        for (label, value, published, source) in rows {
+            text += "  " + label.padding(toLength: 14, withPad: " ", startingAt: 0) + value + "\n"
+            guard !source.isEmpty else { continue }
+            text += "  " + String(repeating: " ", count: 14) + "as published: \(published)\n"
+            text += "  " + String(repeating: " ", count: 14) + "source: \(source)\n"
+        }
+        for note in preset.notes { text += "  note: \(note)\n" }
+        return text
+    }
+}
