@@ -114,6 +114,9 @@ public enum PhotoBookCLI {
         }
         let say = Diagnostics(quiet: command.quiet, verbose: command.verbose)
         let output = command.output!
+        if let preset = command.preset, preset.refusesCropMarks, command.options.layout.cropMarks {
+            say.warning("--crop-marks: \(preset.service) asks for files without crop marks (\(preset.bleed.source))")
+        }
         var options = command.options
         // The font is read before any photo: a book with words needs it, and a font named but unusable is a
         // mistake worth hearing about even without them.

@@ -115,6 +115,18 @@ import Testing
                 "with no margin the photo runs into the bleed, to the page edge")
     }
 
+    @Test func marksForAServiceThatRefusesThemAreAWarningNotAnError() throws {
+        let scratch = try Scratch()
+        let photo = try Self.photos(1, into: scratch)[0]
+        let out = scratch.file("book.pdf")
+        let lulu = try Run.photobook(["build", photo, "-o", out, "--preset", "lulu-a4", "--crop-marks"])
+        #expect(lulu.status == 0 && FileManager.default.fileExists(atPath: out))
+        #expect(lulu.stderr.contains("photobook: warning: --crop-marks: Lulu asks for files without crop marks"),
+                "\(lulu.stderr)")
+        let jukebox = try Run.photobook(["build", photo, "-o", out, "--preset", "jukebox-booklet-letter", "--crop-marks"])
+        #expect(jukebox.status == 0 && !jukebox.stderr.contains("crop marks"), "\(jukebox.stderr)")
+    }
+
     @Test func theListingNamesEveryPresetWithItsFiguresAndSources() throws {
         let run = try Run.photobook(["presets"])
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")

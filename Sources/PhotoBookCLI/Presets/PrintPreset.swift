@@ -24,6 +24,8 @@ struct PrintPreset: Equatable, Sendable {
     var pageStep: Figure<Int>?
     /// What else the service asks that photobook does not set, for the listing (no crop marks, a gutter...).
     var notes: [String] = []
+    /// The service says, where `bleed.source` is, that files must have no crop marks.
+    var refusesCropMarks = false
 
     /// Sets the options the preset knows; the command line applies the options given after it, so that they win.
     /// The margin grows to the safety margin when it is narrower, so that photos inside the margins and every
@@ -55,7 +57,7 @@ extension PrintPreset {
                     trim: Figure(value: size, published: published, source: luluSizesPage),
                     bleed: Figure(value: 0.125 * inch, published: "0.125 in (3.18 mm) on every side", source: luluBleedPage),
                     safety: Figure(value: 0.5 * inch, published: "0.5 in (12.7 mm) inside the trim edge", source: luluBleedPage),
-                    pageStep: nil, notes: luluNotes)
+                    pageStep: nil, notes: luluNotes, refusesCropMarks: true)
     }
 
     // Jukebox Print: saddle-stitched booklets, with every figure on one page.
