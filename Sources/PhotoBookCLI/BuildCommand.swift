@@ -68,6 +68,14 @@ struct BuildCommand {
                        + "numbers go to the outer corners", \.options.layout.binding),
             .value("pad-to", .integer(1...LayoutLimits.padTo), default: "1", group: .page,
                    help: "add blank pages at the end to make the page count a multiple of N", \.options.layout.padTo),
+            .flag("spreads", group: .page,
+                  help: "a panorama (at least twice as wide as tall) crosses the gutter of a left-hand page and the "
+                      + "right-hand page after it, never a sheet: full bleed with --fit fill (whole, within the outer "
+                      + "margins, with --fit fit), its caption on the right-hand page, no page number; pages face "
+                      + "(page 1 on the right). The auto layout paginates so that each spread starts on a left-hand "
+                      + "page; with single and grid a panorama that would not waits while the photos after it fill "
+                      + "the pages before its spread; a blank page only when none is left, with a warning",
+                  \.options.layout.spreads),
             .value("layout", .layout, default: "single", group: .page,
                    help: "how photos share the pages", \.options.layout.mode),
             .value("gap", .length(), default: "4mm", group: .page,

@@ -1,0 +1,66 @@
+/// Planning with `--spreads` (the rule is in `Spreads`).
+extension Planner {
+    /// The pages of a run of photos (indices into `sizes`) that starts on page `startPage`: panoramas as spreads
+    /// on a left-hand page and the right-hand page after it, the other photos as without spreads.
+    static func planPhotosWithSpreads(_ sequence: [Int], sizes: [(width: Int, height: Int)], area: Rect,
+                                      firstArea: Rect?, options: LayoutOptions, text: BookText?,
+                                      startPage: Int) -> [PlannedPage]? {
+        let aspects = sequence.map { Double(max(sizes[$0].width, 1)) / Double(max(sizes[$0].height, 1)) }
+        let panoramic = sequence.map { Spreads.isPanorama(width: sizes[$0].width, height: sizes[$0].height) }
+        let bands: ((Int, Double) -> Double)? = text.map { text in
+            { slot, width in text.captionBand(text.caption(of: sequence[slot]), width: width) }
+        }
+        guard let steps = Spreads.paginate(aspects: aspects, panoramic: panoramic, mode: options.mode, area: area,
+                                           firstArea: firstArea, gap: options.gap, maxPerPage: options.maxPerPage,
+                                           bands: bands, startPage: startPage) else { return nil }
+        var pages: [PlannedPage] = []
+        var first = true
+        for step in steps {
+            switch step {
+            case .page(let layout, let positions):
+                pages.append(photoPage(layout, photos: positions.map { sequence[$0] }, sizes: sizes, options: options,
+                                       text: text))
+                first = false
+            case .blank:
+                pages.append(PlannedPage(size: options.mediaSize, photos: [], arrangement: "blank"))
+            case .spread(let position):
+                guard let spread = spreadPages(sequence[position], sizes: sizes, headingArea: first ? firstArea : nil,
+                                               options: options, text: text) else { return nil }
+                pages += spread
+                first = false
+            }
+        }
+        return pages
+    }
+
+    /// The two pages of a panorama's spread, in their final place on the PDF page: the caption on the right-hand
+    /// page under the picture, the picture under the section's heading when it starts one (`headingArea`).
+    static func spreadPages(_ index: Int, sizes: [(width: Int, height: Int)], headingArea: Rect?,
+                            options: LayoutOptions, text: BookText?) -> [PlannedPage]? {
+        guard let content = options.area(onPage: 2), let right = options.area(onPage: 1) else { return nil }
+        var caption: PlacedText?
+        var band = 0.0
+        if let text, let words = text.caption(of: index) {
+            let (lines, _) = TextLines.wrap(words, width: right.width, size: text.captionSize,
+                                            maxLines: text.captionLines, measure: text.measure)
+            if !lines.isEmpty {
+                band = text.captionBand(lines: lines.count)
+                caption = PlacedText(role: .caption, lines: lines, size: text.captionSize, leading: text.captionLeading,
+                                     box: Rect(x: right.x, y: right.y, width: right.width, height: band - text.captionGap),
+                                     alignment: .center)
+            }
+        }
+        let fill = options.fit == .fill
+        let bottom = band > 0 ? content.y + band : fill ? 0 : content.y
+        let top = headingArea.map { $0.y + $0.height } ?? (fill ? options.mediaSize.height : content.y + content.height)
+        guard top - bottom >= LayoutOptions.minimumContentSide else { return nil }
+        let halves = Spreads.halves(photoIndex: index, width: sizes[index].width, height: sizes[index].height,
+                                    vertical: (bottom, top), options: options)
+        var leftPage = PlannedPage(size: options.mediaSize, photos: [halves[0]], arrangement: "spread, left half")
+        leftPage.spread = .left
+        var rightPage = PlannedPage(size: options.mediaSize, photos: [halves[1]], arrangement: "spread, right half")
+        rightPage.spread = .right
+        if let caption { rightPage.texts.append(caption) }
+        return [leftPage, rightPage]
+    }
+}
