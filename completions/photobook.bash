@@ -57,7 +57,7 @@ _photobook() {
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --recursive -r --sort --reverse --max-pixels --page-size --margin --bleed --safety --binding --pad-to --layout --gap --max-per-page --fit --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --recursive -r --sort --reverse --max-pixels --page-size --margin --bleed --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
