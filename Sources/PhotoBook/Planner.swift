@@ -256,6 +256,7 @@ public enum Planner {
                 sections.append((heading, sequence[position...position]))
             }
         }
+        var headed: [(photos: [Int], firstArea: Rect?, headingText: PlacedText?)] = []
         for section in sections {
             var firstArea: Rect?
             var headingText: PlacedText?
@@ -266,11 +267,19 @@ public enum Planner {
                 firstArea = Rect(x: area.x, y: area.y, width: area.width, height: area.height - taken)
                 guard firstArea!.height >= LayoutOptions.minimumContentSide else { return nil }
             }
-            let sectionPages = options.spreads
-                ? planPhotosWithSpreads(Array(section.photos), sizes: uprightSizes, area: area, firstArea: firstArea,
-                                        options: options, text: text, startPage: pages.count + 1)
-                : planPhotos(Array(section.photos), sizes: uprightSizes, area: area, firstArea: firstArea,
-                             options: options, text: text)
+            headed.append((Array(section.photos), firstArea, headingText))
+        }
+        // With spreads, each section's pagination depends on where the one before it ends: planned together.
+        let spreadSections = options.spreads
+            ? planSectionsWithSpreads(headed.map { ($0.photos, $0.firstArea) }, sizes: uprightSizes, area: area,
+                                      options: options, text: text, firstPage: pages.count + 1)
+            : nil
+        if options.spreads && spreadSections == nil { return nil }
+        for (number, section) in headed.enumerated() {
+            let headingText = section.headingText
+            let sectionPages = spreadSections?[number]
+                ?? planPhotos(section.photos, sizes: uprightSizes, area: area, firstArea: section.firstArea,
+                              options: options, text: text)
             guard let sectionPages else { return nil }
             var first = true
             for var page in sectionPages {

@@ -100,15 +100,19 @@ struct SpreadPlanTests {
         #expect(three.pages.count == 5 && three.pages[3].spread == .left && three.spreadBlanks.isEmpty)
     }
 
-    /// Over many mixes, auto leaves exactly as few blank pages as the best grouping of its photos can (found here
-    /// by trying every way of cutting the photos into pages of 1 to 4).
-    @Test func autoLeavesTheFewestBlankPages() throws {
+    /// Over many mixes, in sections or not, auto leaves exactly as few blank pages as the best grouping of its
+    /// photos can (found here by trying every way of cutting each section's photos into pages of 1 to 4).
+    @Test(arguments: [false, true])
+    func autoLeavesTheFewestBlankPages(sections: Bool) throws {
         var seed: UInt64 = 0x5EED
         func next() -> UInt64 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return seed >> 33 }
         for _ in 0..<60 {
             let count = 1 + Int(next() % 9)
             let sizes = (0..<count).map { _ in next() % 3 == 0 ? Self.panorama : next() % 2 == 0 ? Self.landscape : Self.portrait }
             let panoramic = sizes.map { Spreads.isPanorama(width: $0.width, height: $0.height) }
+            // Runs of one heading: a page never holds photos of two sections.
+            var headings: [String?] = []
+            for _ in 0..<count { headings.append(sections && next() % 3 == 0 ? "day \(headings.count)" : headings.last ?? "day 0") }
             // fewest(i, page): blanks needed for photos i... when the next page is `page`.
             var memo: [Int: Int] = [:]
             func fewest(_ i: Int, _ page: Int) -> Int {
@@ -119,16 +123,19 @@ struct SpreadPlanTests {
                     result = page % 2 == 0 ? fewest(i + 1, page + 2) : 1 + fewest(i + 1, page + 3)
                 } else {
                     result = Int.max
-                    for n in 1...4 where i + n <= count && !panoramic[i..<i + n].contains(true) {
+                    for n in 1...4 where i + n <= count && !panoramic[i..<i + n].contains(true)
+                        && Set(headings[i..<i + n].map { $0 ?? "" }).count == 1 {
                         result = min(result, fewest(i + n, page + 1))
                     }
                 }
                 memo[i * 2 + page % 2] = result
                 return result
             }
-            let plan = try #require(Planner.plan(uprightSizes: sizes, options: Self.options(.auto)))
+            var text = BookText(measure: FixedMeasure())
+            if sections { text.headings = headings }
+            let plan = try #require(Planner.plan(uprightSizes: sizes, options: Self.options(.auto), text: text))
             Self.checkSpreads(plan, sizes: sizes)
-            #expect(plan.spreadBlanks.count == fewest(0, 1), "\(panoramic)")
+            #expect(plan.spreadBlanks.count == fewest(0, 1), "\(panoramic) \(headings)")
             #expect(plan.pages.filter { $0.arrangement == "blank" }.count == plan.spreadBlanks.count)
         }
     }

@@ -26,7 +26,7 @@ public struct SpreadBlank: Sendable, Equatable {
 ///   starts under it on both pages. Spread pages carry no printed page number (they still count).
 /// - Parity: `auto` chooses its pagination so that every spread starts on a left-hand page, with as few blank
 ///   pages as possible (none when any grouping avoids them) and then as little crop as possible; the photos keep
-///   their order. In `single` and `grid` a panorama that would start on a right-hand page waits: the photos after
+///   their order; the sections of a book are paginated together. In `single` and `grid` a panorama that would start on a right-hand page waits: the photos after
 ///   it fill pages until a left-hand page comes. A blank page is left only when no photo of the section is left
 ///   to fill in, and the build warns about it.
 enum Spreads {
@@ -43,26 +43,47 @@ enum Spreads {
         case blank
     }
 
-    /// The steps of a section that starts on page `startPage` (1-based): every panorama on a left-hand page.
+    /// A section's pagination and what it leads to: the side of the page after it (0 for a left-hand page,
+    /// 1 for a right-hand one), its blank pages and its cost (auto's crop and page price; 0 otherwise).
+    struct Ending {
+        var nextSide: Int
+        var blanks: Int
+        var cost: Double
+        var steps: [Step]
+
+        /// Fewer blank pages first, then less cost.
+        func isBetter(blanks: Int, cost: Double) -> Bool {
+            self.blanks < blanks || (self.blanks == blanks && self.cost < cost)
+        }
+    }
+
+    /// The ways to lay out a section that starts on page `startPage` (1-based), every panorama on a left-hand
+    /// page: the best for each side the section can end on (auto can choose; single and grid have one way).
     /// - Parameter panoramic: per position in the section, whether the photo is a panorama.
     static func paginate(aspects: [Double], panoramic: [Bool], mode: LayoutMode, area: Rect, firstArea: Rect?,
-                         gap: Double, maxPerPage: Int, bands: ((Int, Double) -> Double)?, startPage: Int) -> [Step]? {
+                         gap: Double, maxPerPage: Int, bands: ((Int, Double) -> Double)?, startPage: Int) -> [Ending]? {
+        let steps: [Step]
         switch mode {
         case .single:
-            return waiting(panoramic: panoramic, perPage: 1, startPage: startPage) { positions, first in
+            steps = waiting(panoramic: panoramic, perPage: 1, startPage: startPage) { positions, first in
                 PageLayouts.Page(count: 1, cells: [first ? firstArea ?? area : area], name: "single")
             }
         case .grid(let columns, let rows):
             guard let cells = PageLayouts.gridCells(columns: columns, rows: rows, area: area, gap: gap),
                   let firstCells = PageLayouts.gridCells(columns: columns, rows: rows, area: firstArea ?? area, gap: gap)
             else { return nil }
-            return waiting(panoramic: panoramic, perPage: columns * rows, startPage: startPage) { positions, first in
+            steps = waiting(panoramic: panoramic, perPage: columns * rows, startPage: startPage) { positions, first in
                 PageLayouts.Page(count: positions.count, cells: first ? firstCells : cells, name: mode.description)
             }
         case .auto:
             return AutoLayout(area: area, gap: gap, maxPerPage: maxPerPage, bands: bands, firstArea: firstArea)
-                .pages(for: aspects, panoramic: panoramic, startPage: startPage)
+                .endings(for: aspects, panoramic: panoramic, startPage: startPage)
         }
+        let pages = steps.reduce(0) { count, step in
+            if case .spread = step { return count + 2 } else { return count + 1 }
+        }
+        let blanks = steps.filter { $0 == .blank }.count
+        return [Ending(nextSide: (startPage + pages) % 2, blanks: blanks, cost: 0, steps: steps)]
     }
 
     /// Fixed pages of `perPage` photos: a panorama that would start on a right-hand page, or that comes while a
@@ -174,12 +195,12 @@ enum Spreads {
 }
 
 extension AutoLayout {
-    /// The cheapest pagination, photos in order, in which every panorama is a spread that starts on a left-hand
-    /// page: first the fewest blank pages, then the least crop and the fewest pages. A dynamic programme over
-    /// (photos placed, side of the next page).
-    func pages(for aspects: [Double], panoramic: [Bool], startPage: Int) -> [Spreads.Step]? {
+    /// The cheapest paginations, photos in order, in which every panorama is a spread that starts on a left-hand
+    /// page (first the fewest blank pages, then the least crop and the fewest pages), one for each side the page
+    /// after them can be on. A dynamic programme over (photos placed, side of the next page).
+    func endings(for aspects: [Double], panoramic: [Bool], startPage: Int) -> [Spreads.Ending]? {
         let n = aspects.count
-        guard n > 0 else { return [] }
+        guard n > 0 else { return [Spreads.Ending(nextSide: startPage % 2, blanks: 0, cost: 0, steps: [])] }
         let perPage = max(1, min(maxPerPage, Self.maxPerPageLimit))
         let arrangements = (1...perPage).map { Arrangement.all(of: $0) }
         struct State {
@@ -223,16 +244,21 @@ extension AutoLayout {
                 }
             }
         }
-        let ends = [best[n][0], best[n][1]].enumerated().compactMap { item in item.element.map { (item.offset, $0) } }
-        guard var (side, state) = ends.min(by: { $1.1.isWorse(than: $0.1.blanks, $0.1.cost) }) else { return nil }
-        var steps: [Spreads.Step] = []
-        var end = n
-        while end > 0 {
-            steps.insert(contentsOf: state.steps, at: 0)
-            (end, side) = (state.from, state.side)
-            guard let previous = best[end][side] else { return nil }
-            state = previous
+        var endings: [Spreads.Ending] = []
+        for last in 0..<2 {
+            guard var state = best[n][last] else { continue }
+            let (blanks, cost) = (state.blanks, state.cost)
+            var steps: [Spreads.Step] = []
+            var end = n
+            while end > 0 {
+                steps.insert(contentsOf: state.steps, at: 0)
+                let side = state.side
+                end = state.from
+                guard let previous = best[end][side] else { return nil }
+                state = previous
+            }
+            endings.append(Spreads.Ending(nextSide: last, blanks: blanks, cost: cost, steps: steps))
         }
-        return steps
+        return endings.isEmpty ? nil : endings
     }
 }
