@@ -272,7 +272,7 @@ public final class BookBuilder: Sendable {
         for blank in plan.spreadBlanks {
             warnings.append(BuildWarning(path: usable[alive[blank.photoIndex]].info.file.path,
                                          message: "page \(blank.page) left blank so that this panorama's spread starts "
-                                             + "on a left-hand page (no photo was left to fill it)"))
+                                             + "on a left-hand page"))
         }
         var report = BuildReport(photos: reports, book: build.outcome!, pagesWritten: build.pagesWritten, seconds: 0,
                                  pages: pageReports)

@@ -304,14 +304,14 @@ public enum Planner {
             pages[number].number = number + 1
             pages[number].trimBox = options.trimBox
             pages[number].artBox = options.artBox
-            // Everything was planned on a left-hand page; a right-hand one moves over by the binding. Then cells
-            // on the trim edge run on over the bleed.
             // A spread's halves were planned on their own pages, bleed and all, and carry no number.
             if pages[number].spread != nil { continue }
             if options.spreads, pages[number].arrangement == "blank", number + 1 < pages.count,
                pages[number + 1].spread == .left, let photo = pages[number + 1].photos.first {
                 spreadBlanks.append(SpreadBlank(page: number + 1, photoIndex: photo.photoIndex))
             }
+            // Everything was planned on a left-hand page; a right-hand one moves over by the binding. Then cells
+            // on the trim edge run on over the bleed.
             if options.binding > 0 && (number + 1) % 2 == 1 { shift(&pages[number], by: options.binding) }
             if options.bleed > 0 { bleed(&pages[number], sizes: uprightSizes, options: options) }
             guard let text, text.pageNumbers, !(number == 0 && text.title != nil),
