@@ -232,3 +232,36 @@ import Testing
         #expect(facts.pages == 2 && facts.images.map(\.page) == [1, 2])
     }
 }
+
+/// The words around a spread, read back with pdftotext: its caption on the right-hand page only, no page number
+/// on either half, the pages around it numbered in their outer corners.
+@Suite(.serialized) struct SpreadWordsTests {
+    static func text(_ pdf: String, page: Int) throws -> String {
+        let run = try Run.command("/usr/bin/pdftotext", ["-layout", "-f", "\(page)", "-l", "\(page)", pdf, "-"])
+        #expect(run.status == 0, "pdftotext: \(run.stderr)")
+        return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func theCaptionIsOnTheRightHandPageAndTheHalvesAreUnnumbered() throws {
+        let scratch = try Scratch()
+        _ = try scratch.sub("photos")
+        try SpreadTests.photo(scratch.file("photos/alpha.png"))
+        try SpreadTests.panorama(scratch.file("photos/bravo-panorama.png"), width: 2400, height: 800)
+        try SpreadTests.photo(scratch.file("photos/charlie.png"), colours: "green-yellow")
+        let out = scratch.file("book.pdf")
+        let run = try Run.photobook(["build", scratch.file("photos"), "-o", out, "--spreads", "--page-size", "a5",
+                                     "--bleed", "3mm", "--captions", "name", "--page-numbers"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try PDFFacts(out).pages == 4)
+        #expect(try Self.text(out, page: 2) == "", "the left half carries neither caption nor number")
+        #expect(try Self.text(out, page: 3) == "bravo-panorama", "only the caption on the right half")
+        let first = try Self.text(out, page: 1), last = try Self.text(out, page: 4)
+        #expect(first.contains("alpha") && first.hasSuffix("1"), "\(first)")
+        #expect(last.contains("charlie") && last.hasSuffix("4"), "\(last)")
+        // Pages face even without --binding: page 1's number is in its right (outer) corner, page 4's in its left.
+        let firstNumberLine = first.split(separator: "\n").last.map(String.init) ?? ""
+        let lastNumberLine = last.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(firstNumberLine.prefix(while: { $0 == " " }).count > lastNumberLine.prefix(while: { $0 == " " }).count,
+                "\(firstNumberLine.debugDescription) vs \(lastNumberLine.debugDescription)")
+    }
+}
