@@ -158,6 +158,22 @@ struct SpreadPlanTests {
         }
     }
 
+    /// In sections, a panorama waits only for photos of its own section: the last one of a section that would
+    /// start on a right-hand page gets a blank page, and the next section starts after its spread.
+    @Test func inSectionsAPanoramaWaitsForItsOwnPhotosOnly() throws {
+        let l = Self.landscape, p = Self.panorama
+        let sizes = [l, l, p, p, l, l]
+        var text = BookText(measure: FixedMeasure())
+        text.headings = ["A", "A", "A", "B", "B", "B"]
+        let plan = try #require(Planner.plan(uprightSizes: sizes, options: Self.options(.single), text: text))
+        Self.checkSpreads(plan, sizes: sizes)
+        // A: l, l on pages 1-2, its panorama due on page 3 with no photo of A left: blank, spread on 4-5.
+        // B: its panorama due on page 6, a left-hand page: no wait.
+        #expect(plan.pages.map { $0.photos.map(\.photoIndex) } == [[0], [1], [], [2], [2], [3], [3], [4], [5]])
+        #expect(plan.spreadBlanks == [SpreadBlank(page: 3, photoIndex: 2)])
+        #expect(plan.pages[5].heading == "B" && plan.pages[5].spread == .left)
+    }
+
     /// In a grid, a panorama waits while the photos after it fill the page it came on.
     @Test func inAGridAPanoramaWaitsForThePageToFill() throws {
         let l = Self.landscape, p = Self.panorama
