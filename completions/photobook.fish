@@ -19,6 +19,7 @@ complete -c photobook -n '__fish_seen_subcommand_from build' -l crop-marks -d 'd
 complete -c photobook -n '__fish_seen_subcommand_from build' -l safety -x -d 'how far inside the trim edge text must stay'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l binding -x -d 'an inside margin on the spine side of each page'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l pad-to -x -d 'add blank pages at the end to make the page count a multiple of N'
+complete -c photobook -n '__fish_seen_subcommand_from build' -l spreads -d 'a panorama'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l layout -x -a 'single auto grid:2x2 grid:3x4' -d 'how photos share the pages'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l gap -x -d 'space between two photos on a page'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l max-per-page -x -d 'the most photos the auto layout puts on a page'

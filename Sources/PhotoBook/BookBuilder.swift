@@ -150,16 +150,20 @@ public final class BookBuilder: Sendable {
             }
             plan = next
             var chains: [Chain] = []
+            var announced: Set<Int> = []
             for placed in plan.pages.flatMap(\.photos) {
                 let photo = alive[placed.photoIndex]
                 let key = RenderKey(photo: photo, placed)
                 guard renders[key] == nil else { continue }
+                // A spread's two halves are two renders of one photo, which is announced finished once.
+                let announces = announced.insert(photo).inserted
                 let (index, info) = usable[photo]
                 reports[index].pixelWidth = placed.pixelWidth
                 reports[index].pixelHeight = placed.pixelHeight
                 reports[index].effectiveDPI = placed.effectiveDPI
                 chains.append(makeChain(PhotoJob(info: info, placement: placed, keepOriginals: options.layout.keepOriginals),
-                                        photo: photo, key: key, directory: directory, round: round))
+                                        photo: photo, key: key, directory: directory, round: round,
+                                        announces: announces))
             }
             if chains.isEmpty { break }
             run(chains, first: round == 0)
@@ -168,6 +172,8 @@ public final class BookBuilder: Sendable {
             var failed = false
             for chain in chains {
                 let index = usable[chain.photo].index
+                // The other half of a spread already failed this round: the photo is out, whatever this half did.
+                if case .failed = reports[index].outcome, !alive.contains(chain.photo) { continue }
                 reports[index].outcome = Self.photoOutcome(decode: chain.decode.outcome!, render: chain.render.outcome!)
                 switch reports[index].outcome {
                 case .succeeded:
@@ -199,6 +205,7 @@ public final class BookBuilder: Sendable {
         var used: Set<RenderKey> = []
         var pages: [BuildPDFOperation.Page] = []
         var pageReports: [PageReport] = []
+        var reported: Set<Int> = []
         for (number, page) in plan.pages.enumerated() {
             var photos: [BuildPDFOperation.Photo] = []
             for placed in page.photos {
@@ -210,6 +217,12 @@ public final class BookBuilder: Sendable {
                 }
                 used.insert(key)
                 let index = usable[photo].index
+                // A spread's photo is reported where it starts, on the left-hand page.
+                guard reported.insert(photo).inserted else {
+                    photos.append(.init(info: usable[photo].info, placement: placed, passThrough: render.passThrough,
+                                        path: render.path))
+                    continue
+                }
                 reports[index].page = number + 1
                 reports[index].cell = placed.cell
                 reports[index].cropShare = placed.cropShare
@@ -249,12 +262,18 @@ public final class BookBuilder: Sendable {
         for (number, page) in plan.pages.enumerated() {
             for text in page.texts where text.role == .caption && text.lines.last?.hasSuffix("…") == true {
                 // Which photo: the one whose cell sits right above the caption.
-                if let photo = page.photos.first(where: { abs($0.cell.x - text.box.x) < 1e-6 && $0.cell.y > text.box.y }) {
+                if let photo = page.photos.first(where: { abs($0.cell.x - text.box.x) < 1e-6 && $0.cell.y > text.box.y })
+                    ?? (page.spread != nil ? page.photos.first : nil) {
                     warnings.append(BuildWarning(path: usable[alive[photo.photoIndex]].info.file.path,
                                                  message: "caption longer than \(text.lines.count) lines on page "
                                                      + "\(number + 1); cut with an ellipsis"))
                 }
             }
+        }
+        for blank in plan.spreadBlanks {
+            warnings.append(BuildWarning(path: usable[alive[blank.photoIndex]].info.file.path,
+                                         message: "page \(blank.page) left blank so that this panorama's spread starts "
+                                             + "on a left-hand page"))
         }
         var report = BuildReport(photos: reports, book: build.outcome!, pagesWritten: build.pagesWritten, seconds: 0,
                                  pages: pageReports)
@@ -318,7 +337,8 @@ public final class BookBuilder: Sendable {
             title = BookText.Title(title: words, subtitle: text.subtitle, author: text.author, coverPhoto: cover)
         }
         var words = BookText(measure: text.font, title: title, captions: alive.map { captions[$0] },
-                             pageNumbers: text.pageNumbers, facingPages: options.layout.binding > 0)
+                             pageNumbers: text.pageNumbers,
+                             facingPages: options.layout.binding > 0 || options.layout.spreads)
         if text.sections != .none {
             words.headings = alive.map { text.sections.heading(of: usable[$0].info.file, captureDate: usable[$0].info.captureDate) }
         }
@@ -348,10 +368,11 @@ public final class BookBuilder: Sendable {
         }
     }
 
-    private func makeChain(_ job: PhotoJob, photo: Int, key: RenderKey, directory: String, round: Int) -> Chain {
+    private func makeChain(_ job: PhotoJob, photo: Int, key: RenderKey, directory: String, round: Int,
+                           announces: Bool = true) -> Chain {
         // A photo is announced finished once, by its first render; renders of later rounds redo finished photos.
         var renderHooks = hooks
-        if round > 0 { renderHooks.photoFinished = nil }
+        if round > 0 || !announces { renderHooks.photoFinished = nil }
         let decode = DecodeOperation(job: job, maxPixels: options.maxPixels, session: session, hooks: hooks)
         let render = ResizeCropOperation(job: job, decode: decode, quality: options.quality, directory: directory,
                                          sequence: sequence.next(), session: session, hooks: renderHooks)

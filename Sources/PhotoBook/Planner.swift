@@ -46,6 +46,9 @@ public struct LayoutOptions: Sendable, Equatable {
     public var padTo: Int = 1
     /// Trim marks outside the bleed: the PDF page grows by `CropMarks.room` on every side (see CropMarks.swift).
     public var cropMarks = false
+    /// A panorama (upright, at least twice as wide as tall) crosses the gutter of a left-hand (even) page and the
+    /// right-hand page after it (`Spreads`). Pages face (page 1 on the right) even without a binding.
+    public var spreads = false
 
     /// The PDF page: the trim size plus, on every side, the trim's offset on it (bleed and room for marks).
     public var mediaSize: PageSize {
@@ -215,6 +218,8 @@ public struct PlannedPage: Sendable, Equatable {
     public var bleedBox = Rect(x: 0, y: 0, width: 0, height: 0)
     /// The trim marks drawn outside the bleed (`--crop-marks`), none without.
     public var cropMarks: [MarkLine] = []
+    /// Which half of a spread this page holds, for a page that holds one; its geometry is final when planned.
+    public var spread: SpreadSide?
 }
 
 /// Pages in print order, each with its photos.
@@ -222,6 +227,9 @@ public struct BookPlan: Sendable, Equatable {
     public var pages: [PlannedPage]
     /// How many blank pages were added at the end to make the count a multiple of `LayoutOptions.padTo`.
     public var blankPages = 0
+    /// Blank pages left inside the book so that a spread starts on a left-hand page: the blank page's number and
+    /// the photo (planner index) whose spread follows it.
+    public var spreadBlanks: [SpreadBlank] = []
 
     public init(pages: [PlannedPage]) { self.pages = pages }
 }
@@ -257,6 +265,7 @@ public enum Planner {
                 sections.append((heading, sequence[position...position]))
             }
         }
+        var headed: [(photos: [Int], firstArea: Rect?, headingText: PlacedText?)] = []
         for section in sections {
             var firstArea: Rect?
             var headingText: PlacedText?
@@ -267,10 +276,24 @@ public enum Planner {
                 firstArea = Rect(x: area.x, y: area.y, width: area.width, height: area.height - taken)
                 guard firstArea!.height >= LayoutOptions.minimumContentSide else { return nil }
             }
-            guard let sectionPages = planPhotos(Array(section.photos), sizes: uprightSizes, area: area,
-                                                firstArea: firstArea, options: options, text: text) else { return nil }
+            headed.append((Array(section.photos), firstArea, headingText))
+        }
+        // With spreads, each section's pagination depends on where the one before it ends: planned together.
+        let spreadSections = options.spreads
+            ? planSectionsWithSpreads(headed.map { ($0.photos, $0.firstArea) }, sizes: uprightSizes, area: area,
+                                      options: options, text: text, firstPage: pages.count + 1)
+            : nil
+        if options.spreads && spreadSections == nil { return nil }
+        for (number, section) in headed.enumerated() {
+            let headingText = section.headingText
+            let sectionPages = spreadSections?[number]
+                ?? planPhotos(section.photos, sizes: uprightSizes, area: area, firstArea: section.firstArea,
+                              options: options, text: text)
+            guard let sectionPages else { return nil }
             var first = true
             for var page in sectionPages {
+                // A blank page before a spread is not where the section starts: its heading goes on the spread.
+                if page.arrangement == "blank" { pages.append(page); continue }
                 if first, let headingText {
                     page.texts.insert(headingText, at: 0)
                     page.heading = headingText.lines.joined(separator: " ")
@@ -281,6 +304,7 @@ public enum Planner {
         }
         // A print shop binds in fixed steps: blank pages at the end make up the count.
         var blank = 0
+        var spreadBlanks: [SpreadBlank] = []
         while pages.count % max(1, options.padTo) != 0 {
             pages.append(PlannedPage(size: options.mediaSize, photos: [], arrangement: "blank"))
             blank += 1
@@ -291,6 +315,12 @@ public enum Planner {
             pages[number].artBox = options.artBox
             pages[number].bleedBox = options.bleedBox
             pages[number].cropMarks = options.cropMarkLines
+            // A spread's halves were planned on their own pages, bleed and all, and carry no number.
+            if pages[number].spread != nil { continue }
+            if options.spreads, pages[number].arrangement == "blank", number + 1 < pages.count,
+               pages[number + 1].spread == .left, let photo = pages[number + 1].photos.first {
+                spreadBlanks.append(SpreadBlank(page: number + 1, photoIndex: photo.photoIndex))
+            }
             // Everything was planned on a left-hand page; a right-hand one moves over by the binding. Then cells
             // on the trim edge run on over the bleed.
             if options.binding > 0 && (number + 1) % 2 == 1 { shift(&pages[number], by: options.binding) }
@@ -301,6 +331,7 @@ public enum Planner {
         }
         var plan = BookPlan(pages: pages)
         plan.blankPages = blank
+        plan.spreadBlanks = spreadBlanks
         return plan
     }
 
@@ -317,31 +348,38 @@ public enum Planner {
         var pages: [PlannedPage] = []
         var next = 0
         for layout in layouts {
-            var page = PlannedPage(size: options.mediaSize, photos: [], arrangement: layout.name)
-            for slot in 0..<layout.count {
-                let index = sequence[next + slot]
-                var cell = layout.cells[slot]
-                if let text, let caption = text.caption(of: index) {
-                    let (lines, _) = TextLines.wrap(caption, width: cell.width, size: text.captionSize,
-                                                    maxLines: text.captionLines, measure: text.measure)
-                    let band = text.captionBand(lines: lines.count)
-                    if !lines.isEmpty && cell.height - band >= LayoutOptions.minimumContentSide {
-                        page.texts.append(PlacedText(role: .caption, lines: lines, size: text.captionSize,
-                                                     leading: text.captionLeading,
-                                                     box: Rect(x: cell.x, y: cell.y, width: cell.width,
-                                                               height: band - text.captionGap),
-                                                     alignment: .center))
-                        cell.y += band
-                        cell.height -= band
-                    }
-                }
-                page.photos.append(place(photoIndex: index, width: uprightSizes[index].width,
-                                         height: uprightSizes[index].height, in: cell, options: options))
-            }
+            pages.append(photoPage(layout, photos: Array(sequence[next..<next + layout.count]), sizes: uprightSizes,
+                                   options: options, text: text))
             next += layout.count
-            pages.append(page)
         }
         return pages
+    }
+
+    /// A page of photos (indices into `sizes`) in the layout's cells, their captions under them.
+    static func photoPage(_ layout: PageLayouts.Page, photos: [Int], sizes uprightSizes: [(width: Int, height: Int)],
+                          options: LayoutOptions, text: BookText?) -> PlannedPage {
+        var page = PlannedPage(size: options.mediaSize, photos: [], arrangement: layout.name)
+        for slot in 0..<layout.count {
+            let index = photos[slot]
+            var cell = layout.cells[slot]
+            if let text, let caption = text.caption(of: index) {
+                let (lines, _) = TextLines.wrap(caption, width: cell.width, size: text.captionSize,
+                                                maxLines: text.captionLines, measure: text.measure)
+                let band = text.captionBand(lines: lines.count)
+                if !lines.isEmpty && cell.height - band >= LayoutOptions.minimumContentSide {
+                    page.texts.append(PlacedText(role: .caption, lines: lines, size: text.captionSize,
+                                                 leading: text.captionLeading,
+                                                 box: Rect(x: cell.x, y: cell.y, width: cell.width,
+                                                           height: band - text.captionGap),
+                                                 alignment: .center))
+                    cell.y += band
+                    cell.height -= band
+                }
+            }
+            page.photos.append(place(photoIndex: index, width: uprightSizes[index].width,
+                                     height: uprightSizes[index].height, in: cell, options: options))
+        }
+        return page
     }
 
     static func shift(_ page: inout PlannedPage, by dx: Double) {

@@ -80,6 +80,12 @@ struct BuildCommand {
                        + "numbers go to the outer corners", \.options.layout.binding),
             .value("pad-to", .integer(1...LayoutLimits.padTo), default: "1", group: .page,
                    help: "add blank pages at the end to make the page count a multiple of N", \.options.layout.padTo),
+            .flag("spreads", group: .page,
+                  help: "a panorama (at least twice as wide as tall) crosses the gutter of a left-hand page and the "
+                      + "right-hand page after it, full bleed, never a sheet; its caption on the right-hand page, no "
+                      + "page number; pages face (page 1 on the right). A panorama due on a right-hand page waits "
+                      + "while the photos after it fill that page (auto regroups them instead); a page is left "
+                      + "blank, with a warning, only when nothing can fill it", \.options.layout.spreads),
             .value("layout", .layout, default: "single", group: .page,
                    help: "how photos share the pages", \.options.layout.mode),
             .value("gap", .length(), default: "4mm", group: .page,

@@ -46,6 +46,11 @@ enum Summary {
             for index in page.photos {
                 let photo = report.photos[index]
                 guard let cell = photo.cell else { continue }
+                if let first = photo.page, first != number + 1 {
+                    // The right-hand half of a spread: its photo was listed where the spread starts.
+                    say.note("  \(photo.path): continued from page \(first)")
+                    continue
+                }
                 let crop = photo.cropShare.map { String(format: "%.1f%% cropped", $0 * 100) } ?? "uncropped"
                 let dpi = photo.effectiveDPI.map { "\(formatDPI($0)) dpi" } ?? ""
                 say.note("  \(photo.path): \(mm(cell.width))x\(mm(cell.height)) mm at \(mm(cell.x)), "

@@ -1,0 +1,266 @@
+import Imaging
+
+/// Which page of a spread: the left-hand (even) page or the right-hand (odd) page after it.
+public enum SpreadSide: String, Sendable, Equatable {
+    case left, right
+}
+
+/// A blank page left inside the book so that a spread starts on a left-hand page.
+public struct SpreadBlank: Sendable, Equatable {
+    /// The blank page's number (1-based).
+    public var page: Int
+    /// The photo (index among the planner's photos) whose spread follows it.
+    public var photoIndex: Int
+}
+
+/// Spreads (`--spreads`): a panorama crosses the gutter of a left-hand (even) page and the right-hand page after
+/// it, never from a right-hand page to the next left-hand page, which is the other side of the sheet.
+///
+/// The rule, as the help and docs/design.md state it:
+/// - A panorama is a photo at least twice as wide as tall, upright. Other photos are laid out as without spreads.
+/// - With `--fit fill` the picture covers both trims and their outer, top and bottom bleeds; each page also shows
+///   the strip that continues over the spine in its spine-side bleed, so the cut book shows one picture. With
+///   `--fit fit` the whole panorama is shown, centred on the spine, within the outer margins of both pages.
+/// - A caption goes on the right-hand page, in a band at the bottom of its margins; the picture stops above the
+///   band on both pages, so its halves still meet. A section heading goes on the left-hand page and the picture
+///   starts under it on both pages. Spread pages carry no printed page number (they still count).
+/// - Parity: `auto` chooses its pagination so that every spread starts on a left-hand page, with as few blank
+///   pages as possible (none when any grouping avoids them) and then as little crop as possible; the photos keep
+///   their order; the sections of a book are paginated together. In `single` and `grid` a panorama that would start on a right-hand page waits: the photos after
+///   it fill pages until a left-hand page comes. A blank page is left only when no photo of the section is left
+///   to fill in, and the build warns about it.
+enum Spreads {
+    /// Whether a photo of this upright size becomes a spread.
+    static func isPanorama(width: Int, height: Int) -> Bool { height > 0 && width >= 2 * height }
+
+    /// One step of a section's pagination.
+    enum Step: Equatable {
+        /// A page of photos: the layout's cells and the positions (in the section) of its photos, in cell order.
+        case page(PageLayouts.Page, positions: [Int])
+        /// The two pages of the panorama at this position.
+        case spread(Int)
+        /// A blank page, so that the spread after it starts on a left-hand page.
+        case blank
+    }
+
+    /// A section's pagination and what it leads to: the side of the page after it (0 for a left-hand page,
+    /// 1 for a right-hand one), its blank pages and its cost (auto's crop and page price; 0 otherwise).
+    struct Ending {
+        var nextSide: Int
+        var blanks: Int
+        var cost: Double
+        var steps: [Step]
+
+        /// Fewer blank pages first, then less cost.
+        func isBetter(blanks: Int, cost: Double) -> Bool {
+            self.blanks < blanks || (self.blanks == blanks && self.cost < cost)
+        }
+    }
+
+    /// The ways to lay out a section that starts on page `startPage` (1-based), every panorama on a left-hand
+    /// page: the best for each side the section can end on (auto can choose; single and grid have one way).
+    /// - Parameter panoramic: per position in the section, whether the photo is a panorama.
+    static func paginate(aspects: [Double], panoramic: [Bool], mode: LayoutMode, area: Rect, firstArea: Rect?,
+                         gap: Double, maxPerPage: Int, bands: ((Int, Double) -> Double)?, startPage: Int) -> [Ending]? {
+        let steps: [Step]
+        switch mode {
+        case .single:
+            steps = waiting(panoramic: panoramic, perPage: 1, startPage: startPage) { positions, first in
+                PageLayouts.Page(count: 1, cells: [first ? firstArea ?? area : area], name: "single")
+            }
+        case .grid(let columns, let rows):
+            guard let cells = PageLayouts.gridCells(columns: columns, rows: rows, area: area, gap: gap),
+                  let firstCells = PageLayouts.gridCells(columns: columns, rows: rows, area: firstArea ?? area, gap: gap)
+            else { return nil }
+            steps = waiting(panoramic: panoramic, perPage: columns * rows, startPage: startPage) { positions, first in
+                PageLayouts.Page(count: positions.count, cells: first ? firstCells : cells, name: mode.description)
+            }
+        case .auto:
+            return AutoLayout(area: area, gap: gap, maxPerPage: maxPerPage, bands: bands, firstArea: firstArea)
+                .endings(for: aspects, panoramic: panoramic, startPage: startPage)
+        }
+        let pages = steps.reduce(0) { count, step in
+            if case .spread = step { return count + 2 } else { return count + 1 }
+        }
+        let blanks = steps.filter { $0 == .blank }.count
+        return [Ending(nextSide: (startPage + pages) % 2, blanks: blanks, cost: 0, steps: steps)]
+    }
+
+    /// Fixed pages of `perPage` photos: a panorama that would start on a right-hand page, or that comes while a
+    /// page is partly filled, waits until the photos after it have filled pages up to a left-hand page.
+    /// - Parameter layout: the page for photos at these positions; `first` for the section's first step.
+    static func waiting(panoramic: [Bool], perPage: Int, startPage: Int,
+                        layout: (_ positions: [Int], _ first: Bool) -> PageLayouts.Page) -> [Step] {
+        var steps: [Step] = []
+        var page = startPage
+        var filling: [Int] = []
+        var waiting: [Int] = []
+        func flush() {
+            while let next = waiting.first, filling.isEmpty, page % 2 == 0 {
+                steps.append(.spread(next))
+                waiting.removeFirst()
+                page += 2
+            }
+        }
+        func close() {
+            steps.append(.page(layout(filling, steps.isEmpty), positions: filling))
+            filling = []
+            page += 1
+        }
+        for position in panoramic.indices {
+            if panoramic[position] {
+                waiting.append(position)
+                flush()
+                continue
+            }
+            filling.append(position)
+            if filling.count == perPage { close(); flush() }
+        }
+        if !filling.isEmpty { close(); flush() }
+        if !waiting.isEmpty && page % 2 == 1 {
+            // Nothing is left to fill the right-hand page: a blank one, which the build reports.
+            steps.append(.blank)
+            page += 1
+            flush()
+        }
+        return steps
+    }
+
+    /// The two halves of a spread of one photo, left page first, each in its own page's coordinates (the PDF
+    /// page, bleed included).
+    /// - Parameter vertical: the picture's bottom and top on both pages (full bleed, or above a caption band and
+    ///   under a heading).
+    static func halves(photoIndex: Int, width: Int, height: Int, vertical: (bottom: Double, top: Double),
+                       options: LayoutOptions) -> [PlacedPhoto] {
+        let trim = options.pageSize.width, bleed = options.bleed
+        let media = trim + 2 * bleed
+        // The canvas spans the bleed boxes; on the PDF page they start after the room for crop marks, if any.
+        let room = options.trimOffset - bleed
+        // One canvas for both pages: the left page's PDF page is [0, media], the right one's starts at `trim`, so
+        // that the two trims meet at the spine (canvas x = bleed + trim).
+        let photoWidth = Double(max(width, 1)), photoHeight = Double(max(height, 1))
+        var frame: Rect
+        switch options.fit {
+        case .fill:
+            frame = Rect(x: 0, y: vertical.bottom, width: 2 * trim + 2 * bleed, height: vertical.top - vertical.bottom)
+        case .fit:
+            let margin = options.margin
+            frame = Rect(x: bleed + margin, y: vertical.bottom, width: 2 * trim - 2 * margin,
+                         height: vertical.top - vertical.bottom)
+        }
+        let placement: Rect
+        let crop: SourceRect
+        let photoAspect = photoWidth / photoHeight, frameAspect = frame.width / frame.height
+        switch options.fit {
+        case .fill:
+            placement = frame
+            if photoAspect > frameAspect {
+                let cropWidth = photoHeight * frameAspect
+                crop = SourceRect(x: (photoWidth - cropWidth) / 2, y: 0, width: cropWidth, height: photoHeight)
+            } else {
+                let cropHeight = photoWidth / frameAspect
+                crop = SourceRect(x: 0, y: (photoHeight - cropHeight) / 2, width: photoWidth, height: cropHeight)
+            }
+        case .fit:
+            let size = photoAspect > frameAspect
+                ? (width: frame.width, height: frame.width / photoAspect)
+                : (width: frame.height * photoAspect, height: frame.height)
+            // Centred on the spine, whatever the margins: the gutter is the middle of the picture.
+            let spine = bleed + trim
+            placement = Rect(x: spine - size.width / 2, y: frame.y + (frame.height - size.height) / 2,
+                             width: size.width, height: size.height)
+            frame = placement
+            crop = SourceRect(x: 0, y: 0, width: photoWidth, height: photoHeight)
+        }
+        // Source pixels per point, the same on both pages, so the halves are one picture cut in two.
+        let perPoint = crop.width / placement.width
+        let scale = options.keepOriginals ? 1 : min(1, placement.width / 72 * options.dpi / crop.width)
+        let cropShare = max(0, 1 - crop.width * crop.height / (photoWidth * photoHeight))
+        return [0.0, trim].map { origin in
+            let start = max(placement.x, origin), end = min(placement.x + placement.width, origin + media)
+            let x = crop.x + (start - placement.x) * perPoint
+            let halfCrop = SourceRect(x: x, y: crop.y, width: min((end - start) * perPoint, photoWidth - x),
+                                      height: crop.height)
+            let onPage = Rect(x: start - origin + room, y: placement.y, width: end - start, height: placement.height)
+            let frameStart = max(frame.x, origin), frameEnd = min(frame.x + frame.width, origin + media)
+            // The crop is kept exact rather than trimmed to whole output pixels (as a single page's is): the halves
+            // must meet to the point; the pixels' aspect is off by less than one pixel across the page.
+            return PlacedPhoto(photoIndex: photoIndex,
+                               cell: Rect(x: frameStart - origin + room, y: frame.y, width: frameEnd - frameStart,
+                                          height: frame.height),
+                               placement: onPage, crop: halfCrop,
+                               pixelWidth: max(1, Int((halfCrop.width * scale).rounded())),
+                               pixelHeight: max(1, Int((halfCrop.height * scale).rounded())),
+                               cropShare: cropShare)
+        }
+    }
+}
+
+extension AutoLayout {
+    /// The cheapest paginations, photos in order, in which every panorama is a spread that starts on a left-hand
+    /// page (first the fewest blank pages, then the least crop and the fewest pages), one for each side the page
+    /// after them can be on. A dynamic programme over (photos placed, side of the next page).
+    func endings(for aspects: [Double], panoramic: [Bool], startPage: Int) -> [Spreads.Ending]? {
+        let n = aspects.count
+        guard n > 0 else { return [Spreads.Ending(nextSide: startPage % 2, blanks: 0, cost: 0, steps: [])] }
+        let perPage = max(1, min(maxPerPage, Self.maxPerPageLimit))
+        let arrangements = (1...perPage).map { Arrangement.all(of: $0) }
+        struct State {
+            var blanks: Int
+            var cost: Double
+            var steps: [Spreads.Step]
+            var from: Int
+            var side: Int
+            func isWorse(than blanks: Int, _ cost: Double) -> Bool {
+                blanks < self.blanks || (blanks == self.blanks && cost < self.cost)
+            }
+        }
+        // best[i][side]: the cheapest way to lay out the first i photos, the next page even (0) or odd (1).
+        var best = Array(repeating: [State?](repeating: nil, count: 2), count: n + 1)
+        best[0][startPage % 2] = State(blanks: 0, cost: 0, steps: [], from: -1, side: -1)
+        func offer(_ end: Int, _ side: Int, _ blanks: Int, _ cost: Double, _ steps: [Spreads.Step], from: Int, _ previous: Int) {
+            if best[end][side].map({ $0.isWorse(than: blanks, cost) }) ?? true {
+                best[end][side] = State(blanks: blanks, cost: cost, steps: steps, from: from, side: previous)
+            }
+        }
+        for start in 0..<n {
+            if panoramic[start] {
+                for side in 0..<2 {
+                    guard let state = best[start][side] else { continue }
+                    // On a right-hand page a spread would cross a sheet: a blank page first.
+                    let blank = side == 1
+                    offer(start + 1, 0, state.blanks + (blank ? 1 : 0), state.cost + Self.pagePrice * (blank ? 3 : 2),
+                          blank ? [.blank, .spread(start)] : [.spread(start)], from: start, side)
+                }
+                continue
+            }
+            for count in 1...min(perPage, n - start) {
+                if panoramic[start + count - 1] { break }
+                guard best[start][0] != nil || best[start][1] != nil,
+                      let page = bestPage(Array(aspects[start..<start + count]), first: start,
+                                          arrangements: arrangements[count - 1]) else { continue }
+                for side in 0..<2 {
+                    guard let state = best[start][side] else { continue }
+                    offer(start + count, 1 - side, state.blanks, state.cost + page.cost,
+                          [.page(page.page, positions: Array(start..<start + count))], from: start, side)
+                }
+            }
+        }
+        var endings: [Spreads.Ending] = []
+        for last in 0..<2 {
+            guard var state = best[n][last] else { continue }
+            let (blanks, cost) = (state.blanks, state.cost)
+            var steps: [Spreads.Step] = []
+            var end = n
+            while end > 0 {
+                steps.insert(contentsOf: state.steps, at: 0)
+                let side = state.side
+                end = state.from
+                guard let previous = best[end][side] else { return nil }
+                state = previous
+            }
+            endings.append(Spreads.Ending(nextSide: last, blanks: blanks, cost: cost, steps: steps))
+        }
+        return endings.isEmpty ? nil : endings
+    }
+}
