@@ -28,7 +28,7 @@ _photobook() {
     done
     case $command in
         "")
-            COMPREPLY=($(compgen -W "build completions --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W "build cover completions --help --version" -- "$cur"))
             ;;
         build)
             case $prev in
@@ -58,6 +58,28 @@ _photobook() {
             esac
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--output -o --recursive -r --sort --reverse --max-pixels --page-size --margin --bleed --safety --binding --pad-to --layout --gap --max-per-page --fit --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
+            else
+                _photobook_files
+            fi
+            ;;
+        cover)
+            case $prev in
+                -o|--output) _photobook_files pdf; return ;;
+                --page-size) COMPREPLY=($(compgen -W "a3 a4 a5 letter legal" -- "$cur")); return ;;
+                --spine) COMPREPLY=(); return ;;
+                --interior-pages) COMPREPLY=(); return ;;
+                --paper-ppi) COMPREPLY=(); return ;;
+                --bleed) COMPREPLY=(); return ;;
+                --safety) COMPREPLY=(); return ;;
+                --dpi) COMPREPLY=(); return ;;
+                --quality) COMPREPLY=(); return ;;
+                --title) COMPREPLY=(); return ;;
+                --subtitle) COMPREPLY=(); return ;;
+                --author) COMPREPLY=(); return ;;
+                --font) _photobook_files ttf; return ;;
+            esac
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--output -o --page-size --spine --interior-pages --paper-ppi --bleed --safety --dpi --quality --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi

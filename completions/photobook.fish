@@ -3,6 +3,7 @@ complete -c photobook -f
 complete -c photobook -n __fish_use_subcommand -s h -l help -d 'show the commands and exit'
 complete -c photobook -n __fish_use_subcommand -s V -l version -d 'show the version and exit'
 complete -c photobook -n __fish_use_subcommand -a build -d 'make a print-ready PDF photo book from folders and files of photos'
+complete -c photobook -n __fish_use_subcommand -a cover -d 'make the one-page wrap cover of a paperback: back, spine and front'
 complete -c photobook -n __fish_use_subcommand -a completions -d 'print the shell completion script for bash, zsh or fish'
 
 complete -c photobook -n '__fish_seen_subcommand_from build' -s o -l output -r -F -d 'the PDF to write'
@@ -37,6 +38,24 @@ complete -c photobook -n '__fish_seen_subcommand_from build' -s q -l quiet -d 'p
 complete -c photobook -n '__fish_seen_subcommand_from build' -s v -l verbose -d 'also report skipped files and each photo\'s density'
 complete -c photobook -n '__fish_seen_subcommand_from build' -s h -l help -d 'show this help and exit'
 complete -c photobook -n '__fish_seen_subcommand_from build' -F
+
+complete -c photobook -n '__fish_seen_subcommand_from cover' -s o -l output -r -F -d 'the PDF to write, one page'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -l page-size -x -a 'a3 a4 a5 letter legal' -d 'the book\'s trim size, portrait as given: the size of the front and of the back'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -l spine -x -d 'the width of the spine, the thickness of the book block'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -l interior-pages -x -d 'the book\'s page count, to work out the spine as N / P inches'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -l paper-ppi -x -d 'the paper\'s pages per inch of thickness, as the print service quotes it'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -l bleed -x -d 'how far the photos run past the trim edge on every outer side'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -l safety -x -d 'how far inside the trim edges and the folds the front\'s words must stay'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -l dpi -x -d 'target density of the printed photos in pixels per inch'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -l quality -x -d 'JPEG quality of the photos embedded in the cover'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -l title -x -d 'the title, at the top of the front and along the spine'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -l subtitle -x -d 'a line under the title on the front'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -l author -x -d 'the author, on the front under the title and at the foot of the spine when it fits'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -l font -r -F -d 'the TrueType font for the words, embedded'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -s q -l quiet -d 'print errors only'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -s v -l verbose -d 'also report where each part of the cover lies and each photo\'s density'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -s h -l help -d 'show this help and exit'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -F
 
 complete -c photobook -n '__fish_seen_subcommand_from completions' -s h -l help -d 'show this help and exit'
 complete -c photobook -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish'

@@ -74,7 +74,7 @@ struct CoverCommand {
     static var document: CommandDocument {
         CommandDocument(
             name: "cover",
-            synopsis: "photobook cover FRONT [BACK] -o COVER.pdf (--spine LENGTH | --interior-pages N --paper-ppi P) [options]",
+            synopsis: "photobook cover FRONT [BACK] -o COVER.pdf --spine LENGTH [options]",
             summary: "make the one-page wrap cover of a paperback: back, spine and front",
             description: [
                 "Makes the wrap cover of a paperback photo book as one PDF page: the back on the left, the spine, "
@@ -89,14 +89,15 @@ struct CoverCommand {
                     + "COVER.pdf untouched and no temporary file behind. A photo that cannot be used fails the "
                     + "cover (status 1) and nothing is written.",
             ],
-            operands: "FRONT [BACK]", operandCompletion: .files(extensions: ["jpg", "jpeg", "png"]),
+            operands: "FRONT [BACK]", operandCompletion: .filesAndFolders,
             options: options.map(\.spec),
             examples: [
-                ("photobook cover front.jpg back.jpg -o cover.pdf --page-size 8.5x11in --bleed 0.125in "
-                    + "--interior-pages 200 --paper-ppi 444 --title \"Summer 2025\" --author \"A. Reader\"",
-                 "a wrap cover for a 200-page letter-size book on 444 PPI paper"),
-                ("photobook cover front.jpg -o cover.pdf --page-size 20x20cm --spine 12mm --bleed 3mm --title Italy",
-                 "a square cover with a 12 mm spine and a blank back"),
+                ("photobook cover front.jpg back.jpg -o cover.pdf --spine 14mm --bleed 3mm",
+                 "the front and back photos, a 14 mm spine and a 3 mm bleed"),
+                ("photobook cover front.jpg -o cover.pdf --interior-pages 200 --paper-ppi 444",
+                 "the spine of a 200-page book on paper of 444 pages per inch (11.4 mm)"),
+                (#"photobook cover front.jpg -o cover.pdf --spine 1cm --title "Summer 2025""#,
+                 "the title on the front and along the spine"),
             ])
     }
 
@@ -158,10 +159,13 @@ struct CoverCommand {
             break
         case .tooWide(let largest)?:
             let limit = mm.describe(PageSize.sideRange.upperBound)
-            if geometry.mediaSize.height > PageSize.sideRange.upperBound {
-                throw .usage("--bleed: \(mm.describe(bleed)) makes the cover higher than a PDF page may be (\(limit))")
+            let panels = 2 * pageSize.width
+            if geometry.mediaSize.height > PageSize.sideRange.upperBound
+                || panels <= PageSize.sideRange.upperBound && panels + 2 * bleed > PageSize.sideRange.upperBound {
+                throw .usage("--bleed: \(mm.describe(bleed)) makes the cover larger than a PDF page may be "
+                             + "(each side at most \(limit))")
             }
-            if largest <= 0 {
+            if panels > PageSize.sideRange.upperBound {
                 throw .usage("--page-size: two panels of \(pageSize) side by side, with the bleed, are wider than a "
                              + "PDF page may be (\(limit))")
             }
