@@ -359,6 +359,25 @@ import Testing
         #expect(Scratch.listing(tmp).isEmpty, "nothing left in TMPDIR: \(Scratch.listing(tmp))")
     }
 
+    /// A second Ctrl-C while the first one is still being honoured stops the cover at once, as it does a book.
+    @Test func aSecondCtrlCStopsAtOnceAndLeavesNothing() throws {
+        let scratch = try Scratch()
+        let tmp = try scratch.sub("tmp")
+        let old = Array("%PDF-1.4 the previous cover".utf8)
+        let out = try scratch.write("cover.pdf", old)
+        let live = try LiveRun(Run.binary, ["cover", SignalTests.largePhotos + "/photo2.jpg", "-o", out, "--spine", "1cm"],
+                               environment: ["TMPDIR": tmp, "PHOTOBOOK_TEST_PAUSE": "page", "PHOTOBOOK_TEST_PAUSE_HOLD": "1"])
+        #expect(live.waitForStderr(containing: "test: paused at page", timeout: 120), "\(live.stderr)")
+        kill(live.pid, SIGINT)
+        #expect(live.waitForStderr(containing: "cancelling...", timeout: 30), "\(live.stderr)")
+        kill(live.pid, SIGINT)
+        #expect(live.waitForExit(timeout: 60) == 130, "\(live.stderr)")
+        #expect(live.stderr.contains("interrupted again: stopped at once"), "\(live.stderr)")
+        #expect(try Fixtures.read(out) == old)
+        #expect(Scratch.listing(scratch.path) == ["cover.pdf", "tmp"], "\(Scratch.listing(scratch.path))")
+        #expect(Scratch.listing(tmp).isEmpty, "\(Scratch.listing(tmp))")
+    }
+
     @Test func helpListsEveryOptionAndTheCommandIsDocumented() throws {
         let run = try Run.photobook(["cover", "--help"])
         #expect(run.status == 0)
