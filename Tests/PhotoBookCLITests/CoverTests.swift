@@ -378,6 +378,52 @@ import Testing
         #expect(Scratch.listing(tmp).isEmpty, "\(Scratch.listing(tmp))")
     }
 
+    @Test func verboseSaysWhereEachPartLiesAndHowDenseEachPhotoIs() throws {
+        let scratch = try Scratch()
+        let out = scratch.file("cover.pdf")
+        let run = try Run.photobook(["cover", Self.front, "-o", out, "--page-size", "a5", "--spine", "12mm", "--bleed", "3mm",
+                                     "--dpi", "72", "-v"])
+        #expect(run.status == 0, "\(run.stderr)")
+        for line in ["photobook: back: 148 x 210 mm, from 3 to 151 mm from the left edge of the page",
+                     "photobook: spine: 12 x 210 mm, from 151 to 163 mm from the left edge of the page",
+                     "photobook: front: 148 x 210 mm, from 163 to 311 mm from the left edge of the page",
+                     "photobook: wrote \(out): a wrap cover of 308 x 210 mm with a 12 mm spine, 314 x 216 mm with the bleed"] {
+            #expect(run.stderr.contains(line), "\(run.stderr)")
+        }
+        #expect(run.stderr.contains("photobook: \(Self.front): "), "\(run.stderr)")
+        let quiet = try Run.photobook(["cover", Self.front, "-o", out, "--spine", "12mm", "-q"])
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
+    }
+
+    /// A share of the hostile values of the option-table tests, against the binary: every run ends in 0, 1 or 2,
+    /// never a signal; a refusal names the option; only a success leaves a file, and no temporary file stays.
+    @Test(arguments: CoverCommand.options.map(\.spec))
+    func hostileValuesEndInAStatusWithAMessage(option: OptionSpec) throws {
+        let scratch = try Scratch()
+        let photo = Run.fixture("pngsuite/basn2c08.png")
+        let values = ["", "0", "-1", "nan", "1e308", "9223372036854775808", "😀", "--", "/", "14401x14400pt", "a5",
+                      "5e-324", "\u{1B}[31mred"]
+        for form in ExtremeArguments.forms(of: option) {
+            for value in values {
+                let arguments = ["cover", photo, "-o", "cover.pdf", "-q", "--spine", "3mm"] + form(value)
+                let run = try Run.command(Run.binary, arguments, directory: scratch.path, timeout: 60)
+                #expect([0, 1, 2].contains(run.status), "\(arguments): status \(run.status)\n\(run.stderr)")
+                if run.status == 2 {
+                    let first = run.stderr.split(separator: "\n").first.map(String.init) ?? ""
+                    #expect(first.hasPrefix("photobook: error: "), "\(arguments): \(run.stderr)")
+                    #expect(first.contains(option.longName) || first.contains("--spine") || first.contains("--safety")
+                                || first.contains("no output") || first.contains("photos given")
+                                || first.contains("cannot write the book") || first.contains("the output")
+                                || first.contains("is a folder"),
+                            "\(arguments): \(run.stderr)")
+                }
+                let left = Scratch.listing(scratch.path)
+                #expect(run.status == 0 ? left.count == 1 : left.isEmpty, "\(arguments) left \(left)")
+                for name in left { try FileManager.default.removeItem(atPath: scratch.file(name)) }
+            }
+        }
+    }
+
     @Test func helpListsEveryOptionAndTheCommandIsDocumented() throws {
         let run = try Run.photobook(["cover", "--help"])
         #expect(run.status == 0)
