@@ -55,8 +55,8 @@ struct CoverCommand {
             .value("quality", .integer(1...100), default: "90", group: .photos,
                    help: "JPEG quality of the photos embedded in the cover", \.quality),
             .value("title", .words(what: "title"), group: .words,
-                   help: "the title, at the top of the front and along the spine (reading top to bottom); also the "
-                       + "PDF's Title. Without it the cover has photos only", \.title),
+                   help: "the title, at the top of the front and along the spine (reading top to bottom), and the "
+                       + "PDF's Title; without it the cover has photos only", \.title),
             .value("subtitle", .words(what: "subtitle"), group: .words,
                    help: "a line under the title on the front (needs --title); also the PDF's Subject", \.subtitle),
             .value("author", .words(what: "author"), group: .words,
