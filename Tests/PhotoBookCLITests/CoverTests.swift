@@ -56,6 +56,7 @@ import Testing
 
     /// The spine from --spine or from --interior-pages / --paper-ppi, with and without bleed: MediaBox, BleedBox,
     /// TrimBox and ArtBox as the formula says.
+    // Trap: written inline in @Test(arguments:), this literal is inferred [Any] (not Sendable); typed here it is not.
     static let spineCases: [(arguments: [String], spine: Double, bleed: Double)] = [
         (["--spine", "12mm"], 12 * mm, 0),
         (["--spine", "12mm", "--bleed", "3mm"], 12 * mm, 3 * mm),

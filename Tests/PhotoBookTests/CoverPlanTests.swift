@@ -18,6 +18,7 @@ struct CoverPlanTests {
             && inner.y + inner.height <= outer.y + outer.height + 1e-6
     }
 
+    // Trap: inline in @Test(arguments:), this literal of tuples and arithmetic timed out the type checker.
     static let spines: [(pages: Int, ppi: Double, points: Double)] = [
         (200, 444, 200.0 / 444 * 72), (24, 444, 24.0 / 444 * 72), (500, 526, 500.0 / 526 * 72), (100, 72, 100),
     ]
