@@ -24,6 +24,8 @@ public enum PhotoBookCLI {
             return help(Array(args.dropFirst())).rawValue
         case "build":
             return runBuild(Array(args.dropFirst())).rawValue
+        case "cover":
+            return runCover(Array(args.dropFirst())).rawValue
         case "completions":
             return runCompletions(Array(args.dropFirst())).rawValue
         case "presets":

@@ -1,0 +1,167 @@
+/// The words of a wrap cover and the font's measure to set them with.
+public struct CoverWords: Sendable {
+    public var measure: any TextMeasure
+    public var title: String
+    public var subtitle: String?
+    public var author: String?
+
+    public init(measure: any TextMeasure, title: String, subtitle: String? = nil, author: String? = nil) {
+        self.measure = measure
+        self.title = title
+        self.subtitle = subtitle
+        self.author = author
+    }
+}
+
+/// A line of text on the spine, turned a quarter clockwise so that it reads from top to bottom (as English-language
+/// books do: the tops of the letters face the front).
+public struct SpineText: Sendable, Equatable {
+    public enum Role: String, Sendable, Equatable { case title, author }
+    public var role: Role
+    public var text: String
+    public var size: Double
+    /// Where the baseline runs: a vertical line at this x.
+    public var baselineX: Double
+    /// Where the line starts, at the top, and how far down it runs.
+    public var top: Double
+    public var length: Double
+
+    /// What the letters cover on the page: from one descent left of the baseline to one ascent right of it.
+    public func box(ascent: Double, descent: Double) -> Rect {
+        Rect(x: baselineX - descent * size, y: top - length, width: (ascent + descent) * size, height: length)
+    }
+}
+
+/// Everything a wrap cover is made of, placed: the page's parts, the photos' cells and crops, the words.
+public struct CoverPlan: Sendable, Equatable {
+    public var geometry: CoverGeometry
+    /// The front photo (`photoIndex` 0), covering the front panel to its bleed edges.
+    public var front: PlacedPhoto
+    /// The back photo (`photoIndex` 1), covering the back panel to its bleed edges; nil for a plain back.
+    public var back: PlacedPhoto?
+    /// The title, subtitle and author at the top of the front, inside its safe area, over the photo.
+    public var frontTexts: [PlacedText] = []
+    /// The title, and the author when there is room, along the spine.
+    public var spineTexts: [SpineText] = []
+    /// What did not fit, in words for the user.
+    public var warnings: [String] = []
+}
+
+/// Plans a wrap cover. Pure: no I/O.
+public enum CoverPlanner {
+    /// The smallest type set on the spine; a spine too narrow for it stays blank.
+    public static let minimumSpineSize = 6.0
+    /// The largest type set on the spine, however wide it is.
+    public static let maximumSpineSize = 18.0
+    /// How far spine text keeps from each fold (1/16 in): the fold never falls exactly where the printer meant it.
+    public static let spineFoldClearance = 72.0 / 16
+    /// Sizes of the front's title, subtitle and author, and the most lines each may take.
+    static let frontStyles: [(role: PlacedText.Role, size: Double, maxLines: Int)] =
+        [(.title, 28, 3), (.subtitle, 16, 2), (.author, 12, 2)]
+
+    /// The cover for a front photo of `front` upright pixels (and a back photo of `back`, if any), at `dpi`.
+    /// - Returns: nil when the geometry cannot make a cover (`CoverGeometry.problem`).
+    public static func plan(geometry: CoverGeometry, front: (width: Int, height: Int), back: (width: Int, height: Int)?,
+                            dpi: Double, words: CoverWords?) -> CoverPlan? {
+        guard geometry.problem == nil, dpi.isFinite, dpi > 0 else { return nil }
+        var layout = LayoutOptions(pageSize: geometry.mediaSize, margin: 0, dpi: dpi, fit: .fill)
+        layout.bleed = 0
+        let frontPhoto = Planner.place(photoIndex: 0, width: front.width, height: front.height,
+                                       in: geometry.frontPhotoCell, options: layout)
+        let backPhoto = back.map {
+            Planner.place(photoIndex: 1, width: $0.width, height: $0.height, in: geometry.backPhotoCell, options: layout)
+        }
+        var plan = CoverPlan(geometry: geometry, front: frontPhoto, back: backPhoto)
+        if let words {
+            plan.frontTexts = frontTexts(words, area: geometry.frontSafeArea, warnings: &plan.warnings)
+            plan.spineTexts = spineTexts(words, geometry: geometry, warnings: &plan.warnings)
+        }
+        return plan
+    }
+
+    /// The title, subtitle and author from the top of the front's safe area down, centred, each wrapped.
+    static func frontTexts(_ words: CoverWords, area: Rect, warnings: inout [String]) -> [PlacedText] {
+        var texts: [PlacedText] = []
+        var top = area.y + area.height
+        let contents: [PlacedText.Role: String?] = [.title: words.title, .subtitle: words.subtitle, .author: words.author]
+        for style in frontStyles {
+            guard let content = contents[style.role] ?? nil, !content.isEmpty else { continue }
+            let (lines, cut) = TextLines.wrap(content, width: area.width, size: style.size, maxLines: style.maxLines,
+                                              measure: words.measure)
+            if cut {
+                warnings.append("the \(style.role.rawValue) is too long for the front: cut to \(lines.count) "
+                                + "line\(lines.count == 1 ? "" : "s") with an ellipsis")
+            }
+            guard !lines.isEmpty else { continue }
+            let leading = style.size * 1.25
+            let height = Double(lines.count) * leading
+            if top - height < area.y - 1e-6 {
+                warnings.append("the \(style.role.rawValue) does not fit inside the front's safe area; left out")
+                continue
+            }
+            texts.append(PlacedText(role: style.role, lines: lines, size: style.size, leading: leading,
+                                    box: Rect(x: area.x, y: top - height, width: area.width, height: height),
+                                    alignment: .center))
+            top -= height + style.size * 0.5
+        }
+        return texts
+    }
+
+    /// The title along the spine, centred across it and along it; with an author, the title from the top of the
+    /// spine's safe length and the author ending at its bottom. Smaller type before leaving anything out.
+    static func spineTexts(_ words: CoverWords, geometry: CoverGeometry, warnings: inout [String]) -> [SpineText] {
+        let measure = words.measure
+        let strip = geometry.spineStrip
+        let across = strip.width - 2 * spineFoldClearance
+        let extent = measure.ascent + measure.descent
+        let fitsAcross = extent > 0 ? across / extent : 0
+        guard fitsAcross >= minimumSpineSize else {
+            let needed = minimumSpineSize * extent + 2 * spineFoldClearance
+            warnings.append("the spine is \(millimetres(strip.width)) wide, too narrow for a line of text "
+                            + "(\(millimetres(needed)) at least): it is left blank")
+            return []
+        }
+        var size = min(maximumSpineSize, fitsAcross)
+        let top = strip.y + strip.height - geometry.safety
+        let length = strip.height - 2 * geometry.safety
+        guard length > 0 else { return [] }
+        // The space between title and author: two ems, so the two read as two.
+        var author = words.author.flatMap { $0.isEmpty ? nil : $0 }
+        let width = { (text: String, size: Double) in measure.width(of: text, size: size) }
+        func needed(_ size: Double) -> Double {
+            width(words.title, size) + (author.map { width($0, size) + 2 * size } ?? 0)
+        }
+        if needed(size) > length {
+            // Every width is proportional to the size: the size that fits exactly, if it is not too small.
+            let smaller = size * length / needed(size)
+            if smaller >= minimumSpineSize {
+                size = smaller
+            } else if author != nil {
+                author = nil
+                warnings.append("the author does not fit on the spine beside the title; only the title is there")
+                size = min(size, max(minimumSpineSize, size * length / needed(size)))
+            }
+        }
+        var title = words.title
+        if width(title, size) > length {
+            size = minimumSpineSize
+            title = TextLines.ellipsized(title, width: length, size: size, measure: measure)
+            warnings.append("the title is too long for the spine: cut to \"\(title)\"")
+        }
+        // Centred across the spine: the letters run from one descent left of the baseline to one ascent right.
+        let baselineX = strip.x + strip.width / 2 - (measure.ascent - measure.descent) * size / 2
+        let titleLength = width(title, size)
+        guard let author else {
+            return [SpineText(role: .title, text: title, size: size, baselineX: baselineX,
+                              top: strip.y + strip.height / 2 + titleLength / 2, length: titleLength)]
+        }
+        let authorLength = width(author, size)
+        return [SpineText(role: .title, text: title, size: size, baselineX: baselineX, top: top, length: titleLength),
+                SpineText(role: .author, text: author, size: size, baselineX: baselineX,
+                          top: top - length + authorLength, length: authorLength)]
+    }
+
+    static func millimetres(_ points: Double) -> String {
+        Length.format(points / Length.pointsPerMillimetre) + " mm"
+    }
+}

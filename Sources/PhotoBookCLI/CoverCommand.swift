@@ -1,0 +1,185 @@
+import PhotoBook
+
+/// `photobook cover FRONT [BACK] -o OUT (--spine LENGTH | --interior-pages N --paper-ppi P) [options]`: the
+/// options as typed and checked, each declared once in `options`.
+struct CoverCommand {
+    var inputs: [String] = []
+    var output: String?
+    var pageSize = PageSize.a4
+    var spine: Double?
+    var interiorPages: Int?
+    var paperPPI: Int?
+    var bleed = 0.0
+    var safety = 0.0
+    var dpi = 300
+    var quality = 90
+    var title: String?
+    var subtitle: String?
+    var author: String?
+    var fontPath = BookFont.defaultPath
+    var quiet = false
+    var verbose = false
+    var help = false
+
+    /// The most interior pages a spine is worked out for: far beyond any binding, small enough to stay exact.
+    static let pagesLimit = 100_000
+    /// Paper is sold from about 200 to 1000 pages per inch; the range leaves room on both sides.
+    static let ppiLimit = 10_000
+
+    /// Every option of `cover`, in the order help lists them within their groups.
+    static var options: [Option<CoverCommand>] {
+        [
+            .value("output", short: "o", .outputFile(extensions: ["pdf"]), required: true, group: .files,
+                   help: "the PDF to write, one page; replaced atomically when the whole cover is ready", \.output),
+            .value("page-size", .pageSize, default: "a4", group: .page,
+                   help: "the book's trim size, portrait as given: the size of the front and of the back",
+                   \.pageSize),
+            .value("spine", .length(), group: .page,
+                   help: "the width of the spine, the thickness of the book block (or give --interior-pages and "
+                       + "--paper-ppi)", \.spine),
+            .value("interior-pages", .integer(1...pagesLimit), group: .page,
+                   help: "the book's page count, to work out the spine as N / P inches (with --paper-ppi)",
+                   \.interiorPages),
+            .value("paper-ppi", .integer(1...ppiLimit, metavar: "P"), group: .page,
+                   help: "the paper's pages per inch of thickness, as the print service quotes it (with "
+                       + "--interior-pages)", \.paperPPI),
+            .value("bleed", .length(), default: "0", group: .page,
+                   help: "how far the photos run past the trim edge on every outer side (3mm or 0.125in are "
+                       + "usual); the page grows by it, its TrimBox stays back + spine + front", \.bleed),
+            .value("safety", .length(), default: "10mm", group: .page,
+                   help: "how far inside the trim edges and the folds the front's words must stay (the ArtBox)",
+                   \.safety),
+            .value("dpi", .integer(10...2400), default: "300", group: .photos,
+                   help: "target density of the printed photos in pixels per inch; photos are never upsampled",
+                   \.dpi),
+            .value("quality", .integer(1...100), default: "90", group: .photos,
+                   help: "JPEG quality of the photos embedded in the cover", \.quality),
+            .value("title", .words(what: "title"), group: .words,
+                   help: "the title, at the top of the front and along the spine (reading top to bottom), and the "
+                       + "PDF's Title; without it the cover has photos only", \.title),
+            .value("subtitle", .words(what: "subtitle"), group: .words,
+                   help: "a line under the title on the front (needs --title); also the PDF's Subject", \.subtitle),
+            .value("author", .words(what: "author"), group: .words,
+                   help: "the author, on the front under the title and at the foot of the spine when it fits "
+                       + "(needs --title); also the PDF's Author", \.author),
+            .value("font", .inputFile(extensions: ["ttf"]), default: BookFont.defaultPath, group: .words,
+                   help: "the TrueType font for the words, embedded", \.fontPath),
+            .flag("quiet", short: "q", group: .messages, help: "print errors only", \.quiet),
+            .flag("verbose", short: "v", group: .messages,
+                  help: "also report where each part of the cover lies and each photo's density", \.verbose),
+            .flag("help", short: "h", defaultText: nil, group: .messages, help: "show this help and exit", \.help),
+        ]
+    }
+
+    static var document: CommandDocument {
+        CommandDocument(
+            name: "cover",
+            synopsis: "photobook cover FRONT [BACK] -o COVER.pdf --spine LENGTH [options]",
+            summary: "make the one-page wrap cover of a paperback: back, spine and front",
+            description: [
+                "Makes the wrap cover of a paperback photo book as one PDF page: the back on the left, the spine, "
+                    + "the front on the right, with the bleed round the outside and a TrimBox of back + spine + "
+                    + "front. The first photo named fills the front, a second one the back (else the back is "
+                    + "blank); each runs out to the bleed but stops at the folds. The title, subtitle and author "
+                    + "go at the top of the front, in white or black, whichever reads better over the photo; the "
+                    + "title and author also go along the spine, reading from top to bottom, when it is wide "
+                    + "enough for a line of text (a warning says when it is not).",
+                "The spine is --spine wide, or --interior-pages divided by --paper-ppi inches: give one or the "
+                    + "other. The cover is written atomically, as a book is: Ctrl-C leaves an existing "
+                    + "COVER.pdf untouched and no temporary file behind. A photo that cannot be used fails the "
+                    + "cover (status 1) and nothing is written.",
+            ],
+            // Any file: photos are known by content, and the bash writer would offer only the first of several extensions.
+            operands: "FRONT [BACK]", operandCompletion: .filesAndFolders,
+            options: options.map(\.spec),
+            examples: [
+                ("photobook cover front.jpg back.jpg -o cover.pdf --spine 14mm --bleed 3mm",
+                 "the front and back photos, a 14 mm spine and a 3 mm bleed"),
+                ("photobook cover front.jpg -o cover.pdf --interior-pages 200 --paper-ppi 444",
+                 "the spine of a 200-page book on paper of 444 pages per inch (11.4 mm)"),
+                (#"photobook cover front.jpg -o cover.pdf --spine 1cm --title "Summer 2025""#,
+                 "the title on the front and along the spine"),
+            ])
+    }
+
+    /// Parses the arguments after `cover` and checks them together, before any photo is read.
+    static func parse(_ arguments: [String]) throws(CLIError) -> CoverCommand {
+        var command = CoverCommand()
+        for option in options {
+            guard let value = option.defaultValue else { continue }
+            do {
+                try option.apply(&command, value)
+            } catch {
+                fatalError("the default \(value) of \(option.spec.longName) is refused by its own parser: \(error.message)")
+            }
+        }
+        command.inputs = try ArgumentScanner(options: options, commandName: "cover").scan(arguments, into: &command)
+        if command.help { return command }
+        try command.validate()
+        return command
+    }
+
+    /// The spine's width in points, from `--spine` or from `--interior-pages` and `--paper-ppi`.
+    var spineWidth: Double {
+        if let spine { return spine }
+        return CoverGeometry.spineWidth(interiorPages: interiorPages ?? 0, pagesPerInch: Double(paperPPI ?? 1))
+    }
+
+    var geometry: CoverGeometry {
+        CoverGeometry(panel: pageSize, spine: spineWidth, bleed: bleed, safety: safety)
+    }
+
+    /// The checks that need more than one option, or none given.
+    func validate() throws(CLIError) {
+        guard !inputs.isEmpty else {
+            throw .usage("no input given: name the front photo (and a second photo for the back)")
+        }
+        guard inputs.count <= 2 else {
+            throw .usage("\(inputs.count) photos given: name the front photo, and at most one more for the back")
+        }
+        guard output != nil else { throw .usage("no output given: add -o COVER.pdf") }
+        switch (spine != nil, interiorPages != nil, paperPPI != nil) {
+        case (true, false, false), (false, true, true):
+            break
+        case (true, _, _):
+            let other = interiorPages != nil ? "--interior-pages" : "--paper-ppi"
+            throw .usage("--spine: the spine's width is given twice, by --spine and by \(other): use one or the other")
+        case (false, true, false):
+            throw .usage("--interior-pages: needs --paper-ppi, the paper's pages per inch, to work out the spine")
+        case (false, false, true):
+            throw .usage("--paper-ppi: needs --interior-pages, the book's page count, to work out the spine")
+        case (false, false, false):
+            throw .usage("--spine: no spine width given: add --spine LENGTH, or --interior-pages N with --paper-ppi P")
+        }
+        for (name, value) in [("--subtitle", subtitle), ("--author", author)] where value != nil && title == nil {
+            throw .usage("\(name): goes under the title, so it needs --title")
+        }
+        let mm = Length.Unit.mm
+        switch geometry.problem {
+        case nil:
+            break
+        case .tooWide(let largest)?:
+            let limit = mm.describe(PageSize.sideRange.upperBound)
+            let panels = 2 * pageSize.width
+            if geometry.mediaSize.height > PageSize.sideRange.upperBound
+                || panels <= PageSize.sideRange.upperBound && panels + 2 * bleed > PageSize.sideRange.upperBound {
+                throw .usage("--bleed: \(mm.describe(bleed)) makes the cover larger than a PDF page may be "
+                             + "(each side at most \(limit))")
+            }
+            if panels > PageSize.sideRange.upperBound {
+                throw .usage("--page-size: two panels of \(pageSize) side by side, with the bleed, are wider than a "
+                             + "PDF page may be (\(limit))")
+            }
+            let cause = spine != nil ? "--spine: \(mm.describe(spineWidth))"
+                : "--interior-pages: \(interiorPages ?? 0) pages at \(paperPPI ?? 0) ppi make a spine of "
+                    + "\(mm.describe(spineWidth)), which"
+            throw .usage("\(cause) makes the cover wider than a PDF page may be (\(limit)): the spine can be at most "
+                         + "\(mm.describe(largest, rounding: .down)) with these panels")
+        case .safetyLeavesNoRoom?:
+            throw .usage("--safety: \(mm.describe(safety)) leaves no room on the front (\(pageSize))")
+        case .notFinite?, .panelOutOfRange?:
+            // The parsers refuse such values; reaching here means a parser and the engine disagree.
+            throw .usage("--page-size: the cover's sizes cannot make a PDF page (\(pageSize))")
+        }
+    }
+}
