@@ -10,6 +10,8 @@ struct BuildCommand {
     var quiet = false
     var verbose = false
     var help = false
+    /// Probe and plan, print the pages, write nothing (DryRun.swift).
+    var dryRun = false
     var title: String?
     var subtitle: String?
     var author: String?
@@ -120,6 +122,11 @@ struct BuildCommand {
             .flag("strict", group: .running,
                   help: "if any photo cannot be used, write nothing and fail (without it, such photos are left out "
                       + "with a warning)", \.options.strict),
+            .flag("dry-run", short: "n", group: .running,
+                  help: "read the photos' headers and plan the book, then print it page by page on stdout with "
+                      + "every warning the build would give, and write nothing (-o may be left out); a photo that "
+                      + "fails only when it is decoded, such as a truncated file, is found by a real build alone",
+                  \.dryRun),
             .flag("quiet", short: "q", group: .messages, help: "print errors only", \.quiet),
             .flag("verbose", short: "v", group: .messages,
                   help: "also report skipped files and each photo's density", \.verbose),
@@ -155,7 +162,9 @@ struct BuildCommand {
 
     /// Parses the arguments after `build` and checks every value against the limits of the output, before
     /// any photo is read.
-    static func parse(_ arguments: [String]) throws(CLIError) -> BuildCommand {
+    /// - Parameter preset: applied after the defaults and before the arguments (a description file's options).
+    static func parse(_ arguments: [String],
+                      preset: (inout BuildCommand) throws(CLIError) -> Void = { _ in }) throws(CLIError) -> BuildCommand {
         var command = BuildCommand()
         command.options.jobs = defaultJobs
         for option in options {
@@ -166,6 +175,7 @@ struct BuildCommand {
                 fatalError("the default \(value) of \(option.spec.longName) is refused by its own parser: \(error.message)")
             }
         }
+        try preset(&command)
         command.inputs = try ArgumentScanner(options: options, commandName: "build").scan(arguments, into: &command)
         if command.help { return command }
         try command.validate()
@@ -175,7 +185,7 @@ struct BuildCommand {
     /// The checks that need more than one option, or none given.
     func validate() throws(CLIError) {
         guard !inputs.isEmpty else { throw .usage("no input given: name folders or photos to build from") }
-        guard output != nil else { throw .usage("no output given: add -o BOOK.pdf") }
+        guard output != nil || dryRun else { throw .usage("no output given: add -o BOOK.pdf") }
         for (name, value) in [("--subtitle", subtitle), ("--author", author), ("--cover-photo", coverPhoto)]
         where value != nil && title == nil {
             throw .usage("\(name): goes on the title page, so it needs --title")

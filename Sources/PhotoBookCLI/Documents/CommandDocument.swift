@@ -21,7 +21,7 @@ enum ProgramDocument {
     static let summary = "make print-ready PDF photo books from folders of photos"
 
     /// The commands the documents describe, in the order they list them.
-    static var commands: [CommandDocument] { [BuildCommand.document, CompletionsCommand.document] }
+    static var commands: [CommandDocument] { [BuildCommand.document, InitCommand.document, CompletionsCommand.document] }
 
     /// The options of `photobook` itself, before any command.
     static let options: [OptionSpec] = [
