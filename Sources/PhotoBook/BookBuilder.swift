@@ -118,7 +118,7 @@ public final class BookBuilder: Sendable {
         var round = 0
         while true {
             guard let next = self.plan(prepared, alive: alive) else {
-                return BuildReport(photos: reports, book: .failed("the page options leave no room for a photo"),
+                return BuildReport(photos: reports, book: .failed(planProblem(prepared, alive: alive)),
                                    pagesWritten: 0, seconds: 0)
             }
             plan = next

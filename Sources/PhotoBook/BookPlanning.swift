@@ -108,6 +108,26 @@ extension BookBuilder {
                             options: options.layout, text: text)
     }
 
+    /// Why `plan(prepared, alive:)` found no plan: for a description, the first page that cannot be laid out.
+    func planProblem(_ prepared: PreparedBook, alive: [Int]) -> String {
+        let fallback = "the page options leave no room for a photo"
+        guard let given = options.given, options.layout.problem == nil else { return fallback }
+        let usable = prepared.usable
+        let sizes = alive.map { (usable[$0].info.uprightWidth, usable[$0].info.uprightHeight) }
+        var position: [Int: Int] = [:]
+        for (offset, photo) in alive.enumerated() { position[usable[photo].index] = offset }
+        let text = bookText(alive: alive, usable: usable, captions: prepared.captions)
+        for (number, page) in given.pages.enumerated() {
+            let one = GivenPage(photos: page.photos.compactMap { position[$0] }, layout: page.layout, heading: page.heading)
+            guard !one.photos.isEmpty, Planner.plan(uprightSizes: sizes, pages: [one], options: options.layout, text: text) == nil
+            else { continue }
+            return "pages[\(number)]: " + (page.layout.map { "the layout \"\($0)\" leaves a photo too little room "
+                + "(a cell under 12% of the page across or down): choose another, or remove it to let photobook choose" }
+                ?? "the page leaves a photo too little room")
+        }
+        return fallback
+    }
+
     /// What the build says about the finished plan's text: words outside the ArtBox, captions cut short.
     static func textWarnings(_ plan: BookPlan, path: (Int) -> String) -> [BuildWarning] {
         var warnings: [BuildWarning] = []
@@ -142,7 +162,7 @@ extension BookBuilder {
         let alive = Array(prepared.usable.indices)
         var reports = prepared.reports
         guard let plan = plan(prepared, alive: alive) else {
-            return BookPreview(plan: nil, report: BuildReport(photos: reports, book: .failed("the page options leave no room for a photo"),
+            return BookPreview(plan: nil, report: BuildReport(photos: reports, book: .failed(planProblem(prepared, alive: alive)),
                                                               pagesWritten: 0, seconds: 0),
                                files: [], captions: [])
         }

@@ -181,7 +181,9 @@ extension BookDescription {
         } catch let error as DescriptionError {
             throw error
         } catch let DecodingError.typeMismatch(type, context) {
-            throw DescriptionError(context.codingPath, "expected \(describe(type))")
+            let focus = context.codingPath.contains { $0.stringValue == "focus" }
+            throw DescriptionError(Array(context.codingPath.prefix { $0.stringValue != "focus" }) + (focus ? [Photo.CodingKeys.focus] : []),
+                                   focus ? "expected two numbers from 0 to 1, as [0.3, 0.4]" : "expected \(describe(type))")
         } catch let DecodingError.valueNotFound(type, context) {
             throw DescriptionError(context.codingPath, "expected \(describe(type)), not null")
         } catch let DecodingError.keyNotFound(key, context) {
