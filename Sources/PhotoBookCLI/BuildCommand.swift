@@ -146,6 +146,9 @@ struct BuildCommand {
                     + "turned upright from its EXIF orientation and resampled once to the density asked for.",
                 "The book is written atomically: OUTPUT is replaced only when the whole book is ready, and "
                     + "Ctrl-C at any moment leaves it untouched and no temporary file behind.",
+                "Given a book description (BOOK.json, written by photobook init and edited by hand) as its only "
+                    + "INPUT, it builds the pages the file lists, with the file's captions, layouts and focus points; "
+                    + "options on the command line override the file's. See docs/book-description.md.",
             ],
             operands: "INPUT", operandCompletion: .filesAndFolders,
             options: options.map(\.spec),
@@ -157,6 +160,8 @@ struct BuildCommand {
                  "two cameras' photos interleaved by the time they were taken"),
                 ("photobook build prints --page-size 20x20cm --margin 0 --fit fit -o square.pdf",
                  "square pages, each photo whole"),
+                ("photobook build ./photos --layout auto --dry-run", "see the pages before waiting for a build"),
+                ("photobook build book.json -o book.pdf", "the book a description file says (photobook init)"),
             ])
     }
 

@@ -25,7 +25,13 @@ struct InitCommand {
                 "Every option of photobook build is accepted; -o names the description, written atomically.",
             ],
             operands: "INPUT", operandCompletion: .filesAndFolders,
-            options: BuildCommand.options.map(\.spec).filter { $0.long != "dry-run" },
+            options: BuildCommand.options.map(\.spec).filter { $0.long != "dry-run" }.map { spec in
+                guard spec.long == "output" else { return spec }
+                var output = spec
+                output.help = "the book description to write (.json); replaced atomically"
+                output.completion = .files(extensions: ["json"])
+                return output
+            },
             examples: [
                 ("photobook init ./photos --layout auto --captions name -o book.json", "describe an automatic layout"),
                 ("photobook build book.json -o book.pdf", "build the book the (edited) description says"),
