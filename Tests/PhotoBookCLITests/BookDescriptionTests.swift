@@ -27,21 +27,31 @@ import Testing
         return run.stdout
     }
 
-    @Test func initThenBuildMakesTheBookTheDirectBuildMakes() throws {
+    @Test(arguments: [[String](), ["--layout", "grid 2x2", "--title", "Italy", "--cover-photo", "COVER", "--pad-to", "4"],
+                      ["--layout", "single", "--fit", "fit", "--binding", "12mm"]])
+    func initThenBuildMakesTheBookTheDirectBuildMakes(variant: [String]) throws {
         let scratch = try Scratch()
-        let (inputs, options) = try Self.trip(scratch)
+        var (inputs, options) = try Self.trip(scratch)
+        // The variant's options come last: the last value given wins.
+        options += variant.map { $0 == "COVER" ? scratch.file("trip/Venice/img09.jpg") : $0 }
         _ = try scratch.sub("books")
         let description = scratch.file("books/trip.json")
         let initRun = try Run.photobook(["init"] + inputs + ["-o", description] + options)
         #expect(initRun.status == 0, "\(initRun.stderr)")
         let file = try Self.json(description)
         #expect(file["schema"] as? Int == 1)
-        #expect((file["options"] as? [String: Any])?.keys.sorted() == ["margin", "page-numbers"])
+        let written = try #require(file["options"] as? [String: Any])
+        #expect(written.keys.sorted() == (["margin", "page-numbers"] + variant.enumerated().compactMap { offset, word in
+            word.hasPrefix("--") && word != "--layout" ? String(word.dropFirst(2)) : nil
+        }).sorted())
+        if variant.contains("COVER") { #expect(written["cover-photo"] as? String == "../trip/Venice/img09.jpg") }
         let pages = try #require(file["pages"] as? [[String: Any]])
         let firstPhoto = try #require((pages.first?["photos"] as? [[String: Any]])?.first)
         #expect(firstPhoto["path"] as? String == "../trip/Rome/img01.jpg")
         #expect(firstPhoto["caption"] as? String == "img01")
         #expect(pages.first?["heading"] as? String == "Rome")
+        let headings = pages.compactMap { $0["heading"] as? String }
+        #expect(headings == ["Rome", "Venice"])
         #expect(pages.allSatisfy { $0["layout"] is String })
 
         let described = scratch.file("described.pdf"), direct = scratch.file("direct.pdf")
@@ -52,7 +62,12 @@ import Testing
         let listed = DryRunTests.pages(fromFile.stderr, verbose: true)
         #expect(!listed.isEmpty)
         #expect(listed == DryRunTests.pages(directRun.stderr, verbose: true))
-        #expect(listed.count == pages.count)
+        let photoPages = listed.filter { !$0.head.hasSuffix("title") && !$0.head.hasSuffix("blank") }
+        #expect(photoPages.count == pages.count)
+        // The dry run of the description predicts the same pages.
+        let dry = try Run.photobook(["build", description, "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(DryRunTests.pages(dry.stdout, verbose: false) == listed)
         let a = try PDFFacts(described), b = try PDFFacts(direct)
         #expect(a.pages == b.pages)
         #expect(a.images.map { "\($0.page) \($0.width)x\($0.height)" } == b.images.map { "\($0.page) \($0.width)x\($0.height)" })
