@@ -212,16 +212,17 @@ public enum PhotoBookCLI {
             },
             beforeCommit: { pause.reached("commit") },
             afterCommit: { pause.reached("committed") })
-        let builder = BookBuilder(files: photos, outputPath: output ?? "", options: options, hooks: hooks)
         if command.dryRun || initialize != nil {
-            // Plan-only: nothing is decoded or written, so there is nothing for a signal to clean up.
-            let preview = builder.preview()
+            // Plan-only: nothing is decoded or written, so there is nothing for a signal to clean up, and no
+            // progress to show.
+            let preview = BookBuilder(files: photos, outputPath: output ?? "", options: options).preview()
             if let initialize {
                 return initialize.write(preview, files: photos, options: options, say: say)
             }
             return DryRun.report(preview, files: photos, options: options, say: say)
         }
         guard let output else { return .usage }
+        let builder = BookBuilder(files: photos, outputPath: output, options: options, hooks: hooks)
         let signals = SignalHandler(onFirst: { _ in
             // After the commit it is too late: the book stays and the run counts as a success.
             if builder.cancel() {
