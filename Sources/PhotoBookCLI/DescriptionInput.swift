@@ -105,11 +105,10 @@ struct DescriptionInput {
             book.pages.append(GivenBook.Page(photos: indices, layout: page.layout,
                                              heading: page.heading.flatMap { $0.isEmpty ? nil : $0 }))
         }
-        var input = DescriptionInput(path: path, description: description, photos: photos, inputIDs: inputIDs, given: book)
+        let input = DescriptionInput(path: path, description: description, photos: photos, inputIDs: inputIDs, given: book)
         // The options are checked now, so that a mistake in them is named before any photo is read.
         var probe = BuildCommand()
         try input.apply(to: &probe)
-        input.description.options = description.options
         return input
     }
 

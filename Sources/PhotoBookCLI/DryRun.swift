@@ -30,8 +30,10 @@ enum DryRun {
         for page in plan.pages {
             let count = page.photos.count
             out += "page \(page.number): \(count) photo\(count == 1 ? "" : "s"), \(page.arrangement)"
-            if page.heading != nil, let first = page.photos.first, first.photoIndex < preview.headings.count,
-               let heading = preview.headings[first.photoIndex] {
+            if let shown = page.heading {
+                // The whole heading, when the page shows it wrapped (a description's pages give it whole).
+                let first = page.photos.first?.photoIndex ?? -1
+                let heading = preview.headings.indices.contains(first) ? preview.headings[first] ?? shown : shown
                 out += ", section \(quote(heading))"
             }
             out += "\n"
