@@ -169,6 +169,42 @@ import Testing
         #expect(sorted.status == 2 && sorted.stderr.contains("--sort"))
     }
 
+    @Test func aPhotoThatFailsAtDecodeLeavesNoHoleAndATooTightLayoutNamesItsPage() throws {
+        let scratch = try Scratch()
+        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(900, 600), (900, 600), (1500, 500), (600, 900)])
+        // Truncated: the header probes well, the pixels do not decode. Only a build finds it out.
+        let bytes = try Fixtures.read(photos[1])
+        _ = try scratch.write("photos/cut.jpg", Array(bytes.prefix(bytes.count / 2)))
+        let description = try scratch.write("book.json", Array(#"""
+            {"schema": 1, "pages": [{"layout": "[1 | 2]", "photos": [{"path": "photos/img01.jpg"}, {"path": "photos/cut.jpg"}]},
+                                    {"layout": "grid 2x2", "photos": [{"path": "photos/img02.jpg"}, {"path": "photos/cut.jpg"}]}]}
+            """#.utf8))
+        let dry = try Run.photobook(["build", description, "--dry-run"])
+        #expect(dry.status == 0)
+        #expect(DryRunTests.pages(dry.stdout, verbose: false).map(\.photos) == [["img01.jpg", "cut.jpg"], ["img02.jpg", "cut.jpg"]])
+        let out = scratch.file("book.pdf")
+        let run = try Run.photobook(["build", description, "-o", out, "--verbose"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("cut.jpg") && run.stderr.contains("left out"))
+        let listed = DryRunTests.pages(run.stderr, verbose: true)
+        #expect(listed.map(\.photos) == [["img01.jpg"], ["img02.jpg"]])
+        // The row of two gives way to the best arrangement of one; a grid still holds one.
+        #expect(listed.map(\.head) == ["1 photo, 1", "1 photo, grid 2x2"])
+        #expect(try PDFFacts(out).images.count == 2)
+
+        // A panorama and five portraits in a row leave the portraits slivers: the build fails and says which page.
+        let row = ([#"{"path": "photos/img03.jpg"}"#] + (1...5).map { _ in #"{"path": "photos/img04.jpg"}"# })
+            .joined(separator: ", ")
+        let tightJSON = #"{"schema": 1, "pages": [{"photos": [{"path": "photos/img01.jpg"}]}, "#
+            + #"{"layout": "[1 | 2 | 3 | 4 | 5 | 6]", "photos": ["# + row + "]}]}"
+        _ = try scratch.write("book.json", Array(tightJSON.utf8))
+        for extra in [["-o", out], ["--dry-run"]] {
+            let tight = try Run.photobook(["build", description] + extra)
+            #expect(tight.status == 1, "\(tight.stderr)")
+            #expect(tight.stderr.contains("pages[1]: the layout \"[1 | 2 | 3 | 4 | 5 | 6]\""), "\(tight.stderr)")
+        }
+    }
+
     /// Each broken description, and the place the error must name.
     static let broken: [(name: String, json: String, place: String)] = [
         ("bad JSON", "{\"schema\": 1,\n  \"pages\": [ {\"photos\": [}]}", "line 2, column"),
