@@ -118,7 +118,11 @@ struct DescriptionInput {
         for (name, value) in description.options.sorted(by: { $0.key < $1.key }) {
             let place = "\(path): options.\(name)"
             guard let option = BuildCommand.options.first(where: { $0.spec.long == name }) else {
-                throw .usage("\(place): unknown option (photobook build --help lists them)")
+                let meant = BuildCommand.options.map(\.spec.long).filter {
+                    Self.notInDescription[$0] == nil && ArgumentScanner<BuildCommand>.editDistance($0, name) <= 2
+                }
+                throw .usage("\(place): unknown option" + (meant.isEmpty ? " (photobook build --help lists them)"
+                                                            : ": did you mean \"\(meant.joined(separator: "\" or \""))\"?"))
             }
             if let instead = Self.notInDescription[name] {
                 throw .usage("\(place): not an option a book description holds: \(instead)")
