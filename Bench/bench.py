@@ -168,6 +168,24 @@ def shell_case(name, count, resize):
     return Case(name, len(names), ["bash", "-c", script], output, script)
 
 
+def dry_run(count, build):
+    """Times `--dry-run` (headers and plan, no pixels) on the photos `build` was timed on: the figure the issue
+    asks for is its share of the build's wall time."""
+    folder, names = photo_set(count)
+    argv = [PHOTOBOOK, "build", rel(folder), "--margin", "0", "--dry-run"]
+    walls = []
+    for _ in range(max(1, RUNS_96)):
+        started = time.monotonic()
+        result = subprocess.run(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)
+        walls.append(time.monotonic() - started)
+        if result.returncode != 0:
+            sys.exit(f"bench: the dry run exited {result.returncode}:\n{result.stderr.decode('utf-8', 'replace')[-2000:]}")
+    wall, whole = statistics.median(walls), build.median("wall")
+    return (f"photobook --dry-run    {len(names):3d} photos {wall:6.2f} s wall, {100 * wall / whole:.1f}% of the build's "
+            f"{whole:.1f} s (headers and the plan only)"), " ".join(shlex.quote(a) for a in [rel(PHOTOBOOK)] + argv[1:])
+
+
 def machine():
     model = ""
     try:
@@ -223,9 +241,12 @@ def main():
     for _ in range(RUNS_96):
         photobook96.run_once()
 
+    dry_row, dry_command = dry_run(96, photobook96)
+
     say("\nResults (A4 pages of 2480x3508 pixels at 300 dpi, full bleed, photos cropped to fill, JPEG quality 90):\n")
     for case in [photobook24] + others + [photobook96]:
         say("    " + case.row())
+    say("    " + dry_row)
     if others:
         base = photobook24
         for other in others:
@@ -236,6 +257,7 @@ def main():
     say("\nCommands (run from the repository root; each timed as one process with wait4):")
     for case in [photobook24] + others + [photobook96]:
         say(f"  {case.name}, {case.photos} photos:\n    {case.shown}")
+    say(f"  photobook --dry-run, 96 photos:\n    {dry_command}")
     say("\nNotes:")
     say(f"  corpus: {rel(CORPUS)}: 96 photos, 12 MP (4000x3000 and 3000x4000), JPEG quality 92 4:2:0 2-3 MB each"
         f" with EXIF (orientation 6 or 8 on 12), and 4 PNGs of 18 MB; made by photobook-corpus --seed {CORPUS_SEED}.")

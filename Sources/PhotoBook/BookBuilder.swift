@@ -20,6 +20,8 @@ public struct BuildOptions: Sendable {
     public var temporaryDirectory: String?
     /// Titles, captions and page numbers; nil for a book of photos alone.
     public var text: TextOptions?
+    /// The pages of a book description file, in place of the layout mode, order, captions and sections.
+    public var given: GivenBook?
 
     public init() {}
 }
@@ -87,42 +89,15 @@ public final class BookBuilder: Sendable {
     }
 
     private func runStages() -> BuildReport {
-        // Probe: headers only. A photo that cannot be read is left out here, before any pixels exist.
-        var reports = files.map { PhotoReport(path: $0.path, outcome: .cancelled) }
-        var usable: [(index: Int, info: PhotoInfo)] = []
-        for (index, file) in files.enumerated() {
-            if session.isCancelled { return BuildReport(photos: reports, book: .cancelled, pagesWritten: 0, seconds: 0) }
-            switch Probe.probe(file, maxPixels: options.maxPixels) {
-            case .success(let info): usable.append((index, info))
-            case .failure(let error):
-                reports[index].outcome = .failed(error.description)
-                hooks.photoFinished?(file.path)
-            }
+        // Probe, order and words: the plan-only path, shared with the dry run (BookPlanning.swift).
+        let prepared: PreparedBook
+        switch prepare() {
+        case .failure(let stop): return stop.report
+        case .success(let found): prepared = found
         }
-        // A signal during the last probe must read as an interruption, not as a build with no usable photo.
-        if session.isCancelled { return BuildReport(photos: reports, book: .cancelled, pagesWritten: 0, seconds: 0) }
-        guard !usable.isEmpty else {
-            return BuildReport(photos: reports, book: .skipped(because: "no photo could be used"),
-                               pagesWritten: 0, seconds: 0)
-        }
-        if options.strict && usable.count < files.count {
-            return BuildReport(photos: reports, book: .skipped(because: "a photo could not be used and --strict is set"),
-                               pagesWritten: 0, seconds: 0)
-        }
-
-        // The book's order: a pure sort of what the probe read, before any plan.
-        let arrangement = PhotoOrder.arrange(usable.map(\.info), by: options.order)
-        undated.withLock { $0 = arrangement.undated.map { usable[$0].info.file.path } }
-        usable = arrangement.order.map { usable[$0] }
-
-        guard options.layout.problem == nil else {
-            return BuildReport(photos: reports, book: .failed("the page options leave no room for a photo"),
-                               pagesWritten: 0, seconds: 0)
-        }
-        var warnings: [BuildWarning] = usable.compactMap { photo in
-            photo.info.colorProfileProblem.map { BuildWarning(path: photo.info.file.path, message: "\($0); taken as sRGB") }
-        }
-        let captions = findCaptions(usable, warnings: &warnings)
+        var reports = prepared.reports, warnings = prepared.warnings
+        let usable = prepared.usable
+        undated.withLock { $0 = prepared.undated }
 
         let parent = options.temporaryDirectory ?? FileSystem.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         let directory: String
@@ -142,10 +117,8 @@ public final class BookBuilder: Sendable {
         var plan = BookPlan(pages: [])
         var round = 0
         while true {
-            guard let next = Planner.plan(uprightSizes: alive.map { (usable[$0].info.uprightWidth, usable[$0].info.uprightHeight) },
-                                          options: options.layout,
-                                          text: bookText(alive: alive, usable: usable, captions: captions)) else {
-                return BuildReport(photos: reports, book: .failed("the page options leave no room for a photo"),
+            guard let next = self.plan(prepared, alive: alive) else {
+                return BuildReport(photos: reports, book: .failed(planProblem(prepared, alive: alive)),
                                    pagesWritten: 0, seconds: 0)
             }
             plan = next
@@ -239,11 +212,6 @@ public final class BookBuilder: Sendable {
                                       art: box(page.artBox))
             pages.append(.init(size: page.size, photos: photos, texts: page.texts, heading: page.heading, boxes: boxes,
                                cropMarks: page.cropMarks))
-            for text in page.texts where !Self.contains(page.artBox, text.box) {
-                warnings.append(BuildWarning(path: nil, message: "page \(number + 1): the \(text.role.rawValue) \""
-                                             + "\(text.lines.joined(separator: " "))\" reaches outside the safe area "
-                                             + "(ArtBox); widen the margin or narrow --safety"))
-            }
             pageReports.append(PageReport(arrangement: page.arrangement,
                                           photos: page.photos.map { usable[alive[$0.photoIndex]].index }))
         }
@@ -259,22 +227,7 @@ public final class BookBuilder: Sendable {
         queue.addOperations([build], waitUntilFinished: true)
         build.recordIfAbsent(.cancelled)
         if let reason = session.abortReason { return BuildReport(photos: reports, book: .failed(reason), pagesWritten: 0, seconds: 0) }
-        for (number, page) in plan.pages.enumerated() {
-            for text in page.texts where text.role == .caption && text.lines.last?.hasSuffix("…") == true {
-                // Which photo: the one whose cell sits right above the caption.
-                if let photo = page.photos.first(where: { abs($0.cell.x - text.box.x) < 1e-6 && $0.cell.y > text.box.y })
-                    ?? (page.spread != nil ? page.photos.first : nil) {
-                    warnings.append(BuildWarning(path: usable[alive[photo.photoIndex]].info.file.path,
-                                                 message: "caption longer than \(text.lines.count) lines on page "
-                                                     + "\(number + 1); cut with an ellipsis"))
-                }
-            }
-        }
-        for blank in plan.spreadBlanks {
-            warnings.append(BuildWarning(path: usable[alive[blank.photoIndex]].info.file.path,
-                                         message: "page \(blank.page) left blank so that this panorama's spread starts "
-                                             + "on a left-hand page"))
-        }
+        warnings += Self.textWarnings(plan) { usable[alive[$0]].info.file.path }
         var report = BuildReport(photos: reports, book: build.outcome!, pagesWritten: build.pagesWritten, seconds: 0,
                                  pages: pageReports)
         report.blankPages = plan.blankPages
@@ -284,7 +237,7 @@ public final class BookBuilder: Sendable {
 
     /// Each usable photo's caption (reading sidecars: the only I/O of the words), with a warning for a bad
     /// sidecar and for every character the font lacks, named once per caption.
-    private func findCaptions(_ usable: [(index: Int, info: PhotoInfo)], warnings: inout [BuildWarning]) -> [String?] {
+    func findCaptions(_ usable: [(index: Int, info: PhotoInfo)], warnings: inout [BuildWarning]) -> [String?] {
         guard let text = options.text else { return usable.map { _ in nil } }
         for (label, value) in [("title", text.title), ("subtitle", text.subtitle), ("author", text.author)] {
             guard let value else { continue }
@@ -300,6 +253,21 @@ public final class BookBuilder: Sendable {
                 for scalar in TextLines.missing(in: heading, measure: text.font) {
                     warnings.append(BuildWarning(path: nil, message: "heading \(heading): \(Self.describe(scalar)) is not in \(text.font.fontName)"))
                 }
+            }
+        }
+        if let given = options.given {
+            for heading in Set(given.pages.compactMap(\.heading)).sorted() {
+                for scalar in TextLines.missing(in: heading, measure: text.font) {
+                    warnings.append(BuildWarning(path: nil, message: "heading \(heading): \(Self.describe(scalar)) is not in \(text.font.fontName)"))
+                }
+            }
+            return usable.map { photo in
+                guard let caption = given.captions[photo.index] else { return nil }
+                let name = FileSystem.baseName(photo.info.file.path)
+                for scalar in TextLines.missing(in: caption, measure: text.font) {
+                    warnings.append(BuildWarning(path: nil, message: "caption of \(name): \(Self.describe(scalar)) is not in \(text.font.fontName)"))
+                }
+                return caption
             }
         }
         guard text.captions != .none else { return usable.map { _ in nil } }
@@ -329,7 +297,7 @@ public final class BookBuilder: Sendable {
     }
 
     /// The words for a plan of the photos still alive.
-    private func bookText(alive: [Int], usable: [(index: Int, info: PhotoInfo)], captions: [String?]) -> BookText? {
+    func bookText(alive: [Int], usable: [(index: Int, info: PhotoInfo)], captions: [String?]) -> BookText? {
         guard let text = options.text else { return nil }
         var title: BookText.Title?
         if let words = text.title {

@@ -242,6 +242,12 @@ public enum Planner {
     /// - Returns: nil when the options cannot make a book (`LayoutOptions.problem`).
     public static func plan(uprightSizes: [(width: Int, height: Int)], options: LayoutOptions,
                             text: BookText? = nil) -> BookPlan? {
+        plan(uprightSizes: uprightSizes, options: options, text: text, given: nil)
+    }
+
+    /// `plan`, with the pages of a description file in place of the options' layout when `given` is not nil.
+    static func plan(uprightSizes: [(width: Int, height: Int)], options: LayoutOptions, text: BookText?,
+                     given: [GivenPage]?) -> BookPlan? {
         guard options.problem == nil, var area = options.contentArea else { return nil }
         var pages: [PlannedPage] = []
         if let title = text?.title, let text {
@@ -264,6 +270,13 @@ public enum Planner {
             } else {
                 sections.append((heading, sequence[position...position]))
             }
+        }
+        if let given {
+            // A description file says which photos share each page (GivenPages.swift).
+            guard let givenPages = planGiven(given, sizes: uprightSizes, area: area, options: options, text: text)
+            else { return nil }
+            pages += givenPages
+            sections = []
         }
         var headed: [(photos: [Int], firstArea: Rect?, headingText: PlacedText?)] = []
         for section in sections {
@@ -337,12 +350,13 @@ public enum Planner {
 
     /// The pages of a run of photos (indices into `sizes`), their captions under them.
     static func planPhotos(_ sequence: [Int], sizes uprightSizes: [(width: Int, height: Int)], area: Rect,
-                           firstArea: Rect?, options: LayoutOptions, text: BookText?) -> [PlannedPage]? {
+                           firstArea: Rect?, options: LayoutOptions, text: BookText?,
+                           layouts given: [PageLayouts.Page]? = nil) -> [PlannedPage]? {
         let aspects = sequence.map { Double(max(uprightSizes[$0].width, 1)) / Double(max(uprightSizes[$0].height, 1)) }
         let bands: ((Int, Double) -> Double)? = text.map { text in
             { slot, width in text.captionBand(text.caption(of: sequence[slot]), width: width) }
         }
-        guard let layouts = PageLayouts.pages(aspects: aspects, mode: options.mode, area: area, gap: options.gap,
+        guard let layouts = given ?? PageLayouts.pages(aspects: aspects, mode: options.mode, area: area, gap: options.gap,
                                               maxPerPage: options.maxPerPage, bands: bands, firstArea: firstArea)
         else { return nil }
         var pages: [PlannedPage] = []

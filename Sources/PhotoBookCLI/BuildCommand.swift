@@ -10,6 +10,8 @@ struct BuildCommand {
     var quiet = false
     var verbose = false
     var help = false
+    /// Probe and plan, print the pages, write nothing (DryRun.swift).
+    var dryRun = false
     var title: String?
     var subtitle: String?
     var author: String?
@@ -138,6 +140,11 @@ struct BuildCommand {
             .flag("strict", group: .running,
                   help: "if any photo cannot be used, write nothing and fail (without it, such photos are left out "
                       + "with a warning)", \.options.strict),
+            .flag("dry-run", short: "n", group: .running,
+                  help: "read the photos' headers and plan the book, then print it page by page on stdout with "
+                      + "every warning the build would give, and write nothing (-o may be left out); a photo that "
+                      + "fails only when it is decoded, such as a truncated file, is found by a real build alone",
+                  \.dryRun),
             .flag("quiet", short: "q", group: .messages, help: "print errors only", \.quiet),
             .flag("verbose", short: "v", group: .messages,
                   help: "also report skipped files and each photo's density", \.verbose),
@@ -157,6 +164,9 @@ struct BuildCommand {
                     + "turned upright from its EXIF orientation and resampled once to the density asked for.",
                 "The book is written atomically: OUTPUT is replaced only when the whole book is ready, and "
                     + "Ctrl-C at any moment leaves it untouched and no temporary file behind.",
+                "Given a book description (BOOK.json, written by photobook init and edited by hand) as its only "
+                    + "INPUT, it builds the pages the file lists, with the file's captions, layouts and focus points; "
+                    + "options on the command line override the file's. See docs/book-description.md.",
             ],
             operands: "INPUT", operandCompletion: .filesAndFolders,
             options: options.map(\.spec),
@@ -168,12 +178,16 @@ struct BuildCommand {
                  "two cameras' photos interleaved by the time they were taken"),
                 ("photobook build prints --page-size 20x20cm --margin 0 --fit fit -o square.pdf",
                  "square pages, each photo whole"),
+                ("photobook build ./photos --layout auto --dry-run", "see the pages before waiting for a build"),
+                ("photobook build book.json -o book.pdf", "the book a description file says (photobook init)"),
             ])
     }
 
     /// Parses the arguments after `build` and checks every value against the limits of the output, before
     /// any photo is read.
-    static func parse(_ arguments: [String]) throws(CLIError) -> BuildCommand {
+    /// - Parameter preset: applied after the defaults and before the arguments (a description file's options).
+    static func parse(_ arguments: [String],
+                      preset: (inout BuildCommand) throws(CLIError) -> Void = { _ in }) throws(CLIError) -> BuildCommand {
         var command = BuildCommand()
         command.options.jobs = defaultJobs
         for option in options {
@@ -184,12 +198,17 @@ struct BuildCommand {
                 fatalError("the default \(value) of \(option.spec.longName) is refused by its own parser: \(error.message)")
             }
         }
+        // A description file's options go over the defaults, the command line over both.
+        try preset(&command)
         let scanner = ArgumentScanner(options: options, commandName: "build")
-        // A preset goes under every option given, wherever it stands: read it first, set its figures over the
-        // defaults, then apply the arguments again in order.
+        // A print preset goes under every option given, wherever it stands (on the command line or in a
+        // description): read it first, set its figures over the defaults, then apply the rest again in order.
         var scouted = command
         _ = try scanner.scan(arguments, into: &scouted)
-        if !scouted.help, let preset = scouted.preset { preset.apply(to: &command.options.layout) }
+        if !scouted.help, let printPreset = scouted.preset {
+            printPreset.apply(to: &command.options.layout)
+            try preset(&command)
+        }
         command.inputs = try scanner.scan(arguments, into: &command)
         if command.help { return command }
         try command.validate()
@@ -199,7 +218,7 @@ struct BuildCommand {
     /// The checks that need more than one option, or none given.
     func validate() throws(CLIError) {
         guard !inputs.isEmpty else { throw .usage("no input given: name folders or photos to build from") }
-        guard output != nil else { throw .usage("no output given: add -o BOOK.pdf") }
+        guard output != nil || dryRun else { throw .usage("no output given: add -o BOOK.pdf") }
         for (name, value) in [("--subtitle", subtitle), ("--author", author), ("--cover-photo", coverPhoto)]
         where value != nil && title == nil {
             throw .usage("\(name): goes on the title page, so it needs --title")

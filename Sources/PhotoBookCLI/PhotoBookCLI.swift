@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import PhotoBook
+import Platform
 import Synchronization
 
 /// The command line: parses, checks inputs and output before any work, runs the build, reports, exits.
@@ -24,6 +25,8 @@ public enum PhotoBookCLI {
             return help(Array(args.dropFirst())).rawValue
         case "build":
             return runBuild(Array(args.dropFirst())).rawValue
+        case "init":
+            return runInit(Array(args.dropFirst())).rawValue
         case "cover":
             return runCover(Array(args.dropFirst())).rawValue
         case "completions":
@@ -60,6 +63,20 @@ public enum PhotoBookCLI {
         }
         Diagnostics.standardOutput(HelpText.command(command))
         return .success
+    }
+
+    /// `photobook init INPUT... -o book.json [options]` (InitCommand.swift).
+    static func runInit(_ arguments: [String]) -> ExitStatus {
+        do {
+            guard let (build, command) = try InitCommand.parse(arguments) else {
+                Diagnostics.standardOutput(HelpText.command(InitCommand.document))
+                return .success
+            }
+            return execute(build, initialize: command)
+        } catch {
+            Diagnostics().error(error.message)
+            return error.status
+        }
     }
 
     static func runCompletions(_ arguments: [String]) -> ExitStatus {
@@ -104,8 +121,20 @@ public enum PhotoBookCLI {
 
     static func runBuild(_ arguments: [String]) -> ExitStatus {
         let command: BuildCommand
+        var description: DescriptionInput?
         do {
-            command = try BuildCommand.parse(arguments)
+            // A first look for the inputs: a description file's options go in before the command line's.
+            let scanned = try GivenOptions.scan(arguments, commandName: "build")
+            if !scanned.command.help, try DescriptionInput.names(scanned.command.inputs) {
+                let loaded = try DescriptionInput.load(scanned.command.inputs[0])
+                try DescriptionInput.refuse(scanned.given.map(\.name))
+                command = try BuildCommand.parse(arguments) { (command: inout BuildCommand) throws(CLIError) in
+                    try loaded.apply(to: &command)
+                }
+                description = loaded
+            } else {
+                command = try BuildCommand.parse(arguments)
+            }
         } catch {
             Diagnostics().error(error.message)
             return error.status
@@ -114,15 +143,22 @@ public enum PhotoBookCLI {
             Diagnostics.standardOutput(HelpText.command(BuildCommand.document))
             return .success
         }
+        return execute(command, description: description)
+    }
+
+    /// Runs a parsed build (or, with `initialize`, writes the description of the book it would build).
+    static func execute(_ command: BuildCommand, description: DescriptionInput? = nil,
+                        initialize: InitCommand? = nil) -> ExitStatus {
         let say = Diagnostics(quiet: command.quiet, verbose: command.verbose)
-        let output = command.output!
+        let output = command.output
         if let preset = command.preset, preset.refusesCropMarks, command.options.layout.cropMarks {
             say.warning("--crop-marks: \(preset.service) asks for files without crop marks (\(preset.bleed.source))")
         }
         var options = command.options
+        options.given = description?.given
         // The font is read before any photo: a book with words needs it, and a font named but unusable is a
         // mistake worth hearing about even without them.
-        if command.hasWords || command.fontPath != BookFont.defaultPath {
+        if command.hasWords || description?.hasWords == true || command.fontPath != BookFont.defaultPath {
             do {
                 options.text = TextOptions(font: try BookFont(path: command.fontPath))
             } catch {
@@ -133,21 +169,24 @@ public enum PhotoBookCLI {
             }
         }
 
-        let discovery = Discovery.discover(command.inputs, recursive: command.recursive)
+        // A description's photos were found when it was read, each as listed.
+        let discovery = Discovery.discover(description == nil ? command.inputs : [], recursive: command.recursive)
         for (path, reason) in discovery.errors { say.error(reason, path: path) }
         if !discovery.errors.isEmpty { return .usage }
-        if let problem = OutputCheck.problem(with: output, inputs: discovery.inputIDs) {
+        var inputIDs = description?.inputIDs ?? discovery.inputIDs
+        if let path = description?.path, let id = try? FileSystem.status(path).get().id { inputIDs.insert(id) }
+        if let output, let problem = OutputCheck.problem(with: output, inputs: inputIDs) {
             say.error(problem, path: output)
             return .usage
         }
         for (path, reason) in discovery.warnings { say.warning(reason, path: path) }
         for (path, reason) in discovery.notes { say.note(reason, path: path) }
-        guard !discovery.photos.isEmpty else {
+        guard !discovery.photos.isEmpty || description != nil else {
             say.error("no JPEG or PNG photos found in \(command.inputs.joined(separator: ", ")), nothing was written")
             return .failure
         }
 
-        var photos = discovery.photos
+        var photos = description?.photos ?? discovery.photos
         if var text = options.text {
             text.title = command.title
             text.subtitle = command.subtitle
@@ -191,6 +230,16 @@ public enum PhotoBookCLI {
             },
             beforeCommit: { pause.reached("commit") },
             afterCommit: { pause.reached("committed") })
+        if command.dryRun || initialize != nil {
+            // Plan-only: nothing is decoded or written, so there is nothing for a signal to clean up, and no
+            // progress to show.
+            let preview = BookBuilder(files: photos, outputPath: output ?? "", options: options).preview()
+            if let initialize {
+                return initialize.write(preview, files: photos, options: options, say: say)
+            }
+            return DryRun.report(preview, files: photos, options: options, say: say)
+        }
+        guard let output else { return .usage }
         let builder = BookBuilder(files: photos, outputPath: output, options: options, hooks: hooks)
         let signals = SignalHandler(onFirst: { _ in
             // After the commit it is too late: the book stays and the run counts as a success.

@@ -61,7 +61,7 @@ enum Summary {
 
     /// Names the photos that print well below the target density: each one when there are a few, else a count
     /// and the worst, with every one listed under `--verbose`.
-    private static func reportDensity(_ report: BuildReport, target: Double, say: Diagnostics) {
+    static func reportDensity(_ report: BuildReport, target: Double, say: Diagnostics) {
         var low: [(path: String, text: String, dpi: Double)] = []
         for photo in report.photos where photo.outcome == .succeeded {
             guard let dpi = photo.effectiveDPI, let w = photo.pixelWidth, let h = photo.pixelHeight else { continue }

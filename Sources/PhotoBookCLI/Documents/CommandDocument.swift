@@ -22,7 +22,8 @@ enum ProgramDocument {
 
     /// The commands the documents describe, in the order they list them.
     static var commands: [CommandDocument] {
-        [BuildCommand.document, CoverCommand.document, PresetsCommand.document, CompletionsCommand.document]
+        [BuildCommand.document, InitCommand.document, CoverCommand.document, PresetsCommand.document,
+         CompletionsCommand.document]
     }
 
     /// The options of `photobook` itself, before any command.

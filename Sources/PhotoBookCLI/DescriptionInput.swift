@@ -1,0 +1,215 @@
+import Foundation
+import PhotoBook
+import Platform
+
+/// A description file read for `photobook build book.json`: its photos found, its pages as the engine takes them,
+/// and its options, applied after the defaults and before the command line's, which therefore win.
+struct DescriptionInput {
+    var path: String
+    var description: BookDescription
+    /// One file per photo listed, in the order listed (a photo listed twice is there twice).
+    var photos: [PhotoFile]
+    var inputIDs: Set<FileSystem.FileID>
+    var given: GivenBook
+
+    /// Whether the book needs its font for the file's words.
+    var hasWords: Bool {
+        description.pages.contains { $0.heading != nil || $0.photos.contains { $0.caption != nil } }
+    }
+
+    /// Options the file cannot hold, with what to do instead: the pages say what these would decide.
+    static let notInDescription: [String: String] = [
+        "output": "give it on the command line", "help": "give it on the command line",
+        "quiet": "give it on the command line", "verbose": "give it on the command line",
+        "dry-run": "give it on the command line",
+        "recursive": "the pages list every photo", "sort": "the pages list the photos in order",
+        "reverse": "the pages list the photos in order",
+        "layout": "set a page's \"layout\" instead", "max-per-page": "set a page's \"layout\" instead",
+        "captions": "set a photo's \"caption\" instead", "sections": "set a page's \"heading\" instead",
+    ]
+
+    /// True when `inputs` name a description rather than photos; a description mixed with photos is refused.
+    static func names(_ inputs: [String]) throws(CLIError) -> Bool {
+        let described = inputs.filter { $0.lowercased().hasSuffix(".json") }
+        guard !described.isEmpty else { return false }
+        guard inputs.count == 1 else {
+            throw .usage("\(described[0]): a book description is built alone; list more photos in its pages")
+        }
+        return true
+    }
+
+    /// Reads, checks and resolves the description at `path`; any mistake is a usage error naming the file, the
+    /// place in it and what was expected.
+    static func load(_ path: String) throws(CLIError) -> DescriptionInput {
+        func fail(_ place: String, _ message: String) -> CLIError { .usage("\(path): \(place): \(message)") }
+        let bytes: [UInt8]
+        switch FileSystem.readFile(path, limit: 64 << 20) {
+        case .failure(let failure): throw .usage("\(path): cannot read the book description: \(failure)")
+        case .success(let read): bytes = read
+        }
+        let description: BookDescription
+        do {
+            description = try BookDescription.decode(Data(bytes))
+        } catch {
+            throw fail(error.place, error.message)
+        }
+        guard !description.pages.isEmpty else { throw fail("pages", "expected at least one page") }
+
+        var photos: [PhotoFile] = []
+        var inputIDs: Set<FileSystem.FileID> = []
+        var book = GivenBook(pages: [])
+        for (number, page) in description.pages.enumerated() {
+            let place = "pages[\(number)]"
+            guard !page.photos.isEmpty else {
+                throw fail("\(place).photos", "expected at least one photo (delete the page to drop it)")
+            }
+            if let layout = page.layout {
+                guard let known = GivenLayout(layout) else {
+                    throw fail("\(place).layout", "expected single, grid CxR or an arrangement such as \"[1 | 2]\" "
+                               + "or \"[1 / [2 | 3]]\" (photos numbered in reading order), not \"\(layout)\"")
+                }
+                guard known.holds(page.photos.count) else {
+                    throw fail("\(place).layout", "\"\(layout)\" holds \(known.capacity), the page has "
+                               + "\(page.photos.count): fix it, or remove \"layout\" to let photobook choose")
+                }
+            } else if page.photos.count > LayoutLimits.maxPerPage {
+                throw fail("\(place).photos", "at most \(LayoutLimits.maxPerPage) photos on a page without a \"layout\" "
+                           + "(\(page.photos.count) given; pin a grid such as \"grid 3x3\" for more)")
+            }
+            var indices: [Int] = []
+            for (slot, photo) in page.photos.enumerated() {
+                let at = "\(place).photos[\(slot)]"
+                guard !photo.path.isEmpty else { throw fail("\(at).path", "expected the path of a photo") }
+                let resolved = resolve(photo.path, from: path)
+                let found = Discovery.discover([resolved], recursive: false)
+                if let (_, reason) = found.errors.first { throw fail("\(at).path", "\(resolved): \(reason)") }
+                if (try? FileSystem.status(resolved).get())?.kind == .directory {
+                    throw fail("\(at).path", "\(resolved) is a folder; list its photos one by one")
+                }
+                guard found.photos.count == 1, let file = found.photos.first, file.format != nil else {
+                    throw fail("\(at).path", "\(resolved): not a JPEG or PNG photo")
+                }
+                if let focus = photo.focus {
+                    guard focus.count == 2, focus.allSatisfy({ $0.isFinite && (0...1).contains($0) }) else {
+                        let shown = focus.map { Length.format($0) }.joined(separator: ", ")
+                        throw fail("\(at).focus", "expected two numbers from 0 to 1, [x, y] as fractions of the "
+                                   + "photo's width and height, not [\(shown)]")
+                    }
+                    book.focus[photos.count] = FocusPoint(x: focus[0], y: focus[1])
+                }
+                if let caption = photo.caption, !caption.isEmpty { book.captions[photos.count] = caption }
+                inputIDs.formUnion(found.inputIDs)
+                indices.append(photos.count)
+                photos.append(file)
+            }
+            book.pages.append(GivenBook.Page(photos: indices, layout: page.layout,
+                                             heading: page.heading.flatMap { $0.isEmpty ? nil : $0 }))
+        }
+        let input = DescriptionInput(path: path, description: description, photos: photos, inputIDs: inputIDs, given: book)
+        // The options are checked now, so that a mistake in them is named before any photo is read.
+        var probe = BuildCommand()
+        try input.apply(to: &probe)
+        return input
+    }
+
+    /// Applies the file's options to `command`, each through the command line's own parser; a path in them is
+    /// relative to the file.
+    func apply(to command: inout BuildCommand) throws(CLIError) {
+        for (name, value) in description.options.sorted(by: { $0.key < $1.key }) {
+            let place = "\(path): options.\(name)"
+            guard let option = BuildCommand.options.first(where: { $0.spec.long == name }) else {
+                let meant = BuildCommand.options.map(\.spec.long).filter {
+                    Self.notInDescription[$0] == nil && ArgumentScanner<BuildCommand>.editDistance($0, name) <= 2
+                }
+                throw .usage("\(place): unknown option" + (meant.isEmpty ? " (photobook build --help lists them)"
+                                                            : ": did you mean \"\(meant.joined(separator: "\" or \""))\"?"))
+            }
+            if let instead = Self.notInDescription[name] {
+                throw .usage("\(place): not an option a book description holds: \(instead)")
+            }
+            var text: String?
+            switch (value, option.spec.isFlag) {
+            case (.flag(true), true): text = nil
+            case (.flag(false), true): continue
+            case (_, true): throw .usage("\(place): expected true (a flag)")
+            case (.text(let typed), false): text = typed
+            case (.number(let number), false):
+                text = number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+            case (.flag, false): throw .usage("\(place): expected a value as typed on the command line, such as \"\(option.spec.defaultText ?? "...")\"")
+            }
+            if case .files = option.spec.completion, let given = text, !given.isEmpty {
+                text = Self.resolve(given, from: path)
+            }
+            do {
+                try option.apply(&command, text)
+            } catch {
+                throw .usage("\(place): \(error.message)")
+            }
+        }
+    }
+
+    /// Options given on the command line that a description decides itself.
+    static func refuse(_ given: [String]) throws(CLIError) {
+        for name in given {
+            if let instead = notInDescription[name], !["output", "help", "quiet", "verbose", "dry-run"].contains(name) {
+                throw .usage("--\(name): not used with a book description: \(instead)")
+            }
+        }
+    }
+
+    /// A path in the file at `file`: relative to the file's folder unless absolute.
+    static func resolve(_ path: String, from file: String) -> String {
+        if path.hasPrefix("/") { return path }
+        let folder = FileSystem.directoryName(file)
+        return folder == "." ? path : folder + "/" + path
+    }
+
+    /// `path` as seen from `folder`: `../photos/a.jpg`; both made absolute from the working folder first.
+    static func relative(_ path: String, to folder: String) -> String {
+        func parts(_ path: String) -> [String] {
+            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            var result: [String] = []
+            for part in absolute.split(separator: "/") {
+                if part == "." || part.isEmpty { continue }
+                if part == ".." { _ = result.popLast() } else { result.append(String(part)) }
+            }
+            return result
+        }
+        let target = parts(path), base = parts(folder)
+        var common = 0
+        while common < min(target.count, base.count) && target[common] == base[common] { common += 1 }
+        let up = Array(repeating: "..", count: base.count - common)
+        let joined = (up + target[common...]).joined(separator: "/")
+        return joined.isEmpty ? "." : joined
+    }
+}
+
+/// The build options given on a command line, in the order given, as typed: what `init` writes into a
+/// description, and what `build book.json` checks against it.
+struct GivenOptions {
+    var command = BuildCommand()
+    var given: [(name: String, value: String?)] = []
+
+    /// The build command's table, each option also recording itself.
+    static var options: [Option<GivenOptions>] {
+        BuildCommand.options.map { option in
+            Option<GivenOptions>(spec: option.spec, defaultValue: option.defaultValue) { recorder, value throws(ValueError) in
+                try option.apply(&recorder.command, value)
+                recorder.given.append((option.spec.long, value))
+            }
+        }
+    }
+
+    /// Scans `arguments` as `photobook NAME` takes them, after the build's defaults.
+    static func scan(_ arguments: [String], commandName: String) throws(CLIError) -> GivenOptions {
+        var recorder = GivenOptions()
+        recorder.command.options.jobs = BuildCommand.defaultJobs
+        for option in BuildCommand.options {
+            guard let value = option.defaultValue else { continue }
+            try? option.apply(&recorder.command, value)
+        }
+        recorder.command.inputs = try ArgumentScanner(options: options, commandName: commandName)
+            .scan(arguments, into: &recorder)
+        return recorder
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import PhotoBook
+
+/// `photobook build --dry-run`: the book page by page on stdout, then on stderr what the build would say.
+enum DryRun {
+    static func report(_ preview: BookPreview, files: [PhotoFile], options: BuildOptions, say: Diagnostics) -> ExitStatus {
+        guard let plan = preview.plan else {
+            // The build would stop before its first pixel: it says so, and so does the dry run.
+            return Summary.report(preview.report, output: "", options: options, say: say)
+        }
+        Diagnostics.standardOutput(listing(plan, preview: preview, files: files, pageHeight: options.layout.pageSize.height))
+        for path in preview.report.undatedPhotos { say.note("no capture date", path: path) }
+        Summary.reportDensity(preview.report, target: options.layout.dpi, say: say)
+        for warning in preview.report.warnings { say.warning(warning.message, path: warning.path) }
+        let leftOut = preview.report.leftOut
+        for photo in leftOut {
+            if case .failed(let why) = photo.outcome { say.warning("\(why), left out of the book", path: photo.path) }
+        }
+        let placed = plan.pages.reduce(0) { $0 + $1.photos.count }
+        say.status("dry run: \(plan.pages.count) page\(plan.pages.count == 1 ? "" : "s"), \(placed) photo"
+                   + "\(placed == 1 ? "" : "s")\(leftOut.isEmpty ? "" : ", \(leftOut.count) left out"); nothing was written")
+        return .success
+    }
+
+    /// `page 2: 3 photos, [1 / [2 | 3]], section "Rome"`, then a line per photo: where it goes, the share cropped,
+    /// the density, the caption as printed. The page line starts as `--verbose` lists the build's pages.
+    static func listing(_ plan: BookPlan, preview: BookPreview, files: [PhotoFile], pageHeight: Double) -> String {
+        func mm(_ points: Double) -> String { Length.format(points / Length.pointsPerMillimetre) }
+        var out = ""
+        for page in plan.pages {
+            let count = page.photos.count
+            out += "page \(page.number): \(count) photo\(count == 1 ? "" : "s"), \(page.arrangement)"
+            if let shown = page.heading {
+                // The whole heading, when the page shows it wrapped (a description's pages give it whole).
+                let first = page.photos.first?.photoIndex ?? -1
+                let heading = preview.headings.indices.contains(first) ? preview.headings[first] ?? shown : shown
+                out += ", section \(quote(heading))"
+            }
+            out += "\n"
+            for photo in page.photos {
+                let path = files[preview.files[photo.photoIndex]].path
+                let cell = photo.cell
+                out += "  \(path): \(mm(cell.width))x\(mm(cell.height)) mm at \(mm(cell.x)), "
+                    + "\(mm(pageHeight - cell.y - cell.height)) mm from the top left, "
+                    + String(format: "%.1f%% cropped", photo.cropShare * 100)
+                    + ", \(photo.pixelWidth)x\(photo.pixelHeight) pixels at \(Int(photo.effectiveDPI.rounded())) dpi"
+                let caption = page.texts.first {
+                    $0.role == .caption && abs($0.box.x - photo.cell.x) < 1e-6 && $0.box.y < photo.cell.y
+                }
+                if let caption { out += ", caption \(quote(caption.lines.joined(separator: " ")))" }
+                out += "\n"
+            }
+        }
+        return out
+    }
+
+    private static func quote(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import PhotoBook
+import Platform
+
+/// `photobook init INPUT... -o book.json [build options]`: writes the description of the book `build` would make
+/// with the same arguments, for a person to edit and `photobook build book.json -o book.pdf` to build.
+struct InitCommand {
+    /// The description file to write.
+    var output: String
+    /// The build options as given, in order (the defaults are not written: they may improve).
+    var given: [(name: String, value: String?)]
+
+    static var document: CommandDocument {
+        CommandDocument(
+            name: "init",
+            synopsis: "photobook init INPUT... -o BOOK.json [build options]",
+            summary: "write an editable description of the book build would make",
+            description: [
+                "Plans the book that photobook build would make from the same inputs and options, reading only the "
+                    + "photos' headers, and writes it as a JSON file: the options given, and the pages in order, each "
+                    + "with its layout, its photos (paths relative to the file), their captions and any section "
+                    + "heading. Edit it (reorder, delete or add photos, set captions, pin a page's layout, move a "
+                    + "crop with \"focus\": [x, y]) and build it with photobook build BOOK.json -o BOOK.pdf; options "
+                    + "on that command line override the file's. docs/book-description.md describes the format.",
+                "Every option of photobook build is accepted; -o names the description, written atomically.",
+            ],
+            operands: "INPUT", operandCompletion: .filesAndFolders,
+            options: BuildCommand.options.map(\.spec).filter { $0.long != "dry-run" }.map { spec in
+                guard spec.long == "output" else { return spec }
+                var output = spec
+                output.help = "the book description to write (.json); replaced atomically"
+                output.completion = .files(extensions: ["json"])
+                return output
+            },
+            examples: [
+                ("photobook init ./photos --layout auto --captions name -o book.json", "describe an automatic layout"),
+                ("photobook build book.json -o book.pdf", "build the book the (edited) description says"),
+            ])
+    }
+
+    /// Parses `init`'s arguments into the build command that plans the book, and what to write.
+    static func parse(_ arguments: [String]) throws(CLIError) -> (build: BuildCommand, command: InitCommand)? {
+        let scanned = try GivenOptions.scan(arguments, commandName: "init")
+        if scanned.command.help { return nil }
+        var build = scanned.command
+        guard let output = build.output else { throw .usage("no output given: add -o BOOK.json") }
+        guard output.lowercased().hasSuffix(".json") else {
+            throw .usage("--output: a book description is a .json file, not \(ValueError.quote(output)) "
+                         + "(photobook build makes the PDF)")
+        }
+        if scanned.given.contains(where: { $0.name == "dry-run" }) {
+            throw .usage("--dry-run: init writes only the description; use photobook build --dry-run to see the pages")
+        }
+        if try DescriptionInput.names(build.inputs) {
+            throw .usage("\(build.inputs[0]): init describes photos and folders, not a description")
+        }
+        try build.validate()
+        build.dryRun = true
+        return (build, InitCommand(output: output, given: scanned.given))
+    }
+
+    /// Writes the description of `preview`'s plan, atomically; the exit status is the build's when there is no plan.
+    func write(_ preview: BookPreview, files: [PhotoFile], options: BuildOptions, say: Diagnostics) -> ExitStatus {
+        guard let plan = preview.plan else { return Summary.report(preview.report, output: output, options: options, say: say) }
+        let folder = FileSystem.directoryName(output)
+        var written: [String: OptionValue] = [:]
+        for (name, value) in given where DescriptionInput.notInDescription[name] == nil && name != "jobs" {
+            guard let option = BuildCommand.options.first(where: { $0.spec.long == name }) else { continue }
+            guard let value else { written[name] = .flag(true); continue }
+            if case .files = option.spec.completion {
+                written[name] = .text(DescriptionInput.relative(value, to: folder))
+            } else {
+                written[name] = .text(value)
+            }
+        }
+        var pages: [BookDescription.Page] = []
+        for page in plan.pages where page.arrangement != "title" && page.arrangement != "blank" && !page.photos.isEmpty {
+            let photos = page.photos.map { placed in
+                BookDescription.Photo(path: DescriptionInput.relative(files[preview.files[placed.photoIndex]].path, to: folder),
+                                      caption: preview.captions[placed.photoIndex])
+            }
+            let first = page.photos[0].photoIndex
+            let heading = page.heading == nil ? nil : first < preview.headings.count ? preview.headings[first] : nil
+            pages.append(BookDescription.Page(heading: heading, layout: page.arrangement, photos: photos))
+        }
+        let description = BookDescription(options: written, pages: pages)
+        do {
+            try Self.writeAtomically(try description.encoded(), to: output)
+        } catch {
+            say.error("cannot write the book description: \(error)", path: output)
+            return .failure
+        }
+        for warning in preview.report.warnings { say.warning(warning.message, path: warning.path) }
+        for photo in preview.report.leftOut {
+            if case .failed(let why) = photo.outcome { say.warning("\(why), left out of the description", path: photo.path) }
+        }
+        let count = pages.reduce(0) { $0 + $1.photos.count }
+        say.status("wrote \(output): \(pages.count) page\(pages.count == 1 ? "" : "s"), \(count) photo\(count == 1 ? "" : "s"); "
+                   + "edit it, then photobook build \(output) -o BOOK.pdf")
+        return .success
+    }
+
+    /// A temporary file beside `path`, synced, then renamed over it: a reader sees the old file or the new one.
+    static func writeAtomically(_ data: Data, to path: String) throws(FileSystem.Failure) {
+        let folder = FileSystem.directoryName(path)
+        let (temporary, descriptor) = try FileSystem.makeTemporaryFile(
+            template: folder + "/." + FileSystem.baseName(path) + ".photobook-XXXXXX").get()
+        do {
+            try descriptor.closeAfter { (file) throws(FileSystem.Failure) in
+                try file.setMode(FileSystem.modeForNewFile(replacing: path))
+                try file.writeAll(Array(data))
+                try file.sync()
+            }
+            try FileSystem.rename(temporary, to: path).get()
+        } catch {
+            FileSystem.remove(temporary)
+            throw error
+        }
+        _ = FileSystem.sync(folder, directory: true)
+    }
+}
