@@ -20,6 +20,9 @@ public struct BuildOptions: Sendable {
     public var temporaryDirectory: String?
     /// Titles, captions and page numbers; nil for a book of photos alone.
     public var text: TextOptions?
+    /// The PDF's CreationDate and ModDate, written in UTC; nil for now, in the local time zone. Set from
+    /// `SOURCE_DATE_EPOCH` for reproducible output.
+    public var creationDate: Date?
 
     public init() {}
 }
@@ -54,6 +57,8 @@ public final class BookBuilder: Sendable {
     private let sequence = SequenceNumbers()
     /// The photos that had no capture date when ordering by date, for the report.
     private let undated = Mutex<[String]>([])
+    /// Where the time goes, for the report.
+    private let clock = StageClock()
 
     public init(files: [PhotoFile], outputPath: String, options: BuildOptions, hooks: BuildHooks = BuildHooks()) {
         self.files = files
@@ -82,12 +87,15 @@ public final class BookBuilder: Sendable {
         session.removeTemporaryFiles()
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         report.undatedPhotos = undated.withLock { $0 }
+        report.timings = clock.finish()
+        report.timings.total = report.seconds
         hooks.finished?(report)
         return report
     }
 
     private func runStages() -> BuildReport {
         // Probe: headers only. A photo that cannot be read is left out here, before any pixels exist.
+        clock.enter(.probe)
         var reports = files.map { PhotoReport(path: $0.path, outcome: .cancelled) }
         var usable: [(index: Int, info: PhotoInfo)] = []
         for (index, file) in files.enumerated() {
@@ -111,6 +119,7 @@ public final class BookBuilder: Sendable {
         }
 
         // The book's order: a pure sort of what the probe read, before any plan.
+        clock.enter(.plan)
         let arrangement = PhotoOrder.arrange(usable.map(\.info), by: options.order)
         undated.withLock { $0 = arrangement.undated.map { usable[$0].info.file.path } }
         usable = arrangement.order.map { usable[$0] }
@@ -142,6 +151,7 @@ public final class BookBuilder: Sendable {
         var plan = BookPlan(pages: [])
         var round = 0
         while true {
+            clock.enter(.plan)
             guard let next = Planner.plan(uprightSizes: alive.map { (usable[$0].info.uprightWidth, usable[$0].info.uprightHeight) },
                                           options: options.layout,
                                           text: bookText(alive: alive, usable: usable, captions: captions)) else {
@@ -162,6 +172,7 @@ public final class BookBuilder: Sendable {
                                         photo: photo, key: key, directory: directory, round: round))
             }
             if chains.isEmpty { break }
+            clock.enter(.render)
             run(chains, first: round == 0)
             round += 1
 
@@ -196,6 +207,7 @@ public final class BookBuilder: Sendable {
         }
 
         // Renders an earlier plan needed and the final one does not are gone before the book is written.
+        clock.enter(.pdf)
         var used: Set<RenderKey> = []
         var pages: [BuildPDFOperation.Page] = []
         var pageReports: [PageReport] = []
@@ -216,6 +228,9 @@ public final class BookBuilder: Sendable {
                 reports[index].pixelWidth = placed.pixelWidth
                 reports[index].pixelHeight = placed.pixelHeight
                 reports[index].effectiveDPI = placed.effectiveDPI
+                reports[index].crop = placed.crop
+                reports[index].passThrough = render.passThrough
+                reports[index].caption = captions[photo]
                 photos.append(.init(info: usable[photo].info, placement: placed, passThrough: render.passThrough,
                                     path: render.path))
             }
@@ -240,7 +255,8 @@ public final class BookBuilder: Sendable {
             BuildPDFOperation.Words(fontPath: text.font.path, title: text.title, subtitle: text.subtitle,
                                     author: text.author, hasTitlePage: plan.pages.first?.arrangement == "title")
         }
-        let build = BuildPDFOperation(pages: pages, words: words, commit: commit, session: session, hooks: hooks)
+        let build = BuildPDFOperation(pages: pages, words: words, commit: commit, session: session, hooks: hooks,
+                                      creationDate: options.creationDate)
         if session.isCancelled { return BuildReport(photos: reports, book: .cancelled, pagesWritten: 0, seconds: 0) }
         queue.addOperations([build], waitUntilFinished: true)
         build.recordIfAbsent(.cancelled)
