@@ -10,7 +10,7 @@ TEST_TIMEOUT ?= 2400
 # The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
 # at its output as a person would.
 BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev zlib1g-dev pkg-config
-TEST_PACKAGES  := poppler-utils qpdf python3-png libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make
+TEST_PACKAGES  := poppler-utils qpdf python3-png python3-jsonschema libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make
 
 .PHONY: all deps test-deps build test demo install docs clean
 
@@ -35,6 +35,8 @@ deps:
 # The tmpfs tests need mount and umount (and root), the install test /usr/bin/make; bash, setpriv, sha256sum and
 # timeout are in essential packages. The colour tests embed Ghostscript's ICC profiles (Adobe RGB, CMYK, grey)
 # and render with gs, the colour-managing reader at hand (Debian's MuPDF has no ICC support).
+# The report tests validate reports against docs/report.schema.json with python3-jsonschema, a validator that is
+# not ours; the progress tests get a terminal from script(1), in bsdutils, an essential package.
 test-deps: deps
 	@missing=""; \
 	for tool in pdfinfo pdfimages pdftoppm pdftocairo; do \
@@ -42,6 +44,7 @@ test-deps: deps
 	done; \
 	[ -x /usr/bin/qpdf ] || missing="$$missing qpdf"; \
 	/usr/bin/python3 -c 'import png' 2>/dev/null || missing="$$missing python3-png"; \
+	/usr/bin/python3 -c 'import jsonschema' 2>/dev/null || missing="$$missing python3-jsonschema"; \
 	command -v djpeg >/dev/null || missing="$$missing libjpeg-turbo-progs"; \
 	/usr/bin/convert -version 2>/dev/null | grep -q ImageMagick || missing="$$missing imagemagick"; \
 	[ -f /usr/share/color/icc/ghostscript/a98.icc ] || missing="$$missing libgs-common"; \

@@ -7,6 +7,7 @@ complete -c photobook -n __fish_use_subcommand -a presets -d 'list the print-ser
 complete -c photobook -n __fish_use_subcommand -a completions -d 'print the shell completion script for bash, zsh or fish'
 
 complete -c photobook -n '__fish_seen_subcommand_from build' -s o -l output -r -F -d 'the PDF to write'
+complete -c photobook -n '__fish_seen_subcommand_from build' -l report -r -F -d 'also write a JSON account of the build to FILE'
 complete -c photobook -n '__fish_seen_subcommand_from build' -s r -l recursive -d 'include photos in subfolders, following symbolic links but never round a loop'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l sort -x -a 'name date given' -d 'the order of the photos in the book'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l reverse -d 'the same book read backwards, whatever the order'

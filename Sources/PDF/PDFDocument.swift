@@ -36,14 +36,16 @@ public final class PDFDocument {
         HPDF_Free(handle)
     }
 
-    /// Sets the Info dictionary's Producer, Creator, CreationDate and, when given, Title, Author, Subject and
-    /// Keywords (`HPDF_SetInfoAttr`, `HPDF_SetInfoDateAttr`).
+    /// Sets the Info dictionary's Producer, Creator, CreationDate, ModDate (the same moment) and, when given,
+    /// Title, Author, Subject and Keywords (`HPDF_SetInfoAttr`, `HPDF_SetInfoDateAttr`).
+    ///
+    /// The dates are written in `timeZone`: give UTC (`.gmt`) for output that must not depend on the machine's.
     ///
     /// Strings may be any Unicode; non-ASCII ones are written as UTF-16 text strings. Characters beyond U+FFFF
     /// (emoji) become U+FFFD, which libharu can encode.
     public func setInfo(
         producer: String, creator: String, title: String? = nil, author: String? = nil, subject: String? = nil,
-        keywords: String? = nil, creationDate: Date = Date()
+        keywords: String? = nil, creationDate: Date = Date(), timeZone: TimeZone = .current
     ) throws(PDFError) {
         // Quirk: HPDF_New already wrote "Haru Free PDF Library 2.3.0" as Producer; setting it again replaces it.
         try setInfoText(HPDF_INFO_PRODUCER, producer, name: "Producer")
@@ -55,9 +57,12 @@ public final class PDFDocument {
         for case let (type, text?, name) in optional {
             try setInfoText(type, text, name: name)
         }
-        let date = PDFDate(creationDate)
+        let date = PDFDate(creationDate, timeZone: timeZone)
         try haruStatus("setting the CreationDate \(date)") {
             HPDF_SetInfoDateAttr(handle, HPDF_INFO_CREATION_DATE, date.haruDate)
+        }
+        try haruStatus("setting the ModDate \(date)") {
+            HPDF_SetInfoDateAttr(handle, HPDF_INFO_MOD_DATE, date.haruDate)
         }
     }
 

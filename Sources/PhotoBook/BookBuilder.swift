@@ -22,6 +22,9 @@ public struct BuildOptions: Sendable {
     public var text: TextOptions?
     /// The pages of a book description file, in place of the layout mode, order, captions and sections.
     public var given: GivenBook?
+    /// The PDF's CreationDate and ModDate, written in UTC; nil for now, in the local time zone. Set from
+    /// `SOURCE_DATE_EPOCH` for reproducible output.
+    public var creationDate: Date?
 
     public init() {}
 }
@@ -56,6 +59,8 @@ public final class BookBuilder: Sendable {
     private let sequence = SequenceNumbers()
     /// The photos that had no capture date when ordering by date, for the report.
     private let undated = Mutex<[String]>([])
+    /// Where the time goes, for the report.
+    private let clock = StageClock()
 
     public init(files: [PhotoFile], outputPath: String, options: BuildOptions, hooks: BuildHooks = BuildHooks()) {
         self.files = files
@@ -84,11 +89,14 @@ public final class BookBuilder: Sendable {
         session.removeTemporaryFiles()
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         report.undatedPhotos = undated.withLock { $0 }
+        report.timings = clock.finish()
+        report.timings.total = report.seconds
         hooks.finished?(report)
         return report
     }
 
     private func runStages() -> BuildReport {
+        clock.enter(.probe)
         // Probe, order and words: the plan-only path, shared with the dry run (BookPlanning.swift).
         let prepared: PreparedBook
         switch prepare() {
@@ -117,6 +125,7 @@ public final class BookBuilder: Sendable {
         var plan = BookPlan(pages: [])
         var round = 0
         while true {
+            clock.enter(.plan)
             guard let next = self.plan(prepared, alive: alive) else {
                 return BuildReport(photos: reports, book: .failed(planProblem(prepared, alive: alive)),
                                    pagesWritten: 0, seconds: 0)
@@ -139,6 +148,7 @@ public final class BookBuilder: Sendable {
                                         announces: announces))
             }
             if chains.isEmpty { break }
+            clock.enter(.render)
             run(chains, first: round == 0)
             round += 1
 
@@ -175,6 +185,7 @@ public final class BookBuilder: Sendable {
         }
 
         // Renders an earlier plan needed and the final one does not are gone before the book is written.
+        clock.enter(.pdf)
         var used: Set<RenderKey> = []
         var pages: [BuildPDFOperation.Page] = []
         var pageReports: [PageReport] = []
@@ -202,6 +213,9 @@ public final class BookBuilder: Sendable {
                 reports[index].pixelWidth = placed.pixelWidth
                 reports[index].pixelHeight = placed.pixelHeight
                 reports[index].effectiveDPI = placed.effectiveDPI
+                reports[index].crop = placed.crop
+                reports[index].passThrough = render.passThrough
+                reports[index].caption = captions[photo]
                 photos.append(.init(info: usable[photo].info, placement: placed, passThrough: render.passThrough,
                                     path: render.path))
             }
@@ -222,7 +236,8 @@ public final class BookBuilder: Sendable {
             BuildPDFOperation.Words(fontPath: text.font.path, title: text.title, subtitle: text.subtitle,
                                     author: text.author, hasTitlePage: plan.pages.first?.arrangement == "title")
         }
-        let build = BuildPDFOperation(pages: pages, words: words, commit: commit, session: session, hooks: hooks)
+        let build = BuildPDFOperation(pages: pages, words: words, commit: commit, session: session, hooks: hooks,
+                                      creationDate: options.creationDate)
         if session.isCancelled { return BuildReport(photos: reports, book: .cancelled, pagesWritten: 0, seconds: 0) }
         queue.addOperations([build], waitUntilFinished: true)
         build.recordIfAbsent(.cancelled)

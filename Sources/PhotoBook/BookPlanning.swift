@@ -76,6 +76,7 @@ extension BookBuilder {
         }
 
         // The book's order: a pure sort of what the probe read, before any plan. A description's pages give theirs.
+        clock.enter(.plan)
         var undated: [String] = []
         if options.given == nil {
             let arrangement = PhotoOrder.arrange(usable.map(\.info), by: options.order)

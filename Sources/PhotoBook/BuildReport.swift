@@ -1,3 +1,5 @@
+import Imaging
+
 /// What happened to one photo.
 public struct PhotoReport: Sendable {
     public var path: String
@@ -12,6 +14,13 @@ public struct PhotoReport: Sendable {
     public var page: Int?
     public var cell: Rect?
     public var cropShare: Double?
+    /// The part of the upright photo shown, in its full-resolution pixels, once the final plan is made.
+    public var crop: SourceRect?
+    /// True when the book embeds the photo's own JPEG bytes (its orientation and crop applied by the page),
+    /// false when it embeds a re-encoded render; nil when the photo is not in the book.
+    public var passThrough: Bool?
+    /// The caption set under it, when the book has one for it.
+    public var caption: String?
 }
 
 /// Something the user should know that did not stop the build: a bad sidecar, a character the font lacks.
@@ -47,6 +56,8 @@ public struct BuildReport: Sendable {
     /// With `--sort date`, the photos that had no capture date, in book order (all after the dated ones, or all
     /// before them with `--reverse`).
     public var undatedPhotos: [String] = []
+    /// Where the time went, stage by stage (filled in by `BookBuilder.run()` on every path).
+    public var timings = BuildTimings()
 
     public init(photos: [PhotoReport], book: Outcome, pagesWritten: Int, seconds: Double, pages: [PageReport] = []) {
         self.photos = photos

@@ -6,6 +6,8 @@ struct BuildCommand {
     var inputs: [String] = []
     var output: String?
     var recursive = false
+    /// Where the JSON report goes (`-`: standard output); nil for none.
+    var report: String?
     var options = BuildOptions()
     var quiet = false
     var verbose = false
@@ -39,6 +41,10 @@ struct BuildCommand {
         [
             .value("output", short: "o", .outputFile(extensions: ["pdf"]), required: true, group: .files,
                    help: "the PDF to write; replaced atomically when the whole book is ready", \.output),
+            .value("report", .outputFile(metavar: "FILE", extensions: ["json"]), group: .files,
+                   help: "also write a JSON account of the build to FILE (- for standard output), whatever its "
+                       + "outcome: the options, the pages, each photo's outcome, page, cell, crop and density, "
+                       + "the warnings and the time taken (see docs/report.md)", \.report),
             .flag("recursive", short: "r", group: .files,
                   help: "include photos in subfolders, following symbolic links but never round a loop", \.recursive),
             .value("sort", .choice(metavar: "ORDER", [

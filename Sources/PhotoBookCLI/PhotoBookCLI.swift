@@ -156,6 +156,12 @@ public enum PhotoBookCLI {
         }
         var options = command.options
         options.given = description?.given
+        switch SourceDateEpoch.date(from: ProcessInfo.processInfo.environment[SourceDateEpoch.variable]) {
+        case .success(let date): options.creationDate = date
+        case .failure(let error):
+            say.error(error.message)
+            return error.status
+        }
         // The font is read before any photo: a book with words needs it, and a font named but unusable is a
         // mistake worth hearing about even without them.
         if command.hasWords || description?.hasWords == true || command.fontPath != BookFont.defaultPath {
@@ -179,11 +185,18 @@ public enum PhotoBookCLI {
             say.error(problem, path: output)
             return .usage
         }
+        if let report = command.report, let problem = ReportWriter.problem(with: report, output: output,
+                                                                            inputs: discovery.inputIDs) {
+            say.error("--report: \(problem)", path: report)
+            return .usage
+        }
         for (path, reason) in discovery.warnings { say.warning(reason, path: path) }
         for (path, reason) in discovery.notes { say.note(reason, path: path) }
         guard !discovery.photos.isEmpty || description != nil else {
             say.error("no JPEG or PNG photos found in \(command.inputs.joined(separator: ", ")), nothing was written")
-            return .failure
+            let none = BuildReport(photos: [], book: .skipped(because: "no JPEG or PNG photos found"), pagesWritten: 0,
+                                   seconds: 0)
+            return writeReport(none, command: command, options: options, status: .failure, say: say)
         }
 
         var photos = description?.photos ?? discovery.photos
@@ -215,6 +228,7 @@ public enum PhotoBookCLI {
 
         let total = photos.count
         let done = Mutex(0)
+        let meter = ProgressLine(total: total)
         let environment = ProcessInfo.processInfo.environment
         let pause = TestPause(point: environment["PHOTOBOOK_TEST_PAUSE"],
                               holdFirstSignal: environment["PHOTOBOOK_TEST_PAUSE_HOLD"] == "1", say: say)
@@ -222,7 +236,7 @@ public enum PhotoBookCLI {
             decodeStarted: { _ in pause.reached("decode") },
             photoFinished: { _ in
                 let count = done.withLock { $0 += 1; return $0 }
-                say.progress("photobook: \(count) of \(total) photos")
+                say.progress(meter.text(done: count))
             },
             pageStarted: { index, pages in
                 say.progress("photobook: all photos ready, writing page \(index + 1) of \(pages)")
@@ -266,6 +280,18 @@ public enum PhotoBookCLI {
         let placed = command.options.order.reverse ? "before the dated photos, in reverse name order"
                                                    : "after the dated photos, in name order"
         for path in report.undatedPhotos { say.note("no capture date: placed \(placed)", path: path) }
-        return Summary.report(report, output: output, options: options, say: say)
+        let status = Summary.report(report, output: output, options: options, say: say)
+        return writeReport(report, command: command, options: options, status: status, say: say)
+    }
+
+    /// Writes the `--report`, if one was asked for; returns the exit status, a failure if the report could not be
+    /// written (the book, if written, stays).
+    static func writeReport(_ report: BuildReport, command: BuildCommand, options: BuildOptions, status: ExitStatus,
+                            say: Diagnostics) -> ExitStatus {
+        guard let path = command.report else { return status }
+        let document = ReportDocument(report, options: ReportOptions(command, options: options), exitStatus: status)
+        guard let problem = ReportWriter.write(document, to: path) else { return status }
+        say.error(problem, path: path)
+        return status == .success ? .failure : status
     }
 }

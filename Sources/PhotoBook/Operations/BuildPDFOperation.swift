@@ -1,3 +1,4 @@
+import Foundation
 import PDF
 import Platform
 
@@ -40,8 +41,12 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     let words: Words?
     let commit: BookCommit
     let hooks: BuildHooks
+    /// The document's CreationDate and ModDate (in UTC); nil for now, in the local time zone.
+    let creationDate: Date?
 
-    init(pages: [Page], words: Words? = nil, commit: BookCommit, session: BuildSession, hooks: BuildHooks) {
+    init(pages: [Page], words: Words? = nil, commit: BookCommit, session: BuildSession, hooks: BuildHooks,
+         creationDate: Date? = nil) {
+        self.creationDate = creationDate
         self.pages = pages
         self.words = words
         self.commit = commit
@@ -59,7 +64,8 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         do {
             let document = try PDFDocument()
             try document.setInfo(producer: PhotoBookVersion.string, creator: PhotoBookVersion.string,
-                                 title: words?.title, author: words?.author, subject: words?.subtitle)
+                                 title: words?.title, author: words?.author, subject: words?.subtitle,
+                                 creationDate: creationDate ?? Date(), timeZone: creationDate == nil ? .current : .gmt)
             let font = try words.map { words throws(PDFError) in try document.loadFont(path: words.fontPath) }
             var titleOutline: PDFOutline?
             for (index, page) in pages.enumerated() {

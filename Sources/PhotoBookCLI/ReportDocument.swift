@@ -1,0 +1,214 @@
+import Foundation
+import PhotoBook
+
+/// The JSON account of one build (`--report`): what was asked, what became of the book and of every photo, and
+/// where the time went. Plain values, encoded by Foundation's `JSONEncoder`; docs/report.schema.json describes
+/// them and docs/report.md explains them. Lengths are in PDF points (1/72 inch), origin at the bottom left of the
+/// PDF page; crops are in pixels of the upright photo (its EXIF orientation applied), origin at its top left.
+struct ReportDocument: Codable, Equatable {
+    /// Goes up when a field changes meaning or goes away; new fields may appear without it.
+    static let schemaVersion = 1
+
+    var schema: Int
+    /// `photobook 0.1.0`.
+    var program: String
+    /// The status the program exits with: 0, 1 or 130.
+    var exitStatus: Int32
+    var options: ReportOptions
+    var book: Book
+    /// Every photo found, in the order they were found (the book's order is `book.pages`).
+    var photos: [Photo]
+    /// Every warning of the build, about a photo or about the book.
+    var warnings: [Warning]
+    var timings: Timings
+
+    struct Book: Codable, Equatable {
+        var output: String
+        /// `succeeded` (the file was written), `failed`, `skipped` (not attempted: no usable photo, or --strict)
+        /// or `cancelled` (interrupted).
+        var outcome: String
+        var reason: String?
+        /// Pages in the written book: 0 unless it was written.
+        var pagesWritten: Int
+        /// Blank pages added at the end for --pad-to.
+        var blankPages: Int
+        /// The pages as finally planned (also when the book was not written), without the blank ones.
+        var pages: [Page]
+    }
+
+    struct Page: Codable, Equatable {
+        /// 1-based, as a reader counts.
+        var number: Int
+        /// `single`, `grid 2x2`, `[1 | 2]`, `title`.
+        var arrangement: String
+        /// The photos on the page in reading order, as indices into `photos`.
+        var photos: [Int]
+    }
+
+    struct Photo: Codable, Equatable {
+        /// Its index in `photos`.
+        var index: Int
+        var path: String
+        /// `succeeded`, `failed`, `skipped` or `cancelled`.
+        var outcome: String
+        var reason: String?
+        /// Where it is in the book, once the final plan is made.
+        var page: Int?
+        var cell: Box?
+        var crop: Box?
+        /// The share of the photo's area the crop leaves out, 0 to 1.
+        var cropShare: Double?
+        /// The pixels embedded, and the density they print at.
+        var pixelWidth: Int?
+        var pixelHeight: Int?
+        var effectiveDPI: Double?
+        /// The photo's own JPEG bytes in the book (true), or a render re-encoded by photobook (false).
+        var passThrough: Bool?
+        var caption: String?
+        var warnings: [String]
+    }
+
+    struct Box: Codable, Equatable {
+        var x: Double
+        var y: Double
+        var width: Double
+        var height: Double
+    }
+
+    struct Warning: Codable, Equatable {
+        var path: String?
+        var message: String
+    }
+
+    /// Seconds.
+    struct Timings: Codable, Equatable {
+        var probe: Double
+        var plan: Double
+        var render: Double
+        var pdf: Double
+        var total: Double
+    }
+
+    /// A photo printing below this share of the density asked for gets a warning (as the summary gives).
+    static let lowDensityShare = 0.75
+
+    init(_ report: BuildReport, options: ReportOptions, exitStatus: ExitStatus) {
+        schema = Self.schemaVersion
+        program = PhotoBookVersion.string
+        self.exitStatus = exitStatus.rawValue
+        self.options = options
+        let (bookOutcome, bookReason) = Self.describe(report.book)
+        book = Book(output: options.output, outcome: bookOutcome, reason: bookReason,
+                    pagesWritten: report.pagesWritten, blankPages: report.blankPages,
+                    pages: report.pages.enumerated().map { Page(number: $0.offset + 1, arrangement: $0.element.arrangement,
+                                                                photos: $0.element.photos) })
+        photos = report.photos.enumerated().map { index, photo in
+            let (outcome, reason) = Self.describe(photo.outcome)
+            // Sizes planned for a photo that then failed, or for a book never finished, describe nothing printed.
+            let placed = photo.page != nil
+            var warnings = report.warnings.filter { $0.path == photo.path }.map(\.message)
+            if placed, let dpi = photo.effectiveDPI, dpi < options.dpi * Self.lowDensityShare {
+                warnings.append("prints at \(Int(dpi.rounded())) dpi, below the \(Int(options.dpi)) dpi asked for")
+            }
+            return Photo(index: index, path: photo.path, outcome: outcome, reason: reason, page: photo.page,
+                         cell: photo.cell.map { Box(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
+                         crop: photo.crop.map { Box(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
+                         cropShare: photo.cropShare, pixelWidth: placed ? photo.pixelWidth : nil,
+                         pixelHeight: placed ? photo.pixelHeight : nil,
+                         effectiveDPI: placed ? photo.effectiveDPI : nil, passThrough: photo.passThrough,
+                         caption: photo.caption,
+                         warnings: warnings)
+        }
+        warnings = report.warnings.map { Warning(path: $0.path, message: $0.message) }
+        let t = report.timings
+        timings = Timings(probe: t.probe, plan: t.plan, render: t.render, pdf: t.pdf, total: t.total)
+    }
+
+    /// The outcome's name and its reason, if it has one.
+    static func describe(_ outcome: Outcome) -> (String, String?) {
+        switch outcome {
+        case .succeeded: return ("succeeded", nil)
+        case .failed(let reason): return ("failed", reason)
+        case .skipped(let because): return ("skipped", because)
+        case .cancelled: return ("cancelled", nil)
+        }
+    }
+
+    /// The document as JSON: sorted keys, so that equal reports are equal bytes, and a final newline.
+    func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
+    }
+}
+
+/// The options a build ran with, defaults included: lengths in points, names as the command line takes them.
+struct ReportOptions: Codable, Equatable {
+    var inputs: [String]
+    var output: String
+    var recursive: Bool
+    var sort: String
+    var reverse: Bool
+    var maxPixels: Int
+    var pageWidth: Double
+    var pageHeight: Double
+    var margin: Double
+    var bleed: Double
+    var safety: Double
+    var binding: Double
+    var padTo: Int
+    var layout: String
+    var gap: Double
+    var maxPerPage: Int
+    var fit: String
+    var dpi: Double
+    var quality: Int
+    var keepOriginals: Bool
+    var title: String?
+    var subtitle: String?
+    var author: String?
+    var coverPhoto: String?
+    var captions: String
+    var sections: String
+    var pageNumbers: Bool
+    var font: String
+    var jobs: Int
+    var strict: Bool
+    /// `SOURCE_DATE_EPOCH`, when it was set: the PDF's dates are this moment.
+    var sourceDateEpoch: Int?
+
+    init(_ command: BuildCommand, options: BuildOptions) {
+        let layout = options.layout
+        inputs = command.inputs
+        output = command.output ?? ""
+        recursive = command.recursive
+        sort = options.order.sort.rawValue
+        reverse = options.order.reverse
+        maxPixels = options.maxPixels
+        pageWidth = layout.pageSize.width
+        pageHeight = layout.pageSize.height
+        margin = layout.margin
+        bleed = layout.bleed
+        safety = layout.safety ?? layout.margin
+        binding = layout.binding
+        padTo = layout.padTo
+        self.layout = String(describing: layout.mode)
+        gap = layout.gap
+        maxPerPage = layout.maxPerPage
+        fit = layout.fit.rawValue
+        dpi = layout.dpi
+        quality = options.quality
+        keepOriginals = layout.keepOriginals
+        title = command.title
+        subtitle = command.subtitle
+        author = command.author
+        coverPhoto = command.coverPhoto
+        captions = command.captions.rawValue
+        sections = command.sections.rawValue
+        pageNumbers = command.pageNumbers
+        font = command.fontPath
+        jobs = options.jobs
+        strict = options.strict
+        sourceDateEpoch = options.creationDate.map { Int($0.timeIntervalSince1970) }
+    }
+}

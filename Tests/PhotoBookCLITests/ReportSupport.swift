@@ -1,0 +1,101 @@
+import Foundation
+import JPEG
+import TestSupport
+import Testing
+
+/// A `--report` as a script reads it: decoded here with test-local types, not photobook's own, so that a field
+/// renamed in the program fails the tests.
+struct ReadReport: Decodable {
+    struct Box: Decodable { var x, y, width, height: Double }
+    struct Page: Decodable { var number: Int; var arrangement: String; var photos: [Int] }
+    struct Book: Decodable {
+        var output: String
+        var outcome: String
+        var reason: String?
+        var pagesWritten: Int
+        var blankPages: Int
+        var pages: [Page]
+    }
+    struct Photo: Decodable {
+        var index: Int
+        var path: String
+        var outcome: String
+        var reason: String?
+        var page: Int?
+        var cell: Box?
+        var crop: Box?
+        var pixelWidth: Int?
+        var pixelHeight: Int?
+        var effectiveDPI: Double?
+        var passThrough: Bool?
+        var caption: String?
+        var warnings: [String]
+    }
+    struct Timings: Decodable { var probe, plan, render, pdf, total: Double }
+    struct Options: Decodable { var layout: String; var output: String; var jobs: Int; var strict: Bool; var sourceDateEpoch: Int? }
+
+    var schema: Int
+    var exitStatus: Int32
+    var book: Book
+    var photos: [Photo]
+    var timings: Timings
+    var options: Options
+
+    init(path: String) throws {
+        self = try JSONDecoder().decode(ReadReport.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    func photo(named name: String) -> Photo? { photos.first { $0.path.hasSuffix("/" + name) } }
+}
+
+/// docs/report.schema.json, applied by an implementation that is not ours: Debian's python3-jsonschema.
+enum ReportSchema {
+    static let path = Fixtures.packageRoot.appendingPathComponent("docs/report.schema.json").path
+
+    /// Checks the schema itself against its metaschema, then the report against the schema; returns nil when
+    /// both hold, else what the validator said.
+    static func problems(in report: String) throws -> String? {
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            validator = jsonschema.validators.validator_for(schema)
+            validator.check_schema(schema)
+            errors = sorted(validator(schema).iter_errors(json.load(open(sys.argv[2]))), key=lambda e: list(e.path))
+            for error in errors: print("/".join(map(str, error.path)) + ": " + error.message)
+            sys.exit(1 if errors else 0)
+            """
+        let run = try Run.command("/usr/bin/python3", ["-c", script, path, report])
+        return run.status == 0 ? nil : run.stdout + run.stderr
+    }
+
+    /// Records an issue unless the report at `path` is valid.
+    static func expectValid(_ report: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let problems = try problems(in: report)
+        #expect(problems == nil, "\(report) breaks docs/report.schema.json:\n\(problems ?? "")", sourceLocation: sourceLocation)
+    }
+}
+
+/// Small photos of different heights, so that every one is embedded at its own pixel size (below the target
+/// density nothing is resampled up) and the PDF tells them apart by size alone.
+enum DistinctPhotos {
+    static let sizes = [(320, 240), (300, 400), (360, 260), (250, 250), (420, 300)]
+
+    /// Writes `a.jpg`, `b.jpg`... into `folder`; returns the file names in order.
+    @discardableResult
+    static func write(into folder: String, count: Int = sizes.count) throws -> [String] {
+        try (0..<count).map { n in
+            let (width, height) = sizes[n]
+            let name = "\(Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(n)))).jpg"
+            let bytes = try JPEGEncoder.encode(TestImages.detailed(width: width, height: height, seed: UInt64(n + 1)),
+                                               quality: 85)
+            try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name))
+            return name
+        }
+    }
+
+    /// A JPEG whose header is fine and whose data stops early: probed as usable, fails when decoded.
+    static func writeTruncated(into folder: String, name: String = "broken.jpg") throws {
+        let bytes = try JPEGEncoder.encode(TestImages.detailed(width: 200, height: 150, seed: 99), quality: 85)
+        try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: folder + "/" + name))
+    }
+}
