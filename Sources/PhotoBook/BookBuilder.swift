@@ -60,7 +60,7 @@ public final class BookBuilder: Sendable {
     /// The photos that had no capture date when ordering by date, for the report.
     private let undated = Mutex<[String]>([])
     /// Where the time goes, for the report.
-    private let clock = StageClock()
+    let clock = StageClock()
 
     public init(files: [PhotoFile], outputPath: String, options: BuildOptions, hooks: BuildHooks = BuildHooks()) {
         self.files = files
@@ -215,7 +215,7 @@ public final class BookBuilder: Sendable {
                 reports[index].effectiveDPI = placed.effectiveDPI
                 reports[index].crop = placed.crop
                 reports[index].passThrough = render.passThrough
-                reports[index].caption = captions[photo]
+                reports[index].caption = prepared.captions[photo]
                 photos.append(.init(info: usable[photo].info, placement: placed, passThrough: render.passThrough,
                                     path: render.path))
             }

@@ -225,6 +225,10 @@ struct BuildCommand {
     func validate() throws(CLIError) {
         guard !inputs.isEmpty else { throw .usage("no input given: name folders or photos to build from") }
         guard output != nil || dryRun else { throw .usage("no output given: add -o BOOK.pdf") }
+        if dryRun, report != nil {
+            throw .usage("--report: a dry run builds nothing to report; leave out --dry-run, or use 'photobook init' "
+                         + "for the plan as a file")
+        }
         for (name, value) in [("--subtitle", subtitle), ("--author", author), ("--cover-photo", coverPhoto)]
         where value != nil && title == nil {
             throw .usage("\(name): goes on the title page, so it needs --title")

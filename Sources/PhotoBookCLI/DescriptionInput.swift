@@ -21,7 +21,8 @@ struct DescriptionInput {
     static let notInDescription: [String: String] = [
         "output": "give it on the command line", "help": "give it on the command line",
         "quiet": "give it on the command line", "verbose": "give it on the command line",
-        "dry-run": "give it on the command line",
+        "dry-run": "give it on the command line", "report": "give it on the command line",
+        "spreads": "a description lists its pages one by one",
         "recursive": "the pages list every photo", "sort": "the pages list the photos in order",
         "reverse": "the pages list the photos in order",
         "layout": "set a page's \"layout\" instead", "max-per-page": "set a page's \"layout\" instead",
@@ -151,7 +152,7 @@ struct DescriptionInput {
     /// Options given on the command line that a description decides itself.
     static func refuse(_ given: [String]) throws(CLIError) {
         for name in given {
-            if let instead = notInDescription[name], !["output", "help", "quiet", "verbose", "dry-run"].contains(name) {
+            if let instead = notInDescription[name], !["output", "help", "quiet", "verbose", "dry-run", "report"].contains(name) {
                 throw .usage("--\(name): not used with a book description: \(instead)")
             }
         }

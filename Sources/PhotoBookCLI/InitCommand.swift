@@ -25,7 +25,7 @@ struct InitCommand {
                 "Every option of photobook build is accepted; -o names the description, written atomically.",
             ],
             operands: "INPUT", operandCompletion: .filesAndFolders,
-            options: BuildCommand.options.map(\.spec).filter { $0.long != "dry-run" }.map { spec in
+            options: BuildCommand.options.map(\.spec).filter { !["dry-run", "report", "spreads"].contains($0.long) }.map { spec in
                 guard spec.long == "output" else { return spec }
                 var output = spec
                 output.help = "the book description to write (.json); replaced atomically"
@@ -50,6 +50,11 @@ struct InitCommand {
         }
         if scanned.given.contains(where: { $0.name == "dry-run" }) {
             throw .usage("--dry-run: init writes only the description; use photobook build --dry-run to see the pages")
+        }
+        for refused in ["report", "spreads"] where scanned.given.contains(where: { $0.name == refused }) {
+            // A description lists pages one by one; a spread's two halves are not yet a thing it can hold.
+            throw .usage("--\(refused): not used by init" + (refused == "report" ? " (build --report reports a build)"
+                                                                              : ": a description cannot hold spreads yet"))
         }
         if try DescriptionInput.names(build.inputs) {
             throw .usage("\(build.inputs[0]): init describes photos and folders, not a description")

@@ -186,7 +186,7 @@ public enum PhotoBookCLI {
             return .usage
         }
         if let report = command.report, let problem = ReportWriter.problem(with: report, output: output,
-                                                                            inputs: discovery.inputIDs) {
+                                                                            inputs: inputIDs) {
             say.error("--report: \(problem)", path: report)
             return .usage
         }

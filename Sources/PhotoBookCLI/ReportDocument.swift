@@ -174,6 +174,10 @@ struct ReportOptions: Codable, Equatable {
     var font: String
     var jobs: Int
     var strict: Bool
+    /// The print service's preset the page figures started from (`--preset`), if any.
+    var preset: String?
+    var cropMarks: Bool
+    var spreads: Bool
     /// `SOURCE_DATE_EPOCH`, when it was set: the PDF's dates are this moment.
     var sourceDateEpoch: Int?
 
@@ -209,6 +213,9 @@ struct ReportOptions: Codable, Equatable {
         font = command.fontPath
         jobs = options.jobs
         strict = options.strict
+        preset = command.preset?.name
+        cropMarks = layout.cropMarks
+        spreads = layout.spreads
         sourceDateEpoch = options.creationDate.map { Int($0.timeIntervalSince1970) }
     }
 }

@@ -9,9 +9,9 @@ enum ReportWriter {
 
     /// Why `path` cannot take the report of a build writing `output`, or nil when it can (checked before any work,
     /// as the output is).
-    static func problem(with path: String, output: String, inputs: Set<FileSystem.FileID>) -> String? {
+    static func problem(with path: String, output: String?, inputs: Set<FileSystem.FileID>) -> String? {
         guard path != standardOutput else { return nil }
-        if Self.sameFile(path, output) { return "the report would overwrite the book (\(output)): give another name" }
+        if let output, Self.sameFile(path, output) { return "the report would overwrite the book (\(output)): give another name" }
         return OutputCheck.problem(with: path, inputs: inputs, writing: "the report", example: "report.json")
     }
 
