@@ -1,10 +1,12 @@
 # Benchmark: `make bench` times photobook on a generated corpus of 12-megapixel photos, and the hand-made
 # vipsthumbnail + img2pdf pipeline beside it. Figures are printed, not asserted. See Bench/bench.py.
 #   BENCH_RUNS=3 BENCH_RUNS_96=2 BENCH_IMAGEMAGICK=1 make bench
+# It ends with the memory figures of `make bench-memory` (an 800-photo book against a 24-photo one, issue 14; some
+# minutes and a few GB of disk in .bench/): BENCH_MEMORY=0 leaves them out. See Bench/bench_memory.py.
 
 BENCH_PYTHON ?= $(shell command -v /usr/bin/python3 || command -v python3)
 
-.PHONY: bench bench-deps
+.PHONY: bench bench-deps bench-memory
 
 # The comparison's tools; the benchmark still runs (photobook alone) when they cannot be installed.
 bench-deps:
@@ -20,3 +22,6 @@ bench-deps:
 
 bench: deps bench-deps
 	SWIFT=$(SWIFT) BENCH_IMAGEMAGICK=$(BENCH_IMAGEMAGICK) $(BENCH_PYTHON) Bench/bench.py
+
+bench-memory: deps
+	SWIFT=$(SWIFT) $(BENCH_PYTHON) Bench/bench_memory.py

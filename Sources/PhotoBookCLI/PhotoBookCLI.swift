@@ -172,7 +172,10 @@ public enum PhotoBookCLI {
                 if index == min(1, pages - 1) { pause.reached("page") }
             },
             beforeCommit: { pause.reached("commit") },
-            afterCommit: { pause.reached("committed") })
+            afterCommit: { pause.reached("committed") },
+            savingImage: { index, _ in if index == 0 { pause.reached("save") } })
+        // The pages embedded from memory instead of from their files at the save: the same book (tests, bench).
+        options.imagesInMemory = environment["PHOTOBOOK_TEST_IMAGES_IN_MEMORY"] == "1"
         let builder = BookBuilder(files: photos, outputPath: output, options: options, hooks: hooks)
         let signals = SignalHandler(onFirst: { _ in
             // After the commit it is too late: the book stays and the run counts as a success.

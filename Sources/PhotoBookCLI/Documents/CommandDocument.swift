@@ -42,6 +42,8 @@ enum ProgramDocument {
     ]
 
     static let environment: [(name: String, meaning: String)] = [
-        ("TMPDIR", "where the build's private working folder is made (default /tmp); it is removed on every path"),
+        ("TMPDIR", "not used: the build's private working folder, where the rendered pages wait until the book is "
+            + "saved, is made beside the output (hidden, .BOOK.photobook-pages-XXXXXX), on the filesystem the book "
+            + "will occupy anyway; it is removed on every path"),
     ]
 }
