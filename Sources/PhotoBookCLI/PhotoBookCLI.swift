@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import PhotoBook
+import Platform
 import Synchronization
 
 /// The command line: parses, checks inputs and output before any work, runs the build, reports, exits.
@@ -102,6 +103,8 @@ public enum PhotoBookCLI {
         let say = Diagnostics(quiet: command.quiet, verbose: command.verbose)
         let output = command.output!
         var options = command.options
+        // Before any photo: memory flat at any book size (issue 14).
+        ProcessMemory.returnLargeBlocksAtOnce()
         // The font is read before any photo: a book with words needs it, and a font named but unusable is a
         // mistake worth hearing about even without them.
         if command.hasWords || command.fontPath != BookFont.defaultPath {
@@ -173,7 +176,10 @@ public enum PhotoBookCLI {
             },
             beforeCommit: { pause.reached("commit") },
             afterCommit: { pause.reached("committed") },
-            savingImage: { index, _ in if index == 0 { pause.reached("save") } })
+            savingImage: { index, count in
+                say.progress("photobook: saving the book, photo \(index + 1) of \(count)")
+                if index == 0 { pause.reached("save") }
+            })
         // The pages embedded from memory instead of from their files at the save: the same book (tests, bench).
         options.imagesInMemory = environment["PHOTOBOOK_TEST_IMAGES_IN_MEMORY"] == "1"
         let builder = BookBuilder(files: photos, outputPath: output, options: options, hooks: hooks)
