@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers point one way: photobook -> PhotoBookCLI -> PhotoBook -> Imaging, EXIF, JPEG, PNG, PDF -> C modules.
-// Only JPEG, PNG and PDF import a C module; libc is imported by Platform (PhotoBook, PhotoBookCLI -> Platform).
+// Only JPEG, PNG and PDF import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform).
 //
 // Release builds keep Swift's overflow and bounds checks in every module but Imaging, so that an arithmetic
 // slip on hostile input traps instead of corrupting memory. Imaging's resampling kernels take ~8% more CPU
@@ -33,7 +33,8 @@ let package = Package(
         .target(name: "EXIF"),
         .target(name: "JPEG", dependencies: ["CJPEGShim", "Imaging"]),
         .target(name: "PNG", dependencies: ["CPNGShim", "Imaging"]),
-        .target(name: "PDF", dependencies: ["CHaru"]),
+        // Platform: an image stream read from its file at save time (PDFDocument+FileImage.swift).
+        .target(name: "PDF", dependencies: ["CHaru", "Platform"]),
         // The POSIX calls of the engine and the command line: EINTR, errno and closing descriptors in one place.
         .target(name: "Platform"),
 

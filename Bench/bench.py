@@ -16,6 +16,7 @@ Standard library only. Settings, from the environment:
   BENCH_RUNS_96=2     runs of the 96-photo case
   BENCH_IMAGEMAGICK=1 also time ImageMagick (mogrify) + img2pdf on the 24 photos: slow, for reference only
   BENCH_JOBS=N        processes/threads for the corpus and the hand-made pipelines (default: the core count)
+  BENCH_MEMORY=0      leave out the memory figures at the end (Bench/bench_memory.py, `make bench-memory`)
 """
 
 import os
@@ -272,6 +273,9 @@ def main():
     if os.getloadavg()[0] > CORES / 2:
         say("  The machine was busy with other work (see the load averages): wall times are inflated.")
     say(f"  machine at the end: {machine()}.  make bench took {time.monotonic() - started:.0f} s.")
+    if os.environ.get("BENCH_MEMORY", "1") != "0":
+        import bench_memory  # memory at any book size (issue 14); alone: make bench-memory
+        bench_memory.report()
 
 
 if __name__ == "__main__":

@@ -2,10 +2,12 @@
 # vipsthumbnail + img2pdf pipeline beside it. Figures are printed, not asserted. See Bench/bench.py.
 #   BENCH_RUNS=3 BENCH_RUNS_96=2 BENCH_IMAGEMAGICK=1 make bench
 # It also times a dry run of the 96 photos (headers and plan only) against their build.
+# It ends with the memory figures of `make bench-memory` (an 800-photo book against a 24-photo one, issue 14; some
+# minutes and a few GB of disk in .bench/): BENCH_MEMORY=0 leaves them out. See Bench/bench_memory.py.
 
 BENCH_PYTHON ?= $(shell command -v /usr/bin/python3 || command -v python3)
 
-.PHONY: bench bench-deps
+.PHONY: bench bench-deps bench-memory
 
 # The comparison's tools; the benchmark still runs (photobook alone) when they cannot be installed.
 bench-deps:
@@ -21,3 +23,6 @@ bench-deps:
 
 bench: deps bench-deps
 	SWIFT=$(SWIFT) BENCH_IMAGEMAGICK=$(BENCH_IMAGEMAGICK) $(BENCH_PYTHON) Bench/bench.py
+
+bench-memory: deps
+	SWIFT=$(SWIFT) $(BENCH_PYTHON) Bench/bench_memory.py

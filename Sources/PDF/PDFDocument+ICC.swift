@@ -8,7 +8,11 @@ extension PDFDocument {
     /// The caller vouches that the profile is one for the JPEG's colour space (grey, RGB or CMYK): its header is
     /// not read here. Equal profiles are embedded once per document and shared by their images.
     public func loadJPEG(_ bytes: [UInt8], iccProfile: [UInt8]?) throws(PDFError) -> PDFImage {
-        let image = try loadJPEG(bytes)
+        try attach(iccProfile, to: try loadJPEG(bytes))
+    }
+
+    /// `image` with `iccProfile` as its colour space, as `loadJPEG(_:iccProfile:)` describes; `image` itself when nil.
+    func attach(_ iccProfile: [UInt8]?, to image: PDFImage) throws(PDFError) -> PDFImage {
         guard let iccProfile else { return image }
         let components: Int
         switch image.colorSpace {

@@ -17,6 +17,13 @@ public final class PDFDocument {
     var hasPageLabels = false
     /// ICCBased colour-space streams already embedded, by profile: libharu's handles, freed with the document.
     var iccStreams: [ICCStreamKey: HPDF_Dict] = [:]
+    /// The files whose bytes are image streams, in the order the save reads them; their streams point at them
+    /// unretained, so the document keeps them (PDFDocument+FileImage.swift).
+    var imageFiles: [ImageFile] = []
+    /// Asked before each image file is read during `save(to:)`; nil outside a save.
+    var saveMonitor: ((_ index: Int, _ count: Int) -> Bool)?
+    /// Image files the current save has opened so far.
+    var imageFilesOpened = 0
 
     /// Creates an empty document (`HPDF_New`, `HPDF_SetCompressionMode`).
     public init() throws(PDFError) {
@@ -90,7 +97,11 @@ public final class PDFDocument {
     /// Adobe-inverted CMYK. libharu reads only the headers: a JPEG that is broken after its frame header is
     /// embedded without complaint, so hand it only JPEGs that were produced or fully decoded by us.
     public func loadJPEG(_ bytes: [UInt8]) throws(PDFError) -> PDFImage {
-        let during = "embedding a JPEG of \(bytes.count) bytes"
+        try embedJPEG(bytes, during: "embedding a JPEG of \(bytes.count) bytes")
+    }
+
+    /// `loadJPEG(_:)`, saying `during` when it fails.
+    func embedJPEG(_ bytes: [UInt8], during: String) throws(PDFError) -> PDFImage {
         guard let count = HPDF_UINT(exactly: bytes.count) else {
             throw .libharu(status: UInt(HPDF_INVALID_JPEG_DATA), detail: 0, during: during + " (too large)")
         }
@@ -117,8 +128,15 @@ public final class PDFDocument {
     ///
     /// On failure the file at `path` may exist and be incomplete; the caller removes its temporary file.
     ///
-    /// A failed write throws `.write` with the operating system's reason when there is one.
-    public func save(to path: String) throws(PDFError) {
+    /// A failed write throws `.write` with the operating system's reason when there is one; an image file
+    /// (`loadJPEG(file:)`) that cannot be read throws `.imageFile` naming it. `beforeImageFile` is asked before
+    /// each image file is read, with its index among them and their count: false stops the save (`.stopped`).
+    public func save(to path: String,
+                     beforeImageFile: ((_ index: Int, _ count: Int) -> Bool)? = nil) throws(PDFError) {
+        try savingImageFiles(monitor: beforeImageFile) { () throws(PDFError) in try saveFile(to: path) }
+    }
+
+    private func saveFile(to path: String) throws(PDFError) {
         let handle = self.handle
         var osError: Int32 = 0
         do {
@@ -143,7 +161,9 @@ public final class PDFDocument {
     /// libharu keeps this copy in memory as well until the document is freed: meant for tests and small books.
     public func saveToMemory() throws(PDFError) -> [UInt8] {
         let handle = self.handle
-        try haruStatus("writing the PDF to memory") { HPDF_SaveToStream(handle) }
+        try savingImageFiles(monitor: nil) { () throws(PDFError) in
+            try haruStatus("writing the PDF to memory") { HPDF_SaveToStream(handle) }
+        }
         // Quirk: HPDF_GetStreamSize returns an error code (0x1025) as if it were a size; the slot tells.
         let size = try haru("measuring the PDF in memory", { HPDF_GetStreamSize(handle) }, succeeded: { _ in true })
         try haruStatus("rewinding the PDF in memory") { HPDF_ResetStream(handle) }

@@ -11,13 +11,19 @@ public enum PDFError: Error, Sendable, Equatable, CustomStringConvertible {
     case write(reason: String)
     /// A font file could not be used: missing, not a TrueType font, damaged, or refused by libharu.
     case font(path: String, reason: String)
+    /// The file of an image stream (`loadJPEG(file:)`) could not be read, when embedded or at the save.
+    case imageFile(path: String, reason: String)
+    /// The save was asked to stop before it was complete.
+    case stopped
 
     public var description: String {
         switch self {
         case .write(let reason):
             return reason
-        case .font(let path, let reason):
+        case .font(let path, let reason), .imageFile(let path, let reason):
             return "\(path): \(reason)"
+        case .stopped:
+            return "the save was stopped"
         case .libharu(let status, let detail, let during):
             return "PDF library error 0x\(String(status, radix: 16, uppercase: true)) (detail \(detail)) while \(during)"
         }
@@ -29,6 +35,8 @@ public enum PDFError: Error, Sendable, Equatable, CustomStringConvertible {
         case .libharu(let status, _, _): return status
         case .write: return UInt(HPDF_FILE_IO_ERROR)
         case .font: return UInt(HPDF_TTF_INVALID_FOMAT)
+        case .imageFile: return UInt(HPDF_FILE_IO_ERROR)
+        case .stopped: return UInt(HPDF_INVALID_OPERATION)
         }
     }
 }

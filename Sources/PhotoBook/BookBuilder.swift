@@ -16,8 +16,11 @@ public struct BuildOptions: Sendable {
     public var strict = false
     /// Images whose header declares more pixels than this are refused before decoding.
     public var maxPixels = 100_000_000
-    /// Where the private working directory goes; `$TMPDIR` or /tmp when nil.
+    /// Where the private working directory goes; beside the output when nil (`BookBuilder.workingFolderTemplate`).
     public var temporaryDirectory: String?
+    /// The rendered pages are read into memory and embedded from there, as before issue 14, instead of being
+    /// read from their files when the book is saved: the same PDF, more memory. For tests and `make bench`.
+    public var imagesInMemory = false
     /// Titles, captions and page numbers; nil for a book of photos alone.
     public var text: TextOptions?
     /// The pages of a book description file, in place of the layout mode, order, captions and sections.
@@ -107,9 +110,9 @@ public final class BookBuilder: Sendable {
         let usable = prepared.usable
         undated.withLock { $0 = prepared.undated }
 
-        let parent = options.temporaryDirectory ?? FileSystem.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let (parent, template) = workingFolderTemplate
         let directory: String
-        switch session.makeTemporaryDirectory(template: "\(parent)/photobook-XXXXXX") {
+        switch session.makeTemporaryDirectory(template: template) {
         case .failure(let failure):
             return BuildReport(photos: reports, book: .failed("cannot create a temporary folder in \(parent): \(failure)"),
                                pagesWritten: 0, seconds: 0)
@@ -237,7 +240,7 @@ public final class BookBuilder: Sendable {
                                     author: text.author, hasTitlePage: plan.pages.first?.arrangement == "title")
         }
         let build = BuildPDFOperation(pages: pages, words: words, commit: commit, session: session, hooks: hooks,
-                                      creationDate: options.creationDate)
+                                      creationDate: options.creationDate, imagesInMemory: options.imagesInMemory)
         if session.isCancelled { return BuildReport(photos: reports, book: .cancelled, pagesWritten: 0, seconds: 0) }
         queue.addOperations([build], waitUntilFinished: true)
         build.recordIfAbsent(.cancelled)

@@ -45,7 +45,8 @@ struct BookCommit: Sendable {
             }, closeFailure: { Unwritten(reason: "cannot write the book: \($0)") })
         } catch {
             session.remove(temporaryFile: temporary)
-            return .failed(error.reason)
+            // A save stopped because the build was cancelled is a cancellation, not a failure.
+            return session.isCancelled ? .cancelled : .failed(error.reason)
         }
 
         hooks.beforeCommit?()

@@ -7,6 +7,8 @@ public struct BuildHooks: Sendable {
     public var photoFinished: (@Sendable (_ path: String) -> Void)?
     /// The PDF build is about to add page `index` (0-based) of `count`.
     public var pageStarted: (@Sendable (_ index: Int, _ count: Int) -> Void)?
+    /// The save is about to copy image `index` (0-based) of `count` from its page file into the temporary PDF.
+    public var savingImage: (@Sendable (_ index: Int, _ count: Int) -> Void)?
     /// The temporary PDF is written and synced; the commit comes next.
     public var beforeCommit: (@Sendable () -> Void)?
     /// The rename happened: the book exists.
@@ -22,7 +24,8 @@ public struct BuildHooks: Sendable {
                 beforeCommit: (@Sendable () -> Void)? = nil,
                 afterCommit: (@Sendable () -> Void)? = nil,
                 graphReady: (@Sendable () -> Void)? = nil,
-                finished: (@Sendable (BuildReport) -> Void)? = nil) {
+                finished: (@Sendable (BuildReport) -> Void)? = nil,
+                savingImage: (@Sendable (Int, Int) -> Void)? = nil) {
         self.decodeStarted = decodeStarted
         self.photoFinished = photoFinished
         self.pageStarted = pageStarted
@@ -30,5 +33,6 @@ public struct BuildHooks: Sendable {
         self.afterCommit = afterCommit
         self.graphReady = graphReady
         self.finished = finished
+        self.savingImage = savingImage
     }
 }

@@ -162,6 +162,8 @@ public enum PhotoBookCLI {
             say.error(error.message)
             return error.status
         }
+        // Before any photo: memory flat at any book size (issue 14).
+        ProcessMemory.returnLargeBlocksAtOnce()
         // The font is read before any photo: a book with words needs it, and a font named but unusable is a
         // mistake worth hearing about even without them.
         if command.hasWords || description?.hasWords == true || command.fontPath != BookFont.defaultPath {
@@ -243,7 +245,13 @@ public enum PhotoBookCLI {
                 if index == min(1, pages - 1) { pause.reached("page") }
             },
             beforeCommit: { pause.reached("commit") },
-            afterCommit: { pause.reached("committed") })
+            afterCommit: { pause.reached("committed") },
+            savingImage: { index, count in
+                say.progress("photobook: saving the book, photo \(index + 1) of \(count)")
+                if index == 0 { pause.reached("save") }
+            })
+        // The pages embedded from memory instead of from their files at the save: the same book (tests, bench).
+        options.imagesInMemory = environment["PHOTOBOOK_TEST_IMAGES_IN_MEMORY"] == "1"
         if command.dryRun || initialize != nil {
             // Plan-only: nothing is decoded or written, so there is nothing for a signal to clean up, and no
             // progress to show.

@@ -11,6 +11,7 @@ import Synchronization
 /// can send a second one to a build that is certainly still running.
 ///
 /// Points: `decode` (a decode has started), `page` (the PDF build is adding its second page, or its only one),
+/// `save` (the temporary PDF is being written and the first page file is about to be copied into it),
 /// `commit` (the temporary PDF is complete, just before the rename), `committed` (just after the rename).
 final class TestPause: Sendable {
     let point: String?

@@ -124,6 +124,11 @@ public enum FileSystem {
         }
     }
 
+    /// Opens an existing file for reading (`open(2)`, `O_RDONLY`); the caller owns the descriptor.
+    public static func openForReading(_ path: String) -> Result<FileDescriptor, Failure> {
+        open(path, O_RDONLY)
+    }
+
     /// Creates a new file (which must not exist), mode 0600, and returns its open descriptor.
     public static func createNewFile(_ path: String) -> Result<FileDescriptor, Failure> {
         valueOrErrno { Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }

@@ -43,14 +43,17 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     let hooks: BuildHooks
     /// The document's CreationDate and ModDate (in UTC); nil for now, in the local time zone.
     let creationDate: Date?
+    /// Embed each page's JPEG from memory, not from its file at the save (`BuildOptions.imagesInMemory`).
+    let imagesInMemory: Bool
 
     init(pages: [Page], words: Words? = nil, commit: BookCommit, session: BuildSession, hooks: BuildHooks,
-         creationDate: Date? = nil) {
+         creationDate: Date? = nil, imagesInMemory: Bool = false) {
         self.creationDate = creationDate
         self.pages = pages
         self.words = words
         self.commit = commit
         self.hooks = hooks
+        self.imagesInMemory = imagesInMemory
         super.init(session: session)
         name = "build \(commit.outputPath)"
     }
@@ -81,14 +84,23 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                     _ = try document.addOutline(title: heading, parent: titleOutline, page: pdfPage)
                 }
                 for photo in page.photos {
-                    let bytes: [UInt8]
-                    switch FileSystem.readFile(photo.path) {
-                    case .failure(let failure): return .failed("cannot read temporary file \(photo.path): \(failure)")
-                    case .success(let data): bytes = data
+                    let profile = photo.info.colorProfile?.bytes(forPassThrough: photo.passThrough)
+                    let image: PDFImage
+                    if imagesInMemory {
+                        let bytes: [UInt8]
+                        switch FileSystem.readFile(photo.path) {
+                        case .failure(let failure): return .failed("cannot read temporary file \(photo.path): \(failure)")
+                        case .success(let data): bytes = data
+                        }
+                        image = try document.loadJPEG(bytes, iccProfile: profile)
+                        // libharu holds its own copy now; the temporary file is no longer needed.
+                        session.remove(temporaryFile: photo.path)
+                    } else {
+                        // The page's bytes stay in its file until the save copies them into the book, and the file
+                        // goes as soon as they are copied: memory and disk do not grow with the number of pages.
+                        image = try document.loadJPEG(file: photo.path, iccProfile: profile, removeWhenSaved: true)
                     }
-                    try draw(bytes, of: photo, on: pdfPage, in: document)
-                    // libharu holds its own copy now; the temporary file is no longer needed.
-                    session.remove(temporaryFile: photo.path)
+                    try draw(image, of: photo, on: pdfPage)
                 }
                 if let font { try draw(page.texts, with: font, on: pdfPage) }
                 try pdfPage.strokeLines(page.cropMarks.map { ($0.x0, $0.y0, $0.x1, $0.y1) }, width: CropMarks.lineWidth,
@@ -100,7 +112,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                     + (pages.count > 1 ? [PDFPageLabel(firstPage: 1, style: .decimal, firstNumber: 2)] : []))
             }
             if shouldStop { return .cancelled }
-            return commit.commit { path throws(PDFError) in try document.save(to: path) }
+            return commit.commit { path in try save(document, to: path) }
         } catch {
             return .failed(String(describing: error))
         }
@@ -122,19 +134,45 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         }
     }
 
-    private func draw(_ bytes: [UInt8], of photo: Photo, on page: PDFPage, in document: PDFDocument) throws(PDFError) {
+    private func draw(_ image: PDFImage, of photo: Photo, on page: PDFPage) throws(PDFError) {
         let placement = photo.placement.placement
-        let profile = photo.info.colorProfile?.bytes(forPassThrough: photo.passThrough)
         guard photo.passThrough else {
-            try page.draw(try document.loadJPEG(bytes, iccProfile: profile), x: placement.x, y: placement.y,
+            try page.draw(image, x: placement.x, y: placement.y,
                           width: placement.width, height: placement.height, orientation: 1)
             return
         }
         let info = photo.info
         let whole = photo.placement.wholePhotoRect(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
         let cropped = !photo.placement.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
-        try page.draw(try document.loadJPEG(bytes, iccProfile: profile), x: whole.x, y: whole.y, width: whole.width, height: whole.height,
+        try page.draw(image, x: whole.x, y: whole.y, width: whole.width, height: whole.height,
                       orientation: info.orientation.rawValue,
                       clip: cropped ? (placement.x, placement.y, placement.width, placement.height) : nil)
+    }
+
+    /// Saves the book, stopping between two pages' images when the build is asked to stop. A page file that
+    /// cannot be read by then fails the save naming it and the photo it was made from.
+    private func save(_ document: PDFDocument, to path: String) throws {
+        do {
+            try document.save(to: path, beforeImageFile: { index, count in
+                self.hooks.savingImage?(index, count)
+                return !self.shouldStop
+            })
+        } catch {
+            // Trap: `catch .imageFile(let file, let reason)` here crashed the Swift 6.3.1 compiler ("Found ownership error").
+            guard case .imageFile(let file, let reason) = error else { throw error }
+            let photo = pages.flatMap(\.photos).first { $0.path == file }
+            throw PageFileUnreadable(file: file, photo: photo?.info.file.path, reason: reason)
+        }
+    }
+}
+
+/// A rendered page's file could not be read when the book was saved (gone, or changed, since it was rendered).
+struct PageFileUnreadable: Error, CustomStringConvertible {
+    var file: String
+    var photo: String?
+    var reason: String
+
+    var description: String {
+        "the page file \(file)" + (photo.map { " rendered from \($0)" } ?? "") + " cannot be read: \(reason)"
     }
 }

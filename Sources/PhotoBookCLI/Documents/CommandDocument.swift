@@ -45,7 +45,9 @@ enum ProgramDocument {
     ]
 
     static let environment: [(name: String, meaning: String)] = [
-        ("TMPDIR", "where the build's private working folder is made (default /tmp); it is removed on every path"),
+        ("TMPDIR", "not used: the build's private working folder, where the rendered pages wait until the book is "
+            + "saved, is made beside the output (hidden, .BOOK.photobook-pages-XXXXXX), on the filesystem the book "
+            + "will occupy anyway; it is removed on every path"),
         ("SOURCE_DATE_EPOCH", "whole seconds since 1970-01-01 00:00:00 UTC: the PDF's dates are that moment, in "
             + "UTC, and the same inputs give the same bytes; empty counts as unset, a malformed value is a usage error"),
     ]

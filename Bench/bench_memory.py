@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""`make bench-memory` (and the end of `make bench`): memory flat at any book size (issue 14).
+
+Builds an A4 book of 24 photos and one of 800 from the benchmark's corpus and prints, for each, the peak
+resident memory of the photobook process (ru_maxrss from wait4), photos per second, and the peak disk used
+beside the output (the hidden working folder where the rendered pages wait, plus the temporary PDF) and in
+TMPDIR, both sampled every 0.2 s during the build. The 24-photo book is also built with the pages embedded from
+memory (PHOTOBOOK_TEST_IMAGES_IN_MEMORY=1, the path before issue 14) to show the memory it saves and that the two
+books are the same bytes but for their CreationDate.
+
+The 800 photos are copies of the 96 corpus photos (each its own file, so photobook sees 800 photos), made once
+in .bench/photos-800 (about 2.5 GB); the 800-page book (about 1.2 GB) is deleted after it is measured.
+Figures are printed, with the issue's targets beside them, never asserted. Takes several minutes.
+
+Settings, from the environment:
+  BENCH_MEMORY_COUNT=800   photos in the large book
+  BENCH_MEMORY_IN_MEMORY=1 also build the large book from memory (slow, and needs about its size in RAM)
+"""
+
+import os
+import re
+import shutil
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench  # noqa: E402  (the corpus, the timed runs and the printing are shared)
+
+LARGE = int(os.environ.get("BENCH_MEMORY_COUNT", "800"))
+LARGE_IN_MEMORY = os.environ.get("BENCH_MEMORY_IN_MEMORY", "") == "1"
+PEAK_LIMIT = 200e6
+GROWTH_LIMIT = 30e6
+
+
+def tree_size(path):
+    """Bytes in a file or a folder tree; 0 for what vanished meanwhile (the build removes as it goes)."""
+    try:
+        if not os.path.isdir(path):
+            return os.path.getsize(path)
+        total = 0
+        for entry in os.scandir(path):
+            total += tree_size(entry.path)
+        return total
+    except OSError:
+        return 0
+
+
+class DiskSampler(threading.Thread):
+    """Polls the build's temporary files beside `output` and everything in `tmpdir`, keeping the peaks."""
+
+    def __init__(self, output, tmpdir):
+        super().__init__(daemon=True)
+        self.folder, self.prefix, self.tmpdir = os.path.dirname(output), "." + os.path.basename(output), tmpdir
+        self.peak_beside = self.peak_tmpdir = 0
+        self.done = threading.Event()
+
+    def beside(self):
+        try:
+            return sum(tree_size(e.path) for e in os.scandir(self.folder) if e.name.startswith(self.prefix))
+        except OSError:
+            return 0
+
+    def run(self):
+        while not self.done.wait(0.2):
+            self.peak_beside = max(self.peak_beside, self.beside())
+            self.peak_tmpdir = max(self.peak_tmpdir, tree_size(self.tmpdir))
+
+    def stop(self):
+        self.done.set()
+        self.join()
+        self.left_beside = self.beside()
+        self.left_tmpdir = tree_size(self.tmpdir)
+
+
+class Build:
+    """One photobook build, timed as in `make bench`, with its disk sampled."""
+
+    def __init__(self, folder, count, output, in_memory=False):
+        tmpdir = tempfile.mkdtemp(prefix="bench-memory-tmpdir-", dir=bench.WORK)
+        argv = ["env", f"TMPDIR={tmpdir}"] + (["PHOTOBOOK_TEST_IMAGES_IN_MEMORY=1"] if in_memory else []) + [
+            bench.PHOTOBOOK, "build", bench.rel(folder), "-o", bench.rel(output), "--margin", "0", "--quiet"]
+        self.command = " ".join(argv)
+        sampler = DiskSampler(output, tmpdir)
+        sampler.start()
+        run = bench.Run(argv, output)
+        sampler.stop()
+        shutil.rmtree(tmpdir, ignore_errors=True)
+        self.count, self.wall, self.cpu, self.peak = count, run.wall, run.cpu, run.peak
+        self.size = os.path.getsize(output)
+        self.disk, self.tmp = sampler.peak_beside, sampler.peak_tmpdir
+        self.left = sampler.left_beside + sampler.left_tmpdir
+        self.name = f"{count} photos" + (", from memory" if in_memory else "")
+        bench.say(f"  {self.row()}   (load average {os.getloadavg()[0]:.1f})")
+
+    def row(self):
+        return (f"{self.name:<22} peak {self.peak / 1e6:6.0f} MB   {self.count / self.wall:5.1f} photos/s "
+                f"({self.wall:5.0f} s wall, {self.cpu:5.0f} s CPU)   book {self.size / 1e6:6.0f} MB   "
+                f"disk beside the output: peak {self.disk / 1e6:6.0f} MB, left {self.left / 1e6:.0f} MB   "
+                f"TMPDIR peak {self.tmp / 1e6:.0f} MB")
+
+
+def large_photo_set(count):
+    """`count` photos, each its own file: copies of the corpus in turn (not hard links: one file is one photo)."""
+    sources = sorted(n for n in os.listdir(bench.CORPUS) if n.startswith("IMG_"))
+    folder = os.path.join(bench.WORK, f"photos-{count}")
+    names = [f"P{i:04d}_{sources[i % len(sources)]}" for i in range(count)]
+    if sorted(os.listdir(folder) if os.path.isdir(folder) else []) != names:
+        bench.say(f"making {bench.rel(folder)}: {count} copies of the corpus photos")
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        for i, name in enumerate(names):
+            shutil.copyfile(os.path.join(bench.CORPUS, sources[i % len(sources)]), os.path.join(folder, name))
+    return folder
+
+
+def without_creation_date(path):
+    with open(path, "rb") as f:
+        return re.sub(rb"/CreationDate \(D:[^)]*\)", b"/CreationDate ()", f.read())
+
+
+def verdict(met):
+    return "met" if met else "NOT MET"
+
+
+def report():
+    bench.say(f"\nMemory at any book size (issue 14): A4, --margin 0, one photo per page")
+    small_folder, _ = bench.photo_set(24)
+    small_out = os.path.join(bench.WORK, "memory-24.pdf")
+    memory_out = os.path.join(bench.WORK, "memory-24-from-memory.pdf")
+    small = Build(small_folder, 24, small_out)
+    from_memory = Build(small_folder, 24, memory_out, in_memory=True)
+    same = without_creation_date(small_out) == without_creation_date(memory_out)
+
+    large_folder = large_photo_set(LARGE)
+    large_out = os.path.join(bench.WORK, f"memory-{LARGE}.pdf")
+    large = Build(large_folder, LARGE, large_out)
+    os.remove(large_out)
+    builds = [small, from_memory, large]
+    if LARGE_IN_MEMORY:
+        builds.append(Build(large_folder, LARGE, large_out, in_memory=True))
+        os.remove(large_out)
+
+    bench.say("\nResults (peak = largest resident set of the photobook process; disk sampled every 0.2 s):\n")
+    for build in builds:
+        bench.say("    " + build.row())
+    growth = large.peak - small.peak
+    bench.say(f"\n  {LARGE}-photo peak under {PEAK_LIMIT / 1e6:.0f} MB: {large.peak / 1e6:.0f} MB, {verdict(large.peak < PEAK_LIMIT)}")
+    bench.say(f"  {LARGE} against 24 photos, within {GROWTH_LIMIT / 1e6:.0f} MB: {growth / 1e6:+.0f} MB, "
+              f"{verdict(growth <= GROWTH_LIMIT)}")
+    rate_small, rate_large = small.count / small.wall, large.count / large.wall
+    bench.say(f"  photos/s does not drop: {rate_small:.1f} at 24, {rate_large:.1f} at {LARGE}, "
+              f"{verdict(rate_large >= 0.9 * rate_small)} (10% allowed for a shared machine's noise); CPU per photo "
+              f"{1000 * small.cpu / small.count:.0f} ms at 24, {1000 * large.cpu / large.count:.0f} ms at {LARGE} "
+              f"(wall time also counts other work on the machine, and the probe and the save, which run on one core)")
+    bench.say(f"  the 24-photo book from page files equals the one from memory but for its CreationDate: "
+              f"{'yes' if same else 'NO'}; memory saved at 24 photos: {(from_memory.peak - small.peak) / 1e6:.0f} MB")
+    bench.say(f"  TMPDIR used: {max(b.tmp for b in builds) / 1e6:.0f} MB at most; left behind anywhere: "
+              f"{sum(b.left for b in builds) / 1e6:.0f} MB")
+    bench.say("\nCommands (from the repository root):")
+    for build in builds:
+        bench.say(f"  {build.name}: {build.command}")
+
+
+def main():
+    os.makedirs(bench.WORK, exist_ok=True)
+    bench.say(f"machine: {bench.machine()}")
+    bench.run_checked([bench.SWIFT, "build", "-c", "release", "--product", "photobook"], "building photobook")
+    bench.ensure_corpus()
+    report()
+
+
+if __name__ == "__main__":
+    main()
