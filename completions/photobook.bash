@@ -28,11 +28,45 @@ _photobook() {
     done
     case $command in
         "")
-            COMPREPLY=($(compgen -W "build presets completions --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W "build init cover presets completions --help --version" -- "$cur"))
             ;;
         build)
             case $prev in
                 -o|--output) _photobook_files pdf; return ;;
+                --report) _photobook_files json; return ;;
+                --sort) COMPREPLY=($(compgen -W "name date given" -- "$cur")); return ;;
+                --max-pixels) COMPREPLY=(); return ;;
+                --preset) COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape jukebox-booklet-letter" -- "$cur")); return ;;
+                --page-size) COMPREPLY=($(compgen -W "a3 a4 a5 letter legal" -- "$cur")); return ;;
+                --margin) COMPREPLY=(); return ;;
+                --bleed) COMPREPLY=(); return ;;
+                --safety) COMPREPLY=(); return ;;
+                --binding) COMPREPLY=(); return ;;
+                --pad-to) COMPREPLY=(); return ;;
+                --layout) COMPREPLY=($(compgen -W "single auto grid:2x2 grid:3x4" -- "$cur")); return ;;
+                --gap) COMPREPLY=(); return ;;
+                --max-per-page) COMPREPLY=(); return ;;
+                --fit) COMPREPLY=($(compgen -W "fill fit" -- "$cur")); return ;;
+                --dpi) COMPREPLY=(); return ;;
+                --quality) COMPREPLY=(); return ;;
+                --title) COMPREPLY=(); return ;;
+                --subtitle) COMPREPLY=(); return ;;
+                --author) COMPREPLY=(); return ;;
+                --cover-photo) _photobook_files jpg; return ;;
+                --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
+                --sections) COMPREPLY=($(compgen -W "folder day none" -- "$cur")); return ;;
+                --font) _photobook_files ttf; return ;;
+                -j|--jobs) COMPREPLY=(); return ;;
+            esac
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --dry-run -n --quiet -q --verbose -v --help -h" -- "$cur"))
+            else
+                _photobook_files
+            fi
+            ;;
+        init)
+            case $prev in
+                -o|--output) _photobook_files json; return ;;
                 --sort) COMPREPLY=($(compgen -W "name date given" -- "$cur")); return ;;
                 --max-pixels) COMPREPLY=(); return ;;
                 --preset) COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape jukebox-booklet-letter" -- "$cur")); return ;;
@@ -59,6 +93,28 @@ _photobook() {
             esac
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--output -o --recursive -r --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
+            else
+                _photobook_files
+            fi
+            ;;
+        cover)
+            case $prev in
+                -o|--output) _photobook_files pdf; return ;;
+                --page-size) COMPREPLY=($(compgen -W "a3 a4 a5 letter legal" -- "$cur")); return ;;
+                --spine) COMPREPLY=(); return ;;
+                --interior-pages) COMPREPLY=(); return ;;
+                --paper-ppi) COMPREPLY=(); return ;;
+                --bleed) COMPREPLY=(); return ;;
+                --safety) COMPREPLY=(); return ;;
+                --dpi) COMPREPLY=(); return ;;
+                --quality) COMPREPLY=(); return ;;
+                --title) COMPREPLY=(); return ;;
+                --subtitle) COMPREPLY=(); return ;;
+                --author) COMPREPLY=(); return ;;
+                --font) _photobook_files ttf; return ;;
+            esac
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--output -o --page-size --spine --interior-pages --paper-ppi --bleed --safety --dpi --quality --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
