@@ -8,7 +8,7 @@ enum DryRun {
             // The build would stop before its first pixel: it says so, and so does the dry run.
             return Summary.report(preview.report, output: "", options: options, say: say)
         }
-        Diagnostics.standardOutput(listing(plan, preview: preview, files: files, pageHeight: options.layout.pageSize.height))
+        Diagnostics.standardOutput(listing(plan, preview: preview, files: files, trim: options.layout.trimBox))
         for path in preview.report.undatedPhotos { say.note("no capture date", path: path) }
         Summary.reportDensity(preview.report, target: options.layout.dpi, say: say)
         for warning in preview.report.warnings { say.warning(warning.message, path: warning.path) }
@@ -24,7 +24,7 @@ enum DryRun {
 
     /// `page 2: 3 photos, [1 / [2 | 3]], section "Rome"`, then a line per photo: where it goes, the share cropped,
     /// the density, the caption as printed. The page line starts as `--verbose` lists the build's pages.
-    static func listing(_ plan: BookPlan, preview: BookPreview, files: [PhotoFile], pageHeight: Double) -> String {
+    static func listing(_ plan: BookPlan, preview: BookPreview, files: [PhotoFile], trim: Rect) -> String {
         func mm(_ points: Double) -> String { Length.format(points / Length.pointsPerMillimetre) }
         var out = ""
         for page in plan.pages {
@@ -40,8 +40,8 @@ enum DryRun {
             for photo in page.photos {
                 let path = files[preview.files[photo.photoIndex]].path
                 let cell = photo.cell
-                out += "  \(path): \(mm(cell.width))x\(mm(cell.height)) mm at \(mm(cell.x)), "
-                    + "\(mm(pageHeight - cell.y - cell.height)) mm from the top left, "
+                out += "  \(path): \(mm(cell.width))x\(mm(cell.height)) mm at \(mm(cell.x - trim.x)), "
+                    + "\(mm(trim.y + trim.height - cell.y - cell.height)) mm from the top left, "
                     + String(format: "%.1f%% cropped", photo.cropShare * 100)
                     + ", \(photo.pixelWidth)x\(photo.pixelHeight) pixels at \(Int(photo.effectiveDPI.rounded())) dpi"
                 let caption = page.texts.first {

@@ -6,7 +6,7 @@ enum Summary {
     static func report(_ report: BuildReport, output: String, options: BuildOptions, say: Diagnostics) -> ExitStatus {
         let seconds = String(format: "%.1f s", report.seconds)
         if report.book == .succeeded {
-            listPages(report, pageHeight: options.layout.pageSize.height, say: say)
+            listPages(report, trim: options.layout.trimBox, say: say)
             reportDensity(report, target: options.layout.dpi, say: say)
         }
         for warning in report.warnings { say.warning(warning.message, path: warning.path) }
@@ -37,7 +37,7 @@ enum Summary {
 
     /// With `--verbose`: each page, how its photos are arranged, and for each photo its cell (measured from the
     /// page's top left corner, as on paper), the share the crop leaves out and the density it prints at.
-    private static func listPages(_ report: BuildReport, pageHeight: Double, say: Diagnostics) {
+    private static func listPages(_ report: BuildReport, trim: Rect, say: Diagnostics) {
         guard say.verbose else { return }
         func mm(_ points: Double) -> String { Length.format(points / Length.pointsPerMillimetre) }
         for (number, page) in report.pages.enumerated() {
@@ -53,8 +53,8 @@ enum Summary {
                 }
                 let crop = photo.cropShare.map { String(format: "%.1f%% cropped", $0 * 100) } ?? "uncropped"
                 let dpi = photo.effectiveDPI.map { "\(formatDPI($0)) dpi" } ?? ""
-                say.note("  \(photo.path): \(mm(cell.width))x\(mm(cell.height)) mm at \(mm(cell.x)), "
-                         + "\(mm(pageHeight - cell.y - cell.height)) mm from the top left, \(crop), \(dpi)")
+                say.note("  \(photo.path): \(mm(cell.width))x\(mm(cell.height)) mm at \(mm(cell.x - trim.x)), "
+                         + "\(mm(trim.y + trim.height - cell.y - cell.height)) mm from the top left, \(crop), \(dpi)")
             }
         }
     }
