@@ -181,5 +181,17 @@ import Testing
             let rgb = Array(shown.rgb[centre..<(centre + 3)])
             #expect(zip(rgb, expected).allSatisfy { abs(Int($0) - Int($1)) <= 3 }, "\(name): \(rgb), expected \(expected)")
         }
+        // The same pixels without their profile are taken as sRGB: visibly not the colour the photo was.
+        let stripped = scratch.file("stripped.jpg"), out = scratch.file("stripped.pdf"), page = scratch.file("stripped.ppm")
+        let strip = try Run.command("/usr/bin/jpegtran", ["-copy", "none", "-outfile", stripped, photo])
+        #expect(strip.status == 0, "\(strip.stderr)")
+        #expect(try Run.photobook(["build", stripped, "-o", out, "--keep-originals"]).status == 0)
+        #expect(try Self.colourSpaces(out) == [.device("DeviceRGB")])
+        #expect(try Run.command("/usr/bin/gs", ["-q", "-dSAFER", "-sDEVICE=ppmraw", "-r36", "-o", page, out]).status == 0)
+        let shown = try readPPM(page)
+        let centre = (shown.height / 2 * shown.width + shown.width / 2) * 3
+        let rgb = Array(shown.rgb[centre..<(centre + 3)])
+        #expect(zip(rgb, expected).contains { abs(Int($0) - Int($1)) >= 20 },
+                "without its profile the photo should look different: \(rgb) vs \(expected)")
     }
 }
