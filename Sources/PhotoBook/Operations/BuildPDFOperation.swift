@@ -1,3 +1,4 @@
+import Imaging
 import PDF
 import Platform
 
@@ -11,6 +12,8 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         /// The file holds the photo's own bytes: its orientation and crop are for the page to apply.
         var passThrough: Bool
         var path: String
+        /// A lossless crop (`LosslessCrop.swift`): the part of the upright photo its JPEG shows, to be clipped.
+        var cover: SourceRect? = nil
     }
 
     struct Page {
@@ -114,10 +117,13 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
 
     private func draw(_ bytes: [UInt8], of photo: Photo, on page: PDFPage, in document: PDFDocument) throws(PDFError) {
         let placement = photo.placement.placement
-        let profile = photo.info.colorProfile?.bytes(forPassThrough: photo.passThrough)
+        // A lossless crop keeps the photo's own components (grey stays grey): its profile fits as is.
+        let profile = photo.info.colorProfile?.bytes(forPassThrough: photo.passThrough || photo.cover != nil)
         guard photo.passThrough else {
-            try page.draw(try document.loadJPEG(bytes, iccProfile: profile), x: placement.x, y: placement.y,
-                          width: placement.width, height: placement.height, orientation: 1)
+            let rect = photo.cover.map { photo.placement.pageRect(ofUpright: $0) } ?? placement
+            try page.draw(try document.loadJPEG(bytes, iccProfile: profile), x: rect.x, y: rect.y,
+                          width: rect.width, height: rect.height, orientation: 1,
+                          clip: photo.cover == nil ? nil : (placement.x, placement.y, placement.width, placement.height))
             return
         }
         let info = photo.info
