@@ -984,10 +984,15 @@ int pb_jpeg_transcoder_run(pb_jpeg_transcoder *transcoder, int x, int y, int wid
         int v = source->num_components == 1 ? 1 : component->v_samp_factor;
         columns[ci] = output_imcus_x * (JDIMENSION)h;
         rows[ci] = output_imcus_y * (JDIMENSION)v;
-        arrays[ci] = (*destination->mem->request_virt_barray)((j_common_ptr)destination, JPOOL_IMAGE, FALSE,
-                                                              columns[ci], rows[ci], (JDIMENSION)v);
+        /* Unturned, the blocks move up and left inside the source's own arrays: no second copy of them. */
+        if (orientation == 1)
+            arrays[ci] = transcoder->coefficients[ci];
+        else
+            arrays[ci] = (*destination->mem->request_virt_barray)((j_common_ptr)destination, JPOOL_IMAGE, FALSE,
+                                                                  columns[ci], rows[ci], (JDIMENSION)v);
     }
-    (*destination->mem->realize_virt_arrays)((j_common_ptr)destination);
+    if (orientation != 1)
+        (*destination->mem->realize_virt_arrays)((j_common_ptr)destination);
 
     for (int ci = 0; ci < destination->num_components; ci++) {
         jpeg_component_info *from = &source->comp_info[ci];
@@ -1006,6 +1011,17 @@ int pb_jpeg_transcoder_run(pb_jpeg_transcoder *transcoder, int x, int y, int wid
         }
         if (first_column + region_columns > source_columns || first_row + region_rows > source_rows)
             fail_now(&transcoder->errors, PB_JPEG_MISUSE, "run: the region reaches past the stored blocks");
+        if (orientation == 1) {
+            for (JDIMENSION row = 0; row < rows[ci] && (first_row > 0 || first_column > 0); row++) {
+                /* Row first_row + row moves to row: never above a row still to be moved. In memory (no backing
+                 * store is set up) a row pointer stays valid after the next access. */
+                JBLOCKROW from = (*source->mem->access_virt_barray)((j_common_ptr)source, arrays[ci],
+                                                                    first_row + row, 1, FALSE)[0];
+                JBLOCKROW to = (*source->mem->access_virt_barray)((j_common_ptr)source, arrays[ci], row, 1, TRUE)[0];
+                memmove(to, from + first_column, (size_t)columns[ci] * sizeof(JBLOCK));
+            }
+            continue;
+        }
         for (JDIMENSION row = 0; row < rows[ci]; row++) {
             if ((row & 15) == 0) {
                 transcoder->poll_cancel = 1;

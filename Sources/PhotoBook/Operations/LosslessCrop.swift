@@ -33,8 +33,9 @@ extension DecodeOperation {
         let info = job.info, crop = job.storedCrop
         let region = JPEGRegion(x: Int(crop.x.rounded()), y: Int(crop.y.rounded()),
                                 width: Int(crop.width.rounded()), height: Int(crop.height.rounded()))
+        // Standard Huffman tables, as for the pages photobook encodes: one pass over the blocks fewer.
         switch try JPEGLosslessCrop.crop(bytes, region: region, orientation: info.orientation, maxPixels: maxPixels,
-                                         shouldCancel: stop) {
+                                         optimizeCoding: false, shouldCancel: stop) {
         case .unsuitable:
             return nil
         case .cropped(let output):
