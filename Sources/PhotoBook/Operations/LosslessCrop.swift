@@ -1,10 +1,17 @@
 import Imaging
 import JPEG
+import Platform
 
 // The third kind of render, beside the photo's own bytes (pass-through) and pixels (decode, resample, encode):
 // a JPEG shown at its own resolution but cropped gets a new file of its own DCT blocks under the crop, turned
 // upright, with no decode and no re-encode (`JPEGLosslessCrop`). The blocks come in whole iMCUs, so the file
 // shows a little more than the plan's crop; the page draws it at the plan's scale and clips it to the cell.
+
+extension PhotoJob {
+    /// `PHOTOBOOK_LOSSLESS_CROPS=0` in the environment renders these photos from pixels as before: for `make
+    /// bench`, which times both ways. Not an option: there is no reason to want the lossy way.
+    static let losslessCrops = FileSystem.environment("PHOTOBOOK_LOSSLESS_CROPS") != "0"
+}
 
 extension PlacedPhoto {
     /// True when the page shows the photo's own pixels, one for one: a crop of whole pixels exactly the planned

@@ -27,7 +27,7 @@ final class PhotoJob: Sendable {
         self.placement = placement
         passThrough = info.isEmbeddableJPEG
             && (keepOriginals || placement.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight))
-        lossless = info.file.format == .jpeg && !passThrough && placement.copiesPixels
+        lossless = Self.losslessCrops && info.file.format == .jpeg && !passThrough && placement.copiesPixels
         storedCrop = info.orientation.storedRect(ofUpright: placement.crop, storedWidth: Double(info.storedWidth),
                                                  storedHeight: Double(info.storedHeight))
     }
