@@ -11,7 +11,8 @@ import Imaging
 ///   PDF reader's handling of a 4-component JPEG depends on a Decode array, and photobook re-encodes them).
 /// - progressive files are read whole and written as baseline; arithmetic-coded ones are written with Huffman
 ///   coding (PDF readers do not decode arithmetic coding); restart markers are dropped. All stay lossless.
-/// - sampling factors whose ratios are not whole numbers (luma 1x1 with chroma 2x2, or 3 against 2) are refused.
+/// - unusual sampling factors are refused: chroma sampled more finely than luma (luma 1x1, chroma 2x2), or at a
+///   ratio that is not a whole number (3 against 2), which libjpeg cannot even decode.
 /// - a crop starts on the iMCU grid (whole MCUs: 16 pixels for 4:2:0) and ends on it or at the image's edge.
 ///   A turn that moves the image's right or bottom edge to the new file's left or top cannot start the new file
 ///   with part of an iMCU (`jpegtran -perfect` refuses it, `-trim` drops it): the crop then runs on into the
@@ -75,10 +76,13 @@ public enum JPEGLosslessCrop {
         }
         guard layout.precision == 8 else { return "\(layout.precision)-bit samples" }
         if layout.components == 3 {
+            // Luma at full resolution and chroma at a whole fraction of it: what cameras write, and what every
+            // reader decodes. (libjpeg reads any factors' coefficients, but cannot decode fractional ratios.)
             let factors = [(layout.h.0, layout.v.0), (layout.h.1, layout.v.1), (layout.h.2, layout.v.2)]
-            for (h, v) in factors where h < 1 || v < 1 || layout.max_h % h != 0 || layout.max_v % v != 0 {
-                let text = factors.map { "\($0.0)x\($0.1)" }.joined(separator: ",")
-                return "sampling factors \(text) do not divide each other"
+            let usual = factors[0] == (Int32(layout.max_h), Int32(layout.max_v))
+                && factors.allSatisfy { h, v in h >= 1 && v >= 1 && layout.max_h % h == 0 && layout.max_v % v == 0 }
+            if !usual {
+                return "unusual sampling factors " + factors.map { "\($0.0)x\($0.1)" }.joined(separator: ",")
             }
         }
         return nil

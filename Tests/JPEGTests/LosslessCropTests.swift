@@ -110,6 +110,29 @@ struct LosslessCropTests {
         }
     }
 
+    /// Sampling factors cjpeg can write: whole ratios with luma finest are copied (4:1:1, 4:4:0, 3:1 too);
+    /// chroma finer than luma is left to the pixel path. (Fractional ratios, refused too, cjpeg cannot write.)
+    @Test(arguments: [("4x1,1x1,1x1", true), ("1x2,1x1,1x1", true), ("2x2,1x2,2x1", true), ("3x1,1x1,1x1", true),
+                      ("1x1,2x2,2x2", false)])
+    func samplingFactors(_ sampling: String, copied: Bool) throws {
+        let scratch = try LosslessScratch()
+        let ppm = try scratch.write("in.ppm", Self.ppm(JPEGTestSupport.syntheticImage(width: 150, height: 101, seed: 4)))
+        let jpeg = try ExternalCommand.output("cjpeg", ["-quality", "85", "-sample", sampling, ppm])
+        let original = try JPEGCoefficients.read(jpeg)
+        for orientation in Orientation.allCases {
+            let result = try JPEGLosslessCrop.crop(jpeg, region: JPEGRegion(x: 30, y: 9, width: 120, height: 92),
+                                                   orientation: orientation, maxPixels: 1 << 24)
+            switch result {
+            case .cropped(let output):
+                #expect(copied, "\(sampling) was copied")
+                try Self.expectSameBlocks(output, of: original, orientation: orientation, "\(sampling) \(orientation)")
+            case .unsuitable(let reason):
+                #expect(!copied, "\(sampling): \(reason)")
+                #expect(reason.hasPrefix("unusual sampling factors"), "\(reason)")
+            }
+        }
+    }
+
     @Test func cmykIsLeftToThePixelPath() throws {
         let cmyk = try Fixtures.bytes("cmyk-jpeg/pillow_pil_sample_cmyk.jpg")
         let result = try JPEGLosslessCrop.crop(cmyk, region: JPEGRegion(x: 0, y: 0, width: 50, height: 50),
