@@ -157,7 +157,7 @@ def photobook_case(count, lossless=True):
     if lossless:
         return Case("photobook", len(names), argv, output, shown)
     # The pages that lossless crops make (photos at their own resolution, cropped) decoded and encoded instead.
-    return Case("photobook, no lossless", len(names), ["env", "PHOTOBOOK_LOSSLESS_CROPS=0"] + argv, output,
+    return Case("photobook (pixels)", len(names), ["env", "PHOTOBOOK_LOSSLESS_CROPS=0"] + argv, output,
                 "PHOTOBOOK_LOSSLESS_CROPS=0 " + shown)
 
 
@@ -250,7 +250,7 @@ def main():
         f" with EXIF (orientation 6 or 8 on 12), and 4 PNGs of 18 MB; made by photobook-corpus --seed {CORPUS_SEED}.")
     say("  The 24 are the first 24 of the 96 (the same mix: 19 landscapes, 4 portraits, 1 PNG).")
     say("  The 19 landscape JPEGs keep their own 3000 rows: their pages are lossless crops (their DCT blocks copied,"
-        " no decode, no encode); 'no lossless' decodes and encodes them as before (PHOTOBOOK_LOSSLESS_CROPS=0).")
+        " no decode, no encode); '(pixels)' decodes and encodes them as before (PHOTOBOOK_LOSSLESS_CROPS=0).")
     say("  A landscape 4000x3000 photo cropped to fill a portrait A4 page has 3000 rows for 3508: photobook keeps"
         " them (about 256 dpi, it never enlarges); vipsthumbnail enlarges to 3508 rows, which costs it more than a"
         " reduction (no shrink-on-load), so the ratio is that of this job, not of the two resizers in general.")
