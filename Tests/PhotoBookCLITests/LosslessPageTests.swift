@@ -116,6 +116,23 @@ import Testing
         #expect(try PDFFacts(scratch.file("book.pdf")).images.first?.color == (kind == "grey" ? "gray" : "rgb"))
     }
 
+    /// Copying blocks reads every scan as a decode would: a truncated photo is named and left out, never
+    /// copied with a grey or garbled end.
+    @Test func aTruncatedPhotoIsLeftOutByName() throws {
+        let scratch = try Scratch()
+        let good = try Self.photo(orientation: 6, options: .init(quality: 85, chromaSubsampling: .both))
+        let broken = try scratch.write("broken.jpg", Array(good.prefix(good.count * 2 / 3)))
+        let other = try scratch.write("other.jpg", try Self.photo(orientation: 1, options: .init(quality: 85), seed: 3))
+        let out = scratch.file("book.pdf")
+        let run = try Run.photobook(["build", broken, other, "-o", out] + Self.page)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("\(broken): corrupt JPEG (truncated file: premature end of data)"), "\(run.stderr)")
+        #expect(try PDFFacts(out).images.count == 1)
+        let strict = try Run.photobook(["build", broken, "-o", scratch.file("strict.pdf"), "--strict"] + Self.page)
+        #expect(strict.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("strict.pdf")))
+    }
+
     /// Progressive and arithmetic-coded sources take the same path, written as baseline Huffman files (PDF
     /// readers do not decode arithmetic coding); their coefficients are kept.
     @Test(arguments: ["progressive", "arithmetic"])
