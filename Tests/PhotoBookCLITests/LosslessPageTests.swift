@@ -116,6 +116,24 @@ import Testing
         #expect(try PDFFacts(scratch.file("book.pdf")).images.first?.color == (kind == "grey" ? "gray" : "rgb"))
     }
 
+    /// A grey photo's lossless crop stays grey, so its grey profile still describes it and goes with it.
+    @Test func aGreyPhotoKeepsItsGreyProfile() throws {
+        let scratch = try Scratch()
+        let profilePath = "/usr/share/color/icc/ghostscript/sgray.icc"
+        let photo = try ColourTests.photo(in: scratch, name: "grey.jpg", profile: profilePath, extra: ["-colorspace", "Gray"])
+        #expect(try JPEGDecoder.readInfo(Fixtures.read(photo)).components == 1)
+        let out = scratch.file("book.pdf")
+        // A square page crops the 300x200 photo; at 300 dpi it has fewer pixels than asked for: lossless.
+        let run = try Run.photobook(["build", photo, "-o", out, "--page-size", "150x150mm"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("ICC"), "\(run.stderr)")
+        let profile = try Fixtures.read(profilePath)
+        #expect(try ColourTests.colourSpaces(out) == [.iccBased(components: 1, alternate: "DeviceGray", profile: profile)])
+        let image = try #require(try PDFFacts(out).images.first)
+        #expect(image.color == "icc" || image.color == "gray", "\(image)")
+        #expect(image.height == 200 && image.width == 208, "columns 50...250 in whole 8-pixel blocks, 48...256: \(image)")
+    }
+
     /// Copying blocks reads every scan as a decode would: a truncated photo is named and left out, never
     /// copied with a grey or garbled end.
     @Test func aTruncatedPhotoIsLeftOutByName() throws {
