@@ -56,8 +56,18 @@ public enum JPEGLosslessCrop {
                     let covering = coveringRegion(of: region, imageWidth: width, imageHeight: height,
                                                   iMCUWidth: Int(layout.imcu_width), iMCUHeight: Int(layout.imcu_height),
                                                   orientation: orientation)
-                    let file = try transcoder.run(region: covering, orientation: orientation.rawValue,
+                    // A file that cannot be read is broken, and fails; one that is read but cannot be copied as
+                    // it is (a quantisation table redefined between scans: jpeg_copy_critical_parameters refuses
+                    // it) decodes all the same, so it goes the pixel way.
+                    try transcoder.readCoefficients()
+                    let file: [UInt8]
+                    do throws(JPEGError) {
+                        file = try transcoder.run(region: covering, orientation: orientation.rawValue,
                                                   optimizeCoding: optimizeCoding)
+                    } catch {
+                        if error == .cancelled { throw error }
+                        return .success(.unsuitable("its blocks cannot be copied: \(error)"))
+                    }
                     return .success(.cropped(Output(bytes: file, storedRegion: covering)))
                 } catch {
                     return .failure(error)

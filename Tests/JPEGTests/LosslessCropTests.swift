@@ -133,6 +133,21 @@ struct LosslessCropTests {
         }
     }
 
+    /// A quantisation table redefined after the first scan: the scans before it keep the old one (libjpeg
+    /// latches it), so the file decodes, but its blocks cannot be written under one table: the pixel path.
+    @Test func aTableRedefinedBetweenScansIsLeftToThePixelPath() throws {
+        let jpeg = try JPEGEncoder.encode(JPEGTestSupport.syntheticImage(width: 96, height: 64), options: .init(quality: 80, progressive: true))
+        let second = JPEGStructure.scans(jpeg)[1].offset
+        let table: [UInt8] = [0xFF, 0xDB, 0x00, 0x43, 0x00] + (1...64).map { UInt8($0) }
+        let redefined = Array(jpeg[..<second]) + table + jpeg[second...]
+        let decoded = try JPEGDecoder.decode(redefined, minimumWidth: 96, minimumHeight: 64, maxPixels: 1 << 20)
+        #expect(decoded.width == 96)
+        let result = try JPEGLosslessCrop.crop(redefined, region: JPEGRegion(x: 0, y: 0, width: 64, height: 64),
+                                               orientation: .topLeft, maxPixels: 1 << 20)
+        guard case .unsuitable(let reason) = result else { Issue.record("copied under a table it was not coded with"); return }
+        #expect(reason.contains("cannot be copied"), "\(reason)")
+    }
+
     @Test func cmykIsLeftToThePixelPath() throws {
         let cmyk = try Fixtures.bytes("cmyk-jpeg/pillow_pil_sample_cmyk.jpg")
         let result = try JPEGLosslessCrop.crop(cmyk, region: JPEGRegion(x: 0, y: 0, width: 50, height: 50),
