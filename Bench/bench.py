@@ -150,11 +150,16 @@ def photo_set(count):
     return folder, names
 
 
-def photobook_case(count):
+def photobook_case(count, lossless=True):
     folder, names = photo_set(count)
-    output = os.path.join(WORK, f"photobook-{count}.pdf")
+    output = os.path.join(WORK, f"photobook-{count}{'' if lossless else '-pixels'}.pdf")
     argv = [PHOTOBOOK, "build", rel(folder), "-o", rel(output), "--margin", "0", "--quiet"]
-    return Case("photobook", len(names), argv, output, " ".join(shlex.quote(a) for a in [rel(PHOTOBOOK)] + argv[1:]))
+    shown = " ".join(shlex.quote(a) for a in [rel(PHOTOBOOK)] + argv[1:])
+    if lossless:
+        return Case("photobook", len(names), argv, output, shown)
+    # The pages that lossless crops make (photos at their own resolution, cropped) decoded and encoded instead.
+    return Case("photobook (pixels)", len(names), ["env", "PHOTOBOOK_LOSSLESS_CROPS=0"] + argv, output,
+                "PHOTOBOOK_LOSSLESS_CROPS=0 " + shown)
 
 
 def shell_case(name, count, resize):
@@ -216,6 +221,7 @@ def main():
     ensure_corpus()
 
     photobook24 = photobook_case(24)
+    pixels24 = photobook_case(24, lossless=False)
     others = []
     if shutil.which("vipsthumbnail") and shutil.which("img2pdf"):
         others.append(shell_case(
@@ -235,7 +241,7 @@ def main():
 
     say(f"\n24 photos, {RUNS} runs each, alternating:")
     for _ in range(RUNS):
-        for case in [photobook24] + others:
+        for case in [photobook24, pixels24] + others:
             case.run_once()
     photobook96 = photobook_case(96)
     say(f"\n96 photos, {RUNS_96} runs:")
@@ -245,8 +251,11 @@ def main():
     dry_row, dry_command = dry_run(96, photobook96)
 
     say("\nResults (A4 pages of 2480x3508 pixels at 300 dpi, full bleed, photos cropped to fill, JPEG quality 90):\n")
-    for case in [photobook24] + others + [photobook96]:
+    for case in [photobook24, pixels24] + others + [photobook96]:
         say("    " + case.row())
+    say(f"    lossless crops: photobook takes {pixels24.median('wall') / photobook24.median('wall'):.2f}x the wall time"
+        f" and {pixels24.median('cpu') / photobook24.median('cpu'):.2f}x the CPU without them"
+        f" (output {pixels24.median('size') / photobook24.median('size'):.2f}x the size)")
     say("    " + dry_row)
     if others:
         base = photobook24
@@ -256,13 +265,15 @@ def main():
                 f"{other.median('peak') / base.median('peak'):.2f}x the peak memory")
 
     say("\nCommands (run from the repository root; each timed as one process with wait4):")
-    for case in [photobook24] + others + [photobook96]:
+    for case in [photobook24, pixels24] + others + [photobook96]:
         say(f"  {case.name}, {case.photos} photos:\n    {case.shown}")
     say(f"  photobook --dry-run, 96 photos:\n    {dry_command}")
     say("\nNotes:")
     say(f"  corpus: {rel(CORPUS)}: 96 photos, 12 MP (4000x3000 and 3000x4000), JPEG quality 92 4:2:0 2-3 MB each"
         f" with EXIF (orientation 6 or 8 on 12), and 4 PNGs of 18 MB; made by photobook-corpus --seed {CORPUS_SEED}.")
     say("  The 24 are the first 24 of the 96 (the same mix: 19 landscapes, 4 portraits, 1 PNG).")
+    say("  The 19 landscape JPEGs keep their own 3000 rows: their pages are lossless crops (their DCT blocks copied,"
+        " no decode, no encode); '(pixels)' decodes and encodes them as before (PHOTOBOOK_LOSSLESS_CROPS=0).")
     say("  A landscape 4000x3000 photo cropped to fill a portrait A4 page has 3000 rows for 3508: photobook keeps"
         " them (about 256 dpi, it never enlarges); vipsthumbnail enlarges to 3508 rows, which costs it more than a"
         " reduction (no shrink-on-load), so the ratio is that of this job, not of the two resizers in general.")

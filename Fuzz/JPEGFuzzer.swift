@@ -1,4 +1,5 @@
-// libFuzzer entry for the JPEG decoder: the header, then pixels at a DCT scale chosen from the input.
+// libFuzzer entry for the JPEG decoder: the header, then pixels at a DCT scale chosen from the input, then a
+// lossless crop.
 // Built by mk/fuzz.mk (`make fuzz`), not by SwiftPM.
 import Imaging
 import JPEG
@@ -47,5 +48,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                  && covers.x + covers.width >= region.x + region.width
                  && covers.y + covers.height >= region.y + region.height, "covers \(covers) misses \(region)")
     precondition(part.image.pixels.count == part.image.width * part.image.height * 3, "region buffer of the wrong size")
+
+    // The lossless path: the same region copied block for block, turned as a byte of the input says; what it
+    // writes must read back as a JPEG of the turned covering region's size.
+    let orientation = Orientation(exifValue: Int(bytes.count % 8) + 1)
+    checks = 0
+    guard case .cropped(let copy)? = try? JPEGLosslessCrop.crop(bytes, region: region, orientation: orientation,
+                                                                maxPixels: maxPixels, shouldCancel: shouldCancel)
+    else { return 0 }
+    let stored = copy.storedRegion
+    precondition(stored.x <= region.x && stored.y <= region.y && stored.x + stored.width >= region.x + region.width
+                 && stored.y + stored.height >= region.y + region.height, "lossless \(stored) misses \(region)")
+    let written = try? JPEGDecoder.readInfo(copy.bytes)
+    let (width, height) = orientation.swapsDimensions ? (stored.height, stored.width) : (stored.width, stored.height)
+    precondition(written?.width == width && written?.height == height, "lossless copy is not \(width)x\(height)")
     return 0
 }

@@ -649,3 +649,420 @@ int pb_jpeg_encoder_finish(pb_jpeg_encoder *encoder, const uint8_t **output, siz
     *output_length = encoder->destination.length;
     return PB_JPEG_OK;
 }
+
+/* ---- lossless transcoding ---- */
+
+struct pb_jpeg_transcoder {
+    struct jpeg_decompress_struct source;
+    struct jpeg_compress_struct output;
+    pb_error_manager errors;               /* shared: one jmp_buf covers calls that touch both structs */
+    struct jpeg_progress_mgr progress;     /* shared too; the monitor finds us through is_decompressor */
+    pb_memory_destination destination;
+    int source_created, output_created;
+    int header_read, coefficients_read, finished;
+    int max_scans;
+    int poll_cancel;
+    pb_jpeg_cancel_fn should_cancel;
+    void *cancel_context;
+    jvirt_barray_ptr *coefficients;        /* the source's, owned by its memory manager */
+};
+
+static pb_jpeg_transcoder *transcoder_of(j_common_ptr cinfo) {
+    char *base = (char *)cinfo;
+    if (cinfo->is_decompressor)
+        return (pb_jpeg_transcoder *)(base - offsetof(pb_jpeg_transcoder, source));
+    return (pb_jpeg_transcoder *)(base - offsetof(pb_jpeg_transcoder, output));
+}
+
+static void transcoder_poll(pb_jpeg_transcoder *transcoder) {
+    if (transcoder->poll_cancel && transcoder->should_cancel != NULL &&
+        transcoder->should_cancel(transcoder->cancel_context))
+        fail_now(&transcoder->errors, PB_JPEG_CANCELLED, "cancelled");
+}
+
+static void transcoder_progress(j_common_ptr cinfo) {
+    pb_jpeg_transcoder *transcoder = transcoder_of(cinfo);
+    if (cinfo->is_decompressor && transcoder->max_scans > 0 &&
+        transcoder->source.input_scan_number > transcoder->max_scans) {
+        char text[80];
+        snprintf(text, sizeof text, "too many progressive scans (more than %d)", transcoder->max_scans);
+        fail_now(&transcoder->errors, PB_JPEG_TOO_MANY_SCANS, text);
+    }
+    transcoder_poll(transcoder);
+}
+
+pb_jpeg_transcoder *pb_jpeg_transcoder_create(int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context) {
+    pb_jpeg_transcoder *transcoder = calloc(1, sizeof *transcoder);
+    if (transcoder == NULL)
+        return NULL;
+    init_error_manager(&transcoder->errors);
+    transcoder->source.err = &transcoder->errors.pub;
+    transcoder->output.err = &transcoder->errors.pub;
+    transcoder->max_scans = max_scans;
+    transcoder->should_cancel = should_cancel;
+    transcoder->cancel_context = cancel_context;
+    jmp_buf jump;
+    transcoder->errors.jump = &jump;
+    if (setjmp(jump)) {
+        if (transcoder->source_created)
+            jpeg_destroy_decompress(&transcoder->source);
+        free(transcoder);
+        return NULL;
+    }
+    jpeg_create_decompress(&transcoder->source);
+    transcoder->source_created = 1;
+    jpeg_create_compress(&transcoder->output);
+    transcoder->output_created = 1;
+    transcoder->errors.jump = NULL;
+    transcoder->progress.progress_monitor = transcoder_progress;
+    transcoder->source.progress = &transcoder->progress;
+    transcoder->output.progress = &transcoder->progress;
+    transcoder->destination.pub.init_destination = destination_init;
+    transcoder->destination.pub.empty_output_buffer = destination_grow;
+    transcoder->destination.pub.term_destination = destination_term;
+    transcoder->output.dest = &transcoder->destination.pub;
+    return transcoder;
+}
+
+void pb_jpeg_transcoder_destroy(pb_jpeg_transcoder *transcoder) {
+    if (transcoder == NULL)
+        return;
+    if (transcoder->output_created)
+        jpeg_destroy_compress(&transcoder->output);
+    if (transcoder->source_created)
+        jpeg_destroy_decompress(&transcoder->source);  /* frees the source's coefficient arrays */
+    free(transcoder->destination.buffer);
+    free(transcoder);
+}
+
+const pb_jpeg_failure *pb_jpeg_transcoder_failure(const pb_jpeg_transcoder *transcoder) {
+    return &transcoder->errors.failure;
+}
+
+static int transcoder_misuse(pb_jpeg_transcoder *transcoder, const char *message) {
+    pb_jpeg_failure *failure = &transcoder->errors.failure;
+    if (failure->status == PB_JPEG_OK) {
+        failure->status = PB_JPEG_MISUSE;
+        snprintf(failure->message, sizeof failure->message, "%s", message);
+    }
+    return failure->status;
+}
+
+static int transcoder_failed(pb_jpeg_transcoder *transcoder) {
+    transcoder->errors.jump = NULL;
+    transcoder->poll_cancel = 0;
+    return transcoder->errors.failure.status;
+}
+
+/* jdiv_round_up and jround_up are in libjpeg's private jpegint.h, which Debian does not install. */
+static long div_round_up(long a, long b) { return (a + b - 1) / b; }
+static long round_up(long a, long b) { return div_round_up(a, b) * b; }
+
+/* One iMCU in pixels: a single-component file is coded one block at a time, whatever its sampling factors. */
+static void imcu_size(const struct jpeg_decompress_struct *source, int *width, int *height) {
+    if (source->num_components == 1) {
+        *width = DCTSIZE;
+        *height = DCTSIZE;
+    } else {
+        *width = DCTSIZE * source->max_h_samp_factor;
+        *height = DCTSIZE * source->max_v_samp_factor;
+    }
+}
+
+int pb_jpeg_transcoder_read_header(pb_jpeg_transcoder *transcoder, const uint8_t *data, size_t length,
+                                   pb_jpeg_layout *layout) {
+    if (transcoder->errors.failure.status != PB_JPEG_OK)
+        return transcoder->errors.failure.status;
+    if (transcoder->header_read || data == NULL || layout == NULL)
+        return transcoder_misuse(transcoder, "read_header called twice or without data");
+    memset(layout, 0, sizeof *layout);
+    jmp_buf jump;
+    transcoder->errors.jump = &jump;
+    if (setjmp(jump))
+        return transcoder_failed(transcoder);
+    struct jpeg_decompress_struct *source = &transcoder->source;
+    jpeg_mem_src(source, data, (unsigned long)length);
+    jpeg_read_header(source, TRUE);
+    transcoder->header_read = 1;
+    layout->width = (int)source->image_width;
+    layout->height = (int)source->image_height;
+    layout->components = source->num_components;
+    layout->color_space = map_color_space(source->jpeg_color_space);
+    layout->precision = source->data_precision;
+    layout->progressive = source->progressive_mode ? 1 : 0;
+    layout->arithmetic = source->arith_code ? 1 : 0;
+    layout->saw_adobe_marker = source->saw_Adobe_marker ? 1 : 0;
+    layout->restart_interval = (int)source->restart_interval;
+    layout->max_h = source->max_h_samp_factor;
+    layout->max_v = source->max_v_samp_factor;
+    for (int ci = 0; ci < source->num_components && ci < 4; ci++) {
+        layout->h[ci] = source->comp_info[ci].h_samp_factor;
+        layout->v[ci] = source->comp_info[ci].v_samp_factor;
+    }
+    imcu_size(source, &layout->imcu_width, &layout->imcu_height);
+    transcoder->errors.jump = NULL;
+    return PB_JPEG_OK;
+}
+
+/* Runs inside an exported function's setjmp. */
+static void read_coefficients_now(pb_jpeg_transcoder *transcoder) {
+    if (transcoder->coefficients_read)
+        return;
+    /* Trap: jpeg_read_coefficients reads every scan, so the cancel poll and the scan limit live in the monitor. */
+    transcoder->poll_cancel = 1;
+    transcoder->coefficients = jpeg_read_coefficients(&transcoder->source);
+    transcoder->poll_cancel = 0;
+    if (transcoder->coefficients == NULL)
+        fail_now(&transcoder->errors, PB_JPEG_ERROR, "no coefficients returned (suspended data source)");
+    transcoder->coefficients_read = 1;
+}
+
+int pb_jpeg_transcoder_read_coefficients(pb_jpeg_transcoder *transcoder) {
+    if (transcoder->errors.failure.status != PB_JPEG_OK)
+        return transcoder->errors.failure.status;
+    if (!transcoder->header_read)
+        return transcoder_misuse(transcoder, "read_coefficients called before read_header");
+    jmp_buf jump;
+    transcoder->errors.jump = &jump;
+    if (setjmp(jump))
+        return transcoder_failed(transcoder);
+    read_coefficients_now(transcoder);
+    transcoder->errors.jump = NULL;
+    return PB_JPEG_OK;
+}
+
+/* The blocks libjpeg keeps for a component: its real blocks rounded up to whole iMCUs (jdcoefct.c). */
+static JDIMENSION stored_blocks(JDIMENSION blocks, int factor) {
+    return (JDIMENSION)round_up((long)blocks, (long)factor);
+}
+
+int pb_jpeg_transcoder_component(pb_jpeg_transcoder *transcoder, int index, pb_jpeg_component_blocks *info,
+                                 int16_t *blocks) {
+    if (transcoder->errors.failure.status != PB_JPEG_OK)
+        return transcoder->errors.failure.status;
+    struct jpeg_decompress_struct *source = &transcoder->source;
+    if (!transcoder->coefficients_read || info == NULL || index < 0 || index >= source->num_components)
+        return transcoder_misuse(transcoder, "component called before read_coefficients or for no component");
+    jmp_buf jump;
+    transcoder->errors.jump = &jump;
+    if (setjmp(jump))
+        return transcoder_failed(transcoder);
+    jpeg_component_info *component = &source->comp_info[index];
+    memset(info, 0, sizeof *info);
+    info->h = component->h_samp_factor;
+    info->v = component->v_samp_factor;
+    info->width_in_blocks = (int)component->width_in_blocks;
+    info->height_in_blocks = (int)component->height_in_blocks;
+    JDIMENSION width = stored_blocks(component->width_in_blocks, component->h_samp_factor);
+    JDIMENSION height = stored_blocks(component->height_in_blocks, component->v_samp_factor);
+    info->stored_width = (int)width;
+    info->stored_height = (int)height;
+    /* The table the scans were decoded with (saved by the decoder), not one a later DQT may have replaced. */
+    JQUANT_TBL *table = component->quant_table != NULL ? component->quant_table
+                                                       : source->quant_tbl_ptrs[component->quant_tbl_no];
+    if (table == NULL)
+        fail_now(&transcoder->errors, PB_JPEG_ERROR, "a component has no quantisation table");
+    for (int k = 0; k < DCTSIZE2; k++)
+        info->quantization[k] = table->quantval[k];
+    if (blocks != NULL) {
+        for (JDIMENSION row = 0; row < height; row++) {
+            JBLOCKARRAY rows = (*source->mem->access_virt_barray)((j_common_ptr)source,
+                                                                  transcoder->coefficients[index], row, 1, FALSE);
+            memcpy(blocks + (size_t)row * width * DCTSIZE2, rows[0], (size_t)width * sizeof(JBLOCK));
+        }
+    }
+    transcoder->errors.jump = NULL;
+    return PB_JPEG_OK;
+}
+
+/* For EXIF orientation o, where output coefficient k (natural order, row v = vertical frequency, column u)
+ * comes from in the source block, and its sign. A left-right mirror negates odd horizontal frequencies, a
+ * top-bottom mirror odd vertical ones; the orientations 5-8 transpose the block first (the TIFF meanings:
+ * 6 is a quarter turn clockwise, 8 counter-clockwise, 5 the transpose, 7 the transverse). */
+static void coefficient_map(int orientation, int source_index[DCTSIZE2], int sign[DCTSIZE2]) {
+    int transpose = orientation >= 5;
+    int mirror_columns = orientation == 2 || orientation == 3 || orientation == 6 || orientation == 7;
+    int mirror_rows = orientation == 3 || orientation == 4 || orientation == 7 || orientation == 8;
+    for (int v = 0; v < DCTSIZE; v++) {
+        for (int u = 0; u < DCTSIZE; u++) {
+            int k = v * DCTSIZE + u;
+            source_index[k] = transpose ? u * DCTSIZE + v : k;
+            int negative = (mirror_columns && (u & 1)) ^ (mirror_rows && (v & 1));
+            sign[k] = negative ? -1 : 1;
+        }
+    }
+}
+
+int pb_jpeg_transcoder_run(pb_jpeg_transcoder *transcoder, int x, int y, int width, int height, int orientation,
+                           int optimize_coding, const uint8_t **output, size_t *output_length) {
+    *output = NULL;
+    *output_length = 0;
+    if (transcoder->errors.failure.status != PB_JPEG_OK)
+        return transcoder->errors.failure.status;
+    if (!transcoder->header_read || transcoder->finished)
+        return transcoder_misuse(transcoder, "run called before read_header or twice");
+    struct jpeg_decompress_struct *source = &transcoder->source;
+    struct jpeg_compress_struct *destination = &transcoder->output;
+    int unit_width, unit_height;
+    imcu_size(source, &unit_width, &unit_height);
+    if (orientation < 1 || orientation > 8)
+        orientation = 1;
+    int transpose = orientation >= 5;
+    /* Which source edges end up on the output's left or top (see coefficient_map, in whole blocks). */
+    int flips_x = orientation == 2 || orientation == 3 || orientation == 7 || orientation == 8;
+    int flips_y = orientation == 3 || orientation == 4 || orientation == 6 || orientation == 7;
+    long padded_width = round_up((long)source->image_width, unit_width);
+    long padded_height = round_up((long)source->image_height, unit_height);
+    if (x < 0 || y < 0 || width < 1 || height < 1 || x % unit_width != 0 || y % unit_height != 0 ||
+        (long)x + width > padded_width || (long)y + height > padded_height ||
+        ((long)x + width != (long)source->image_width && (x + width) % unit_width != 0) ||
+        ((long)y + height != (long)source->image_height && (y + height) % unit_height != 0) ||
+        (flips_x && width % unit_width != 0) || (flips_y && height % unit_height != 0))
+        return transcoder_misuse(transcoder, "run: the region is off the iMCU grid or outside the image");
+    if (source->num_components != 1 && source->num_components != 3)
+        return transcoder_misuse(transcoder, "run: only 1 or 3 components can be copied");
+
+    jmp_buf jump;
+    transcoder->errors.jump = &jump;
+    if (setjmp(jump))
+        return transcoder_failed(transcoder);
+    read_coefficients_now(transcoder);
+
+    /* The source's tables, component ids and sampling (jpeg_set_defaults first: Huffman, no restarts). */
+    jpeg_copy_critical_parameters(source, destination);
+    destination->image_width = (JDIMENSION)(transpose ? height : width);
+    destination->image_height = (JDIMENSION)(transpose ? width : height);
+    destination->optimize_coding = optimize_coding ? TRUE : FALSE;
+    destination->arith_code = FALSE;  /* PDF readers do not decode arithmetic coding */
+    destination->restart_interval = 0;
+    destination->restart_in_rows = 0;
+    if (source->num_components == 1) {
+        destination->comp_info[0].h_samp_factor = 1;
+        destination->comp_info[0].v_samp_factor = 1;
+    } else if (transpose) {
+        for (int ci = 0; ci < destination->num_components; ci++) {
+            jpeg_component_info *component = &destination->comp_info[ci];
+            int h = component->h_samp_factor;
+            component->h_samp_factor = component->v_samp_factor;
+            component->v_samp_factor = h;
+        }
+    }
+    if (transpose) {
+        /* A transposed block needs the transposed table: coefficient (u, v) now sits at (v, u). */
+        for (int table = 0; table < NUM_QUANT_TBLS; table++) {
+            JQUANT_TBL *quant = destination->quant_tbl_ptrs[table];
+            if (quant == NULL)
+                continue;
+            for (int v = 0; v < DCTSIZE; v++) {
+                for (int u = v + 1; u < DCTSIZE; u++) {
+                    UINT16 swap = quant->quantval[v * DCTSIZE + u];
+                    quant->quantval[v * DCTSIZE + u] = quant->quantval[u * DCTSIZE + v];
+                    quant->quantval[u * DCTSIZE + v] = swap;
+                }
+            }
+        }
+    }
+
+    int source_index[DCTSIZE2], sign[DCTSIZE2];
+    coefficient_map(orientation, source_index, sign);
+    jvirt_barray_ptr arrays[4] = {NULL, NULL, NULL, NULL};
+    int output_max_h = 1, output_max_v = 1;
+    for (int ci = 0; ci < destination->num_components; ci++) {
+        if (destination->comp_info[ci].h_samp_factor > output_max_h)
+            output_max_h = destination->comp_info[ci].h_samp_factor;
+        if (destination->comp_info[ci].v_samp_factor > output_max_v)
+            output_max_v = destination->comp_info[ci].v_samp_factor;
+    }
+    int output_unit_width = source->num_components == 1 ? DCTSIZE : DCTSIZE * output_max_h;
+    int output_unit_height = source->num_components == 1 ? DCTSIZE : DCTSIZE * output_max_v;
+    JDIMENSION output_imcus_x = (JDIMENSION)div_round_up((long)destination->image_width, output_unit_width);
+    JDIMENSION output_imcus_y = (JDIMENSION)div_round_up((long)destination->image_height, output_unit_height);
+    JDIMENSION columns[4], rows[4];
+    for (int ci = 0; ci < destination->num_components; ci++) {
+        jpeg_component_info *component = &destination->comp_info[ci];
+        int h = source->num_components == 1 ? 1 : component->h_samp_factor;
+        int v = source->num_components == 1 ? 1 : component->v_samp_factor;
+        columns[ci] = output_imcus_x * (JDIMENSION)h;
+        rows[ci] = output_imcus_y * (JDIMENSION)v;
+        /* Unturned, the blocks move up and left inside the source's own arrays: no second copy of them. */
+        if (orientation == 1)
+            arrays[ci] = transcoder->coefficients[ci];
+        else
+            arrays[ci] = (*destination->mem->request_virt_barray)((j_common_ptr)destination, JPOOL_IMAGE, FALSE,
+                                                                  columns[ci], rows[ci], (JDIMENSION)v);
+    }
+    if (orientation != 1)
+        (*destination->mem->realize_virt_arrays)((j_common_ptr)destination);
+
+    for (int ci = 0; ci < destination->num_components; ci++) {
+        jpeg_component_info *from = &source->comp_info[ci];
+        int h = source->num_components == 1 ? 1 : from->h_samp_factor;
+        int v = source->num_components == 1 ? 1 : from->v_samp_factor;
+        /* The region in this component's blocks, in the source's orientation. */
+        JDIMENSION first_column = (JDIMENSION)(x / unit_width) * (JDIMENSION)h;
+        JDIMENSION first_row = (JDIMENSION)(y / unit_height) * (JDIMENSION)v;
+        JDIMENSION region_columns = transpose ? rows[ci] : columns[ci];
+        JDIMENSION region_rows = transpose ? columns[ci] : rows[ci];
+        JDIMENSION source_columns = stored_blocks(from->width_in_blocks, from->h_samp_factor);
+        JDIMENSION source_rows = stored_blocks(from->height_in_blocks, from->v_samp_factor);
+        if (source->num_components == 1) {
+            source_columns = from->width_in_blocks;
+            source_rows = from->height_in_blocks;
+        }
+        if (first_column + region_columns > source_columns || first_row + region_rows > source_rows)
+            fail_now(&transcoder->errors, PB_JPEG_MISUSE, "run: the region reaches past the stored blocks");
+        if (orientation == 1) {
+            for (JDIMENSION row = 0; row < rows[ci] && (first_row > 0 || first_column > 0); row++) {
+                /* Row first_row + row moves to row: never above a row still to be moved. In memory (no backing
+                 * store is set up) a row pointer stays valid after the next access. */
+                JBLOCKROW from = (*source->mem->access_virt_barray)((j_common_ptr)source, arrays[ci],
+                                                                    first_row + row, 1, FALSE)[0];
+                JBLOCKROW to = (*source->mem->access_virt_barray)((j_common_ptr)source, arrays[ci], row, 1, TRUE)[0];
+                memmove(to, from + first_column, (size_t)columns[ci] * sizeof(JBLOCK));
+            }
+            continue;
+        }
+        for (JDIMENSION row = 0; row < rows[ci]; row++) {
+            if ((row & 15) == 0) {
+                transcoder->poll_cancel = 1;
+                transcoder_poll(transcoder);
+                transcoder->poll_cancel = 0;
+            }
+            JBLOCKROW target = (*destination->mem->access_virt_barray)((j_common_ptr)destination, arrays[ci],
+                                                                       row, 1, TRUE)[0];
+            JBLOCKROW straight = NULL;
+            if (!transpose) {
+                JDIMENSION source_row = first_row + (flips_y ? region_rows - 1 - row : row);
+                straight = (*source->mem->access_virt_barray)((j_common_ptr)source, transcoder->coefficients[ci],
+                                                              source_row, 1, FALSE)[0];
+            }
+            for (JDIMENSION column = 0; column < columns[ci]; column++) {
+                JCOEFPTR block;
+                if (transpose) {
+                    /* Output (column, row) is source (row, column), each mirrored as the orientation says. */
+                    JDIMENSION source_column = first_column + (flips_x ? region_columns - 1 - row : row);
+                    JDIMENSION source_row = first_row + (flips_y ? region_rows - 1 - column : column);
+                    block = (*source->mem->access_virt_barray)((j_common_ptr)source, transcoder->coefficients[ci],
+                                                               source_row, 1, FALSE)[0][source_column];
+                } else {
+                    JDIMENSION source_column = first_column + (flips_x ? region_columns - 1 - column : column);
+                    block = straight[source_column];
+                }
+                JCOEFPTR out = target[column];
+                for (int k = 0; k < DCTSIZE2; k++)
+                    out[k] = (JCOEF)(sign[k] * block[source_index[k]]);
+            }
+        }
+    }
+
+    transcoder->poll_cancel = 1;
+    jpeg_write_coefficients(destination, arrays);
+    /* Trap: with optimize_coding both passes over the blocks happen in jpeg_finish_compress. */
+    jpeg_finish_compress(destination);
+    transcoder->poll_cancel = 0;
+    transcoder->finished = 1;
+    transcoder->errors.jump = NULL;
+    *output = transcoder->destination.buffer;
+    *output_length = transcoder->destination.length;
+    return PB_JPEG_OK;
+}

@@ -167,6 +167,66 @@ final class EncoderHandle {
     }
 }
 
+/// One `pb_jpeg_transcoder` (a `jpeg_decompress_struct` and a `jpeg_compress_struct` sharing our error
+/// manager, for copying coefficients), freed in deinit.
+final class TranscoderHandle {
+    private let raw: OpaquePointer
+    /// Kept alive here because the C side holds a raw pointer to it.
+    private let probe: CancellationProbe?
+
+    /// `pb_jpeg_transcoder_create`; `maxScans` bounds progressive scans (0: no bound).
+    init(maxScans: Int, probe: CancellationProbe?) throws(JPEGError) {
+        guard let raw = pb_jpeg_transcoder_create(Int32(clamping: maxScans),
+                                                  probe == nil ? nil : cancellationCallback, probe?.context) else {
+            throw .unsupported("not enough memory to start a JPEG transcoder")
+        }
+        self.raw = raw
+        self.probe = probe
+    }
+
+    deinit { pb_jpeg_transcoder_destroy(raw) }
+
+    /// `jpeg_read_header` over `bytes`, which must stay valid for the life of the handle.
+    func readHeader(_ bytes: UnsafeBufferPointer<UInt8>) throws(JPEGError) -> pb_jpeg_layout {
+        var layout = pb_jpeg_layout()
+        try check(pb_jpeg_transcoder_read_header(raw, bytes.baseAddress, bytes.count, &layout))
+        return layout
+    }
+
+    /// `jpeg_read_coefficients`: every scan entropy-decoded, nothing inverse-transformed.
+    func readCoefficients() throws(JPEGError) { try check(pb_jpeg_transcoder_read_coefficients(raw)) }
+
+    /// After `readCoefficients`: one component's sampling, block counts, quantisation table and, when asked,
+    /// a copy of its stored blocks.
+    func component(_ index: Int, copyBlocks: Bool) throws(JPEGError) -> (pb_jpeg_component_blocks, [Int16]) {
+        var info = pb_jpeg_component_blocks()
+        try check(pb_jpeg_transcoder_component(raw, Int32(index), &info, nil))
+        guard copyBlocks else { return (info, []) }
+        var blocks = [Int16](repeating: 0, count: Int(info.stored_width) * Int(info.stored_height) * 64)
+        try blocks.withUnsafeMutableBufferPointer { (buffer) throws(JPEGError) in
+            try check(pb_jpeg_transcoder_component(raw, Int32(index), &info, buffer.baseAddress))
+        }
+        return (info, blocks)
+    }
+
+    /// `jpeg_copy_critical_parameters`, the blocks under `region` moved as `orientation` says,
+    /// `jpeg_write_coefficients` and `jpeg_finish_compress`; returns a copy of the new file.
+    func run(region: JPEGRegion, orientation: Int, optimizeCoding: Bool) throws(JPEGError) -> [UInt8] {
+        var output: UnsafePointer<UInt8>? = nil
+        var length = 0
+        try check(pb_jpeg_transcoder_run(raw, Int32(clamping: region.x), Int32(clamping: region.y),
+                                         Int32(clamping: region.width), Int32(clamping: region.height),
+                                         Int32(orientation), optimizeCoding ? 1 : 0, &output, &length))
+        guard let output else { return [] }
+        return Array(UnsafeBufferPointer(start: output, count: length))
+    }
+
+    private func check(_ status: Int32) throws(JPEGError) {
+        guard status != 0 else { return }
+        throw JPEGError(pb_jpeg_transcoder_failure(raw).pointee)
+    }
+}
+
 extension pb_jpeg_failure {
     /// The data ended before libjpeg had read what it needed (the shim's typed reason, not libjpeg's words).
     var dataEnded: Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import PDF
 import Platform
 import Synchronization
@@ -124,7 +125,7 @@ public final class BookBuilder: Sendable {
         // A photo whose crop and pixel size did not change keeps its render (in a grid of equal cells, the photos
         // after a failed one move up without being rendered again). Each round removes at least one photo.
         var alive = Array(usable.indices)
-        var renders: [RenderKey: (path: String, passThrough: Bool)] = [:]
+        var renders: [RenderKey: (path: String, passThrough: Bool, cover: SourceRect?)] = [:]
         var plan = BookPlan(pages: [])
         var round = 0
         while true {
@@ -163,7 +164,9 @@ public final class BookBuilder: Sendable {
                 reports[index].outcome = Self.photoOutcome(decode: chain.decode.outcome!, render: chain.render.outcome!)
                 switch reports[index].outcome {
                 case .succeeded:
-                    if let path = chain.job.rendered.withLock({ $0 }) { renders[chain.key] = (path, chain.job.passThrough) }
+                    if let path = chain.job.rendered.withLock({ $0 }) {
+                        renders[chain.key] = (path, chain.job.passThrough, chain.job.renderedCover.withLock { $0 })
+                    }
                 case .failed:
                     failed = true
                     alive.removeAll { $0 == chain.photo }
@@ -220,7 +223,7 @@ public final class BookBuilder: Sendable {
                 reports[index].passThrough = render.passThrough
                 reports[index].caption = prepared.captions[photo]
                 photos.append(.init(info: usable[photo].info, placement: placed, passThrough: render.passThrough,
-                                    path: render.path))
+                                    path: render.path, cover: render.cover))
             }
             // Every page says where it is cut, so that a print shop's preflight finds a TrimBox on each.
             let box = { (rect: Rect) in (x: rect.x, y: rect.y, width: rect.width, height: rect.height) }

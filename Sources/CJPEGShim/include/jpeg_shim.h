@@ -159,6 +159,63 @@ int pb_jpeg_encoder_finish(pb_jpeg_encoder *encoder, const uint8_t **output, siz
 
 const pb_jpeg_failure *pb_jpeg_encoder_failure(const pb_jpeg_encoder *encoder);
 
+
+/* ---- lossless transcoding (the DCT coefficients, never pixels) ---- */
+
+/* What a source JPEG's header says about its coefficients, for deciding whether they can be copied. */
+typedef struct pb_jpeg_layout {
+    int width, height, components;
+    int color_space;       /* PB_JPEG_CS_* */
+    int precision;
+    int progressive, arithmetic;
+    int saw_adobe_marker;
+    int restart_interval;  /* in MCUs, 0 when the file has no restart markers */
+    int max_h, max_v;      /* the largest sampling factors */
+    int h[4], v[4];        /* each component's sampling factors (the first `components` entries) */
+    int imcu_width, imcu_height;  /* one iMCU in pixels: the grid a lossless crop starts on */
+} pb_jpeg_layout;
+
+/* One component's quantised coefficients, as libjpeg keeps them after jpeg_read_coefficients. */
+typedef struct pb_jpeg_component_blocks {
+    int h, v;                                /* sampling factors */
+    int width_in_blocks, height_in_blocks;   /* the blocks that hold image pixels */
+    int stored_width, stored_height;         /* the blocks kept: whole iMCUs, so the edge's padding too */
+    uint16_t quantization[64];               /* the table used, in natural (row-major) order */
+} pb_jpeg_component_blocks;
+
+typedef struct pb_jpeg_transcoder pb_jpeg_transcoder;
+
+/* A new transcoder (a decompress and a compress struct sharing one error manager), or NULL when out of
+ * memory. max_scans as for the decoder; should_cancel is polled while reading and writing. */
+pb_jpeg_transcoder *pb_jpeg_transcoder_create(int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context);
+/* Frees both structs and the output buffer. */
+void pb_jpeg_transcoder_destroy(pb_jpeg_transcoder *transcoder);
+
+/* jpeg_read_header over data, which must stay valid until destroy. */
+int pb_jpeg_transcoder_read_header(pb_jpeg_transcoder *transcoder, const uint8_t *data, size_t length,
+                                   pb_jpeg_layout *layout);
+
+/* jpeg_read_coefficients: entropy-decodes every scan (any warning fails, as when decoding). Called by run when
+ * needed; on its own, for reading coefficients with pb_jpeg_transcoder_component. */
+int pb_jpeg_transcoder_read_coefficients(pb_jpeg_transcoder *transcoder);
+
+/* Describes component index (after read_coefficients) and, when blocks is not NULL, copies its stored blocks
+ * (stored_width * stored_height blocks of 64 coefficients each, row by row, natural order inside a block). */
+int pb_jpeg_transcoder_component(pb_jpeg_transcoder *transcoder, int index, pb_jpeg_component_blocks *info,
+                                 int16_t *blocks);
+
+/* Writes a new JPEG of the source's blocks under the stored region (x, y, width, height), turned as EXIF
+ * orientation 1...8 says (blocks moved, transposed and sign-flipped, as jpegtran does), with the source's
+ * quantisation tables (transposed with the blocks for 5-8): no decode, no requantisation. x and y lie on the
+ * iMCU grid; the region ends on the grid, at the image's right or bottom edge, or at the end of the last iMCU
+ * (the padding the file holds beyond the edge). A region edge that the turn moves to the left or top of the
+ * output must end on the grid. The output is baseline, Huffman-coded, without restart markers or APP segments
+ * other than JFIF. *output points into the transcoder's buffer, valid until destroy. */
+int pb_jpeg_transcoder_run(pb_jpeg_transcoder *transcoder, int x, int y, int width, int height, int orientation,
+                           int optimize_coding, const uint8_t **output, size_t *output_length);
+
+const pb_jpeg_failure *pb_jpeg_transcoder_failure(const pb_jpeg_transcoder *transcoder);
+
 #ifdef __cplusplus
 }
 #endif

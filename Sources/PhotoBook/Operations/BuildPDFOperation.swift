@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import PDF
 import Platform
 
@@ -12,6 +13,8 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         /// The file holds the photo's own bytes: its orientation and crop are for the page to apply.
         var passThrough: Bool
         var path: String
+        /// A lossless crop (`LosslessCrop.swift`): the part of the upright photo its JPEG shows, to be clipped.
+        var cover: SourceRect? = nil
     }
 
     struct Page {
@@ -84,7 +87,8 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                     _ = try document.addOutline(title: heading, parent: titleOutline, page: pdfPage)
                 }
                 for photo in page.photos {
-                    let profile = photo.info.colorProfile?.bytes(forPassThrough: photo.passThrough)
+                    // A lossless crop keeps the photo's own components (grey stays grey): its profile fits as is.
+                    let profile = photo.info.colorProfile?.bytes(forPassThrough: photo.passThrough || photo.cover != nil)
                     let image: PDFImage
                     if imagesInMemory {
                         let bytes: [UInt8]
@@ -137,8 +141,9 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     private func draw(_ image: PDFImage, of photo: Photo, on page: PDFPage) throws(PDFError) {
         let placement = photo.placement.placement
         guard photo.passThrough else {
-            try page.draw(image, x: placement.x, y: placement.y,
-                          width: placement.width, height: placement.height, orientation: 1)
+            let rect = photo.cover.map { photo.placement.pageRect(ofUpright: $0) } ?? placement
+            try page.draw(image, x: rect.x, y: rect.y, width: rect.width, height: rect.height, orientation: 1,
+                          clip: photo.cover == nil ? nil : (placement.x, placement.y, placement.width, placement.height))
             return
         }
         let info = photo.info

@@ -49,6 +49,8 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
                     _ = try JPEGDecoder.decode(bytes, minimumWidth: 1, minimumHeight: 1, maxPixels: maxPixels,
                                                shouldCancel: stop)
                     decoded = .original(bytes)
+                } else if job.lossless, let page = try losslessCrop(bytes, stop: stop) {
+                    decoded = page
                 } else {
                     decoded = try decodeJPEG(bytes, stop: stop)
                 }

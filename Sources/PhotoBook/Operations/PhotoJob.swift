@@ -8,6 +8,9 @@ final class PhotoJob: Sendable {
     /// The photo's own JPEG bytes go into the book unchanged (checked by a full decode first); its orientation
     /// and any crop go into the page's transformation matrix and a clipping path.
     let passThrough: Bool
+    /// A JPEG shown at its own resolution but cropped: its DCT blocks under the crop are copied into a new file
+    /// (`DecodeOperation.losslessCrop`), unless the file cannot take that path.
+    let lossless: Bool
     /// The plan's crop (full-resolution upright pixels) mapped into the photo as stored. Computed once here:
     /// decode picks the region to read from it and resize the region to sample, and they must agree to the pixel.
     let storedCrop: SourceRect
@@ -15,12 +18,16 @@ final class PhotoJob: Sendable {
     let decoded = Mutex<DecodedPhoto?>(nil)
     /// The JPEG rendered for the page, in the build's private directory.
     let rendered = Mutex<String?>(nil)
+    /// For a lossless render: the part of the upright photo (full-resolution pixels) its JPEG shows, a little
+    /// more than the plan's crop, which the page clips to.
+    let renderedCover = Mutex<SourceRect?>(nil)
 
     init(info: PhotoInfo, placement: PlacedPhoto, keepOriginals: Bool) {
         self.info = info
         self.placement = placement
         passThrough = info.isEmbeddableJPEG
             && (keepOriginals || placement.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight))
+        lossless = Self.losslessCrops && info.file.format == .jpeg && !passThrough && placement.copiesPixels
         storedCrop = info.orientation.storedRect(ofUpright: placement.crop, storedWidth: Double(info.storedWidth),
                                                  storedHeight: Double(info.storedHeight))
     }
@@ -34,4 +41,7 @@ enum DecodedPhoto: Sendable {
     case pixels(RGBImage, covers: SourceRect, scale: Double)
     /// The file's own bytes, fully decoded once to prove they are sound.
     case original([UInt8])
+    /// A new JPEG of the photo's own blocks, cropped and turned upright; `covers` is the part of the upright
+    /// photo it shows (full-resolution pixels).
+    case transcoded([UInt8], covers: SourceRect)
 }

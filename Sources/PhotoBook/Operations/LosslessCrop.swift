@@ -1,0 +1,57 @@
+import Imaging
+import JPEG
+import Platform
+
+// The third kind of render, beside the photo's own bytes (pass-through) and pixels (decode, resample, encode):
+// a JPEG shown at its own resolution but cropped gets a new file of its own DCT blocks under the crop, turned
+// upright, with no decode and no re-encode (`JPEGLosslessCrop`). The blocks come in whole iMCUs, so the file
+// shows a little more than the plan's crop; the page draws it at the plan's scale and clips it to the cell.
+
+extension PhotoJob {
+    /// `PHOTOBOOK_LOSSLESS_CROPS=0` in the environment renders these photos from pixels as before: for `make
+    /// bench`, which times both ways. Not an option: there is no reason to want the lossy way.
+    static let losslessCrops = FileSystem.environment("PHOTOBOOK_LOSSLESS_CROPS") != "0"
+}
+
+extension PlacedPhoto {
+    /// True when the page shows the photo's own pixels, one for one: a crop of whole pixels exactly the planned
+    /// pixel size, which nothing needs to resample (a photo with fewer pixels than the density asks for, or
+    /// `--keep-originals`).
+    var copiesPixels: Bool {
+        crop.x == crop.x.rounded() && crop.y == crop.y.rounded()
+            && crop.width == Double(pixelWidth) && crop.height == Double(pixelHeight)
+    }
+
+    /// Where a rectangle of the upright photo (full-resolution pixels) lands on the page when the photo is
+    /// drawn at the plan's scale, its crop exactly on `placement`.
+    func pageRect(ofUpright rect: SourceRect) -> Rect {
+        let scaleX = placement.width / crop.width, scaleY = placement.height / crop.height
+        let top = placement.y + placement.height + (crop.y - rect.y) * scaleY
+        return Rect(x: placement.x + (rect.x - crop.x) * scaleX, y: top - rect.height * scaleY,
+                    width: rect.width * scaleX, height: rect.height * scaleY)
+    }
+}
+
+extension DecodeOperation {
+    /// The lossless render of a JPEG photo the page shows at its own resolution, or nil when the file cannot be
+    /// copied block for block (CMYK, unusual sampling): then its pixels are decoded as for any other photo.
+    /// A corrupt or truncated file throws here as it would when decoded.
+    func losslessCrop(_ bytes: [UInt8], stop: () -> Bool) throws(JPEGError) -> DecodedPhoto? {
+        let info = job.info, crop = job.storedCrop
+        let region = JPEGRegion(x: Int(crop.x.rounded()), y: Int(crop.y.rounded()),
+                                width: Int(crop.width.rounded()), height: Int(crop.height.rounded()))
+        // Standard Huffman tables, as for the pages photobook encodes: one pass over the blocks fewer.
+        switch try JPEGLosslessCrop.crop(bytes, region: region, orientation: info.orientation, maxPixels: maxPixels,
+                                         optimizeCoding: false, shouldCancel: stop) {
+        case .unsuitable:
+            return nil
+        case .cropped(let output):
+            let stored = output.storedRegion
+            let covers = info.orientation.uprightRect(
+                ofStored: SourceRect(x: Double(stored.x), y: Double(stored.y), width: Double(stored.width),
+                                     height: Double(stored.height)),
+                storedWidth: Double(info.storedWidth), storedHeight: Double(info.storedHeight))
+            return .transcoded(output.bytes, covers: covers)
+        }
+    }
+}
