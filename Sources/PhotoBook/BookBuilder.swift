@@ -91,10 +91,11 @@ public final class BookBuilder: Sendable {
         var report = runStages()
         // Every operation has ended by now: nothing can create a temporary file after this.
         session.removeTemporaryFiles()
-        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        report.undatedPhotos = undated.withLock { $0 }
+        // The stages end before the total is read, so that they never add up to more than it.
         report.timings = clock.finish()
+        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         report.timings.total = report.seconds
+        report.undatedPhotos = undated.withLock { $0 }
         hooks.finished?(report)
         return report
     }
@@ -210,7 +211,7 @@ public final class BookBuilder: Sendable {
                 // A spread's photo is reported where it starts, on the left-hand page.
                 guard reported.insert(photo).inserted else {
                     photos.append(.init(info: usable[photo].info, placement: placed, passThrough: render.passThrough,
-                                        path: render.path))
+                                        path: render.path, cover: render.cover))
                     continue
                 }
                 reports[index].page = number + 1
@@ -221,6 +222,12 @@ public final class BookBuilder: Sendable {
                 reports[index].effectiveDPI = placed.effectiveDPI
                 reports[index].crop = placed.crop
                 reports[index].passThrough = render.passThrough
+                reports[index].losslessCrop = render.cover != nil
+                if let cover = render.cover {
+                    // What the PDF holds: the copied blocks, whole MCUs around the crop.
+                    reports[index].pixelWidth = Int(cover.width.rounded())
+                    reports[index].pixelHeight = Int(cover.height.rounded())
+                }
                 reports[index].caption = prepared.captions[photo]
                 photos.append(.init(info: usable[photo].info, placement: placed, passThrough: render.passThrough,
                                     path: render.path, cover: render.cover))

@@ -19,6 +19,9 @@ public struct PhotoReport: Sendable {
     /// True when the book embeds the photo's own JPEG bytes (its orientation and crop applied by the page),
     /// false when it embeds a re-encoded render; nil when the photo is not in the book.
     public var passThrough: Bool?
+    /// True when the embedded JPEG is a lossless crop of the photo's own (its DCT blocks copied, the page clipping
+    /// it to the cell); its pixel size is then the copied blocks', a little larger than the crop.
+    public var losslessCrop: Bool?
     /// The caption set under it, when the book has one for it.
     public var caption: String?
 }

@@ -64,6 +64,8 @@ struct ReportDocument: Codable, Equatable {
         var effectiveDPI: Double?
         /// The photo's own JPEG bytes in the book (true), or a render re-encoded by photobook (false).
         var passThrough: Bool?
+        /// A lossless crop: the photo's own DCT blocks, copied and turned, clipped to the cell by the page.
+        var losslessCrop: Bool?
         var caption: String?
         var warnings: [String]
     }
@@ -116,7 +118,7 @@ struct ReportDocument: Codable, Equatable {
                          cropShare: photo.cropShare, pixelWidth: placed ? photo.pixelWidth : nil,
                          pixelHeight: placed ? photo.pixelHeight : nil,
                          effectiveDPI: placed ? photo.effectiveDPI : nil, passThrough: photo.passThrough,
-                         caption: photo.caption,
+                         losslessCrop: photo.losslessCrop, caption: photo.caption,
                          warnings: warnings)
         }
         warnings = report.warnings.map { Warning(path: $0.path, message: $0.message) }

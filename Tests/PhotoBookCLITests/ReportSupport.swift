@@ -28,6 +28,7 @@ struct ReadReport: Decodable {
         var pixelHeight: Int?
         var effectiveDPI: Double?
         var passThrough: Bool?
+        var losslessCrop: Bool?
         var caption: String?
         var warnings: [String]
     }

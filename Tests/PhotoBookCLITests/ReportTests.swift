@@ -56,11 +56,15 @@ import Testing
         for (n, photo) in report.photos.enumerated() {
             #expect(photo.outcome == "succeeded" && photo.reason == nil, "\(photo.path)")
             #expect(photo.caption == String(names[n].dropLast(4)), "\(photo.path)")
-            // Small photos keep every pixel of their crop: the crop is the embedded size.
-            #expect(photo.crop.map { Int($0.width.rounded()) } == photo.pixelWidth, "\(photo.path)")
-            #expect(photo.crop.map { Int($0.height.rounded()) } == photo.pixelHeight, "\(photo.path)")
+            // Small JPEGs keep every pixel of their crop, copied as whole blocks (MCUs of at most 16 pixels) around
+            // it: the embedded size is the crop's, rounded out to those blocks on both sides.
+            #expect(photo.losslessCrop == true, "\(photo.path)")
+            for (crop, pixels) in [(photo.crop?.width, photo.pixelWidth), (photo.crop?.height, photo.pixelHeight)] {
+                let side = Int((crop ?? 0).rounded())
+                #expect(pixels.map { $0 >= side && $0 < side + 2 * 16 } == true, "\(photo.path): \(side) in \(pixels ?? 0)")
+            }
             #expect(photo.crop.map { Int($0.height.rounded()) } == DistinctPhotos.sizes[n].1, "\(photo.path)")
-            #expect(photo.passThrough == false, "a cropped photo is re-encoded: \(photo.path)")
+            #expect(photo.passThrough == false, "a cropped photo is a render: \(photo.path)")
         }
         let t = report.timings
         #expect(t.total > 0 && t.probe + t.plan + t.render + t.pdf <= t.total + 1e-6, "\(t)")
