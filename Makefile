@@ -70,15 +70,21 @@ test: test-deps build
 	PHOTOBOOK_BIN=$(CURDIR)/$(BIN) timeout $(TEST_TIMEOUT) $(SWIFT) test
 	$(MAKE) tsan
 
-# Three sample books from the photos in Fixtures/: one photo per page shown whole, a contact sheet, and the
-# automatic layout with a title page, captions, sections and page numbers.
+# Sample books from the photos in Fixtures/: one photo per page shown whole, a contact sheet, the automatic
+# layout with a title page, captions, sections and page numbers, a print-ready one with bleed, crop marks and
+# facing pages, and a wrap cover.
 demo: build
 	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo.pdf --page-size a5 --fit fit
 	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo-grid.pdf --layout "grid 3x4"
 	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo-auto.pdf --layout auto \
 	  --title "photobook" --subtitle "a sample book" --cover-photo Fixtures/exif-orientation/Landscape_1.jpg \
 	  --captions name --sections folder --page-numbers
-	@echo "open demo.pdf, demo-grid.pdf and demo-auto.pdf to see the sample books"
+	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo-print.pdf --layout auto --page-size a5 \
+	  --margin 0 --bleed 3mm --crop-marks --binding 8mm --pad-to 4 --page-numbers
+	$(BIN) cover Fixtures/exif-orientation/Landscape_1.jpg Fixtures/exif-orientation/Portrait_1.jpg -o demo-cover.pdf \
+	  --page-size a5 --bleed 3mm --interior-pages 120 --paper-ppi 444 --title "photobook" --author "Fixtures"
+	@echo "open demo.pdf, demo-grid.pdf and demo-auto.pdf to see the sample books, demo-print.pdf for one with bleed,"
+	@echo "crop marks and facing pages, and demo-cover.pdf for its wrap cover"
 
 # The binary, the man page and the completion scripts, under PREFIX (and DESTDIR, for packaging).
 MANDIR ?= $(PREFIX)/share/man
