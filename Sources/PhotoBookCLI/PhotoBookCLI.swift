@@ -247,7 +247,8 @@ public enum PhotoBookCLI {
             beforeCommit: { pause.reached("commit") },
             afterCommit: { pause.reached("committed") },
             savingImage: { index, count in
-                say.progress("photobook: saving the book, photo \(index + 1) of \(count)")
+                // A spread's photo is two images, one per half: the save counts images, not photos.
+                say.progress("photobook: saving the book, image \(index + 1) of \(count)")
                 if index == 0 { pause.reached("save") }
             })
         // The pages embedded from memory instead of from their files at the save: the same book (tests, bench).
