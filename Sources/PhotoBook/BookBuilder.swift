@@ -90,9 +90,10 @@ public final class BookBuilder: Sendable {
         var report = runStages()
         // Every operation has ended by now: nothing can create a temporary file after this.
         session.removeTemporaryFiles()
+        // The stages end before the total is read, so that they never add up to more than it.
+        report.timings = clock.finish()
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         report.undatedPhotos = undated.withLock { $0 }
-        report.timings = clock.finish()
         report.timings.total = report.seconds
         hooks.finished?(report)
         return report
