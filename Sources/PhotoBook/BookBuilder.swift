@@ -208,8 +208,10 @@ public final class BookBuilder: Sendable {
                 }
                 used.insert(key)
                 let index = usable[photo].index
-                // A spread's photo is reported where it starts, on the left-hand page.
+                // A spread's photo is reported where it starts, on the left-hand page; its crop is what both
+                // halves show, as its crop share already counts.
                 guard reported.insert(photo).inserted else {
+                    reports[index].crop = reports[index].crop.map { $0.union(placed.crop) }
                     photos.append(.init(info: usable[photo].info, placement: placed, passThrough: render.passThrough,
                                         path: render.path, cover: render.cover))
                     continue

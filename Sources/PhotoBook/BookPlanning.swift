@@ -134,7 +134,9 @@ extension BookBuilder {
         var warnings: [BuildWarning] = []
         for (number, page) in plan.pages.enumerated() {
             for text in page.texts where !contains(page.artBox, text.box) {
-                warnings.append(BuildWarning(path: nil, message: "page \(number + 1): the \(text.role.rawValue) \""
+                // The role's case name is one word (`pageNumber`); the message is read by people.
+                let what = text.role == .pageNumber ? "page number" : text.role.rawValue
+                warnings.append(BuildWarning(path: nil, message: "page \(number + 1): the \(what) \""
                                              + "\(text.lines.joined(separator: " "))\" reaches outside the safe area "
                                              + "(ArtBox); widen the margin or narrow --safety"))
             }

@@ -16,7 +16,8 @@ enum DryRun {
         for photo in leftOut {
             if case .failed(let why) = photo.outcome { say.warning("\(why), left out of the book", path: photo.path) }
         }
-        let placed = plan.pages.reduce(0) { $0 + $1.photos.count }
+        // A spread's photo is on two pages but is one photo of the book.
+        let placed = Set(plan.pages.flatMap { $0.photos.map(\.photoIndex) }).count
         say.status("dry run: \(plan.pages.count) page\(plan.pages.count == 1 ? "" : "s"), \(placed) photo"
                    + "\(placed == 1 ? "" : "s")\(leftOut.isEmpty ? "" : ", \(leftOut.count) left out"); nothing was written")
         return .success
@@ -44,8 +45,10 @@ enum DryRun {
                     + "\(mm(trim.y + trim.height - cell.y - cell.height)) mm from the top left, "
                     + String(format: "%.1f%% cropped", photo.cropShare * 100)
                     + ", \(photo.pixelWidth)x\(photo.pixelHeight) pixels at \(Int(photo.effectiveDPI.rounded())) dpi"
+                // A spread's caption spans the right-hand page's margins, not its half of the picture.
                 let caption = page.texts.first {
-                    $0.role == .caption && abs($0.box.x - photo.cell.x) < 1e-6 && $0.box.y < photo.cell.y
+                    $0.role == .caption
+                        && (page.spread == .right || abs($0.box.x - photo.cell.x) < 1e-6 && $0.box.y < photo.cell.y)
                 }
                 if let caption { out += ", caption \(quote(caption.lines.joined(separator: " ")))" }
                 out += "\n"

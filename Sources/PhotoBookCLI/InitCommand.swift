@@ -22,7 +22,8 @@ struct InitCommand {
                     + "heading. Edit it (reorder, delete or add photos, set captions, pin a page's layout, move a "
                     + "crop with \"focus\": [x, y]) and build it with photobook build BOOK.json -o BOOK.pdf; options "
                     + "on that command line override the file's. docs/book-description.md describes the format.",
-                "Every option of photobook build is accepted; -o names the description, written atomically.",
+                "Every option of photobook build is accepted but --dry-run, --report and --spreads (a description "
+                    + "cannot hold a spread yet); -o names the description, written atomically.",
             ],
             operands: "INPUT", operandCompletion: .filesAndFolders,
             options: BuildCommand.options.map(\.spec).filter { !["dry-run", "report", "spreads"].contains($0.long) }.map { spec in

@@ -25,6 +25,13 @@ extension PhotoBookCLI {
         var options = CoverOptions(geometry: command.geometry)
         options.dpi = Double(command.dpi)
         options.quality = command.quality
+        // The same reproducible dates as a book's (issue 12): the cover is printed beside it.
+        switch SourceDateEpoch.date(from: ProcessInfo.processInfo.environment[SourceDateEpoch.variable]) {
+        case .success(let date): options.creationDate = date
+        case .failure(let error):
+            say.error(error.message)
+            return error.status
+        }
         if command.title != nil || command.fontPath != BookFont.defaultPath {
             do {
                 let font = try BookFont(path: command.fontPath)

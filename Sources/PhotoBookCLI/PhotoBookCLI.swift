@@ -151,8 +151,12 @@ public enum PhotoBookCLI {
                         initialize: InitCommand? = nil) -> ExitStatus {
         let say = Diagnostics(quiet: command.quiet, verbose: command.verbose)
         let output = command.output
+        // Warnings given before the build starts, which its report must list too ("every warning of the build").
+        var early: [BuildWarning] = []
         if let preset = command.preset, preset.refusesCropMarks, command.options.layout.cropMarks {
-            say.warning("--crop-marks: \(preset.service) asks for files without crop marks (\(preset.bleed.source))")
+            early.append(BuildWarning(path: nil, message: "--crop-marks: \(preset.service) asks for files without crop "
+                                                        + "marks (\(preset.bleed.source))"))
+            say.warning(early[early.count - 1].message)
         }
         var options = command.options
         options.given = description?.given
@@ -192,13 +196,16 @@ public enum PhotoBookCLI {
             say.error("--report: \(problem)", path: report)
             return .usage
         }
-        for (path, reason) in discovery.warnings { say.warning(reason, path: path) }
+        for (path, reason) in discovery.warnings {
+            say.warning(reason, path: path)
+            early.append(BuildWarning(path: path, message: reason))
+        }
         for (path, reason) in discovery.notes { say.note(reason, path: path) }
         guard !discovery.photos.isEmpty || description != nil else {
             say.error("no JPEG or PNG photos found in \(command.inputs.joined(separator: ", ")), nothing was written")
             let none = BuildReport(photos: [], book: .skipped(because: "no JPEG or PNG photos found"), pagesWritten: 0,
                                    seconds: 0)
-            return writeReport(none, command: command, options: options, status: .failure, say: say)
+            return writeReport(none, command: command, options: options, status: .failure, say: say, early: early)
         }
 
         var photos = description?.photos ?? discovery.photos
@@ -247,7 +254,8 @@ public enum PhotoBookCLI {
             beforeCommit: { pause.reached("commit") },
             afterCommit: { pause.reached("committed") },
             savingImage: { index, count in
-                say.progress("photobook: saving the book, photo \(index + 1) of \(count)")
+                // A spread's photo is two images, one per half: the save counts images, not photos.
+                say.progress("photobook: saving the book, image \(index + 1) of \(count)")
                 if index == 0 { pause.reached("save") }
             })
         // The pages embedded from memory instead of from their files at the save: the same book (tests, bench).
@@ -289,14 +297,16 @@ public enum PhotoBookCLI {
                                                    : "after the dated photos, in name order"
         for path in report.undatedPhotos { say.note("no capture date: placed \(placed)", path: path) }
         let status = Summary.report(report, output: output, options: options, say: say)
-        return writeReport(report, command: command, options: options, status: status, say: say)
+        return writeReport(report, command: command, options: options, status: status, say: say, early: early)
     }
 
     /// Writes the `--report`, if one was asked for; returns the exit status, a failure if the report could not be
     /// written (the book, if written, stays).
     static func writeReport(_ report: BuildReport, command: BuildCommand, options: BuildOptions, status: ExitStatus,
-                            say: Diagnostics) -> ExitStatus {
+                            say: Diagnostics, early: [BuildWarning] = []) -> ExitStatus {
         guard let path = command.report else { return status }
+        var report = report
+        report.warnings = early + report.warnings
         let document = ReportDocument(report, options: ReportOptions(command, options: options), exitStatus: status)
         guard let problem = ReportWriter.write(document, to: path) else { return status }
         say.error(problem, path: path)

@@ -102,8 +102,10 @@ struct ReportDocument: Codable, Equatable {
         let (bookOutcome, bookReason) = Self.describe(report.book)
         book = Book(output: options.output, outcome: bookOutcome, reason: bookReason,
                     pagesWritten: report.pagesWritten, blankPages: report.blankPages,
-                    pages: report.pages.enumerated().map { Page(number: $0.offset + 1, arrangement: $0.element.arrangement,
-                                                                photos: $0.element.photos) })
+                    // The planned pages end with the --pad-to blanks, which `blankPages` counts instead.
+                    pages: report.pages.dropLast(report.blankPages).enumerated().map {
+                        Page(number: $0.offset + 1, arrangement: $0.element.arrangement, photos: $0.element.photos)
+                    })
         photos = report.photos.enumerated().map { index, photo in
             let (outcome, reason) = Self.describe(photo.outcome)
             // Sizes planned for a photo that then failed, or for a book never finished, describe nothing printed.

@@ -24,6 +24,7 @@ struct ReadReport: Decodable {
         var page: Int?
         var cell: Box?
         var crop: Box?
+        var cropShare: Double?
         var pixelWidth: Int?
         var pixelHeight: Int?
         var effectiveDPI: Double?

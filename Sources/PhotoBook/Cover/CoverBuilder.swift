@@ -29,6 +29,8 @@ public struct CoverOptions: Sendable {
     public var temporaryDirectory: String?
     /// The title on the front and the spine; nil for a cover of photos alone.
     public var text: CoverText?
+    /// The PDF's dates (`SOURCE_DATE_EPOCH`, for a reproducible cover); now, in the local zone, when nil.
+    public var creationDate: Date?
 
     public init(geometry: CoverGeometry) { self.geometry = geometry }
 }
@@ -148,7 +150,7 @@ public final class CoverBuilder: Sendable {
         }
         let commit = BookCommit(outputPath: outputPath, session: session, hooks: hooks)
         let build = BuildCoverOperation(plan: plan, photos: photos, text: options.text, commit: commit,
-                                        session: session, hooks: hooks)
+                                        session: session, hooks: hooks, creationDate: options.creationDate)
         // Suspended until the whole graph is in: a signal meanwhile cancels every operation before any starts.
         queue.isSuspended = true
         queue.addOperations(chains.flatMap { [$0.decode, $0.render] as [Operation] } + [build], waitUntilFinished: false)

@@ -1,3 +1,4 @@
+import Foundation
 import Imaging
 import JPEG
 import PDF
@@ -19,9 +20,11 @@ final class BuildCoverOperation: BookOperation, @unchecked Sendable {
     let text: CoverText?
     let commit: BookCommit
     let hooks: BuildHooks
+    let creationDate: Date?
 
     init(plan: CoverPlan, photos: [Photo], text: CoverText?, commit: BookCommit, session: BuildSession,
-         hooks: BuildHooks) {
+         hooks: BuildHooks, creationDate: Date? = nil) {
+        self.creationDate = creationDate
         self.plan = plan
         self.photos = photos
         self.text = text
@@ -39,7 +42,8 @@ final class BuildCoverOperation: BookOperation, @unchecked Sendable {
         do {
             let document = try PDFDocument()
             try document.setInfo(producer: PhotoBookVersion.string, creator: PhotoBookVersion.string,
-                                 title: text?.title, author: text?.author, subject: text?.subtitle)
+                                 title: text?.title, author: text?.author, subject: text?.subtitle,
+                                 creationDate: creationDate ?? Date(), timeZone: creationDate == nil ? .current : .gmt)
             let font = try text.map { text throws(PDFError) in try document.loadFont(path: text.font.path) }
             hooks.pageStarted?(0, 1)
             let geometry = plan.geometry
