@@ -225,6 +225,11 @@ public final class BookBuilder: Sendable {
                 reports[index].crop = placed.crop
                 reports[index].passThrough = render.passThrough
                 reports[index].losslessCrop = render.cover != nil
+                if render.passThrough {
+                    // The photo's own JPEG is embedded whole; the page shows the crop of it.
+                    reports[index].pixelWidth = usable[photo].info.uprightWidth
+                    reports[index].pixelHeight = usable[photo].info.uprightHeight
+                }
                 if let cover = render.cover {
                     // What the PDF holds: the copied blocks, whole MCUs around the crop.
                     reports[index].pixelWidth = Int(cover.width.rounded())

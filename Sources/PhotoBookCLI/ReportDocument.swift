@@ -200,7 +200,8 @@ struct ReportOptions: Codable, Equatable {
         safety = layout.safety ?? layout.margin
         binding = layout.binding
         padTo = layout.padTo
-        self.layout = String(describing: layout.mode)
+        // A description's pages say how photos share them: the layout mode played no part.
+        self.layout = options.given == nil ? String(describing: layout.mode) : "description"
         gap = layout.gap
         maxPerPage = layout.maxPerPage
         fit = layout.fit.rawValue

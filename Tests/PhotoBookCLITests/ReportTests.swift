@@ -77,13 +77,16 @@ import Testing
         let scratch = try Scratch()
         let photos = try scratch.sub("photos")
         let names = try DistinctPhotos.write(into: photos, count: 2)
-        for (layout, expected) in [(["--fit", "fit"], true), (["--layout", "grid 2x1"], false)] {
-            let out = scratch.file("book-\(expected).pdf"), reportPath = scratch.file("report-\(expected).json")
+        // With --keep-originals a cropped photo is embedded whole too: the report gives the pixels embedded.
+        for (layout, expected) in [(["--fit", "fit"], true), (["--layout", "grid 2x1"], false),
+                                   (["--layout", "grid 2x1", "--keep-originals"], true)] {
+            let tag = "\(expected)-\(layout.count)"
+            let out = scratch.file("book-\(tag).pdf"), reportPath = scratch.file("report-\(tag).json")
             let run = try Run.photobook(["build", photos, "-o", out, "--report", reportPath] + layout)
             #expect(run.status == 0, "\(run.stderr)")
             try ReportSchema.expectValid(reportPath)
             let report = try ReadReport(path: reportPath)
-            let extracted = try scratch.sub("images-\(expected)")
+            let extracted = try scratch.sub("images-\(tag)")
             let list = try Run.command("/usr/bin/pdfimages", ["-j", out, extracted + "/img"])
             #expect(list.status == 0, "\(list.stderr)")
             let images = Scratch.listing(extracted).map { try? Fixtures.read(extracted + "/" + $0) }
@@ -92,6 +95,11 @@ import Testing
                 #expect(photo.passThrough == expected, "\(layout): \(name)")
                 let original = try Fixtures.read(photos + "/" + name)
                 #expect(images.contains { $0 == original } == expected, "\(layout): \(name) (photo \(n))")
+                if expected {
+                    // The whole photo is in the PDF, whatever part of it the page shows.
+                    #expect(photo.pixelWidth == DistinctPhotos.sizes[n].0 && photo.pixelHeight == DistinctPhotos.sizes[n].1,
+                            "\(layout): \(name): \(photo.pixelWidth ?? 0)x\(photo.pixelHeight ?? 0)")
+                }
             }
         }
     }
