@@ -97,6 +97,7 @@ class Case:
     def run_once(self):
         run = Run(self.argv, self.output)
         run.size = os.path.getsize(self.output)
+        run.stages = stage_timings(self.argv)
         self.runs.append(run)
         say(f"  {self.name:<21} run {len(self.runs)}: {run.wall:6.2f} s wall {run.cpu:6.2f} s CPU "
             f"peak {run.peak / 1e6:5.0f} MB   (load average {os.getloadavg()[0]:.1f})")
@@ -113,6 +114,49 @@ class Case:
                 f"{cpu / wall:4.1f} cores {self.photos / wall:5.1f} photos/s "
                 f"peak {self.median('peak') / 1e6:5.0f} MB  output {self.median('size') / 1e6:4.0f} MB"
                 f"  ({'median of ' + str(runs) + ' runs' if runs > 1 else '1 run'})")
+
+
+def stage_timings(argv):
+    """The build's own clock per stage, from the JSON report the command wrote (None for other commands)."""
+    if "--report" not in argv:
+        return None
+    try:
+        import json
+        with open(os.path.join(ROOT, argv[argv.index("--report") + 1])) as f:
+            return json.load(f).get("timings")
+    except (OSError, ValueError):
+        return None
+
+
+def stage_row(case):
+    """Median seconds of each stage of a photobook case, and each stage's share of the build's wall time."""
+    runs = [r.stages for r in case.runs if r.stages]
+    if not runs:
+        return f"{case.name}: no stage timings (the report was not written)"
+    total = statistics.median(r.get("total", 0) for r in runs) or 1
+    parts = []
+    for stage in ("probe", "plan", "render", "pdf"):
+        seconds = statistics.median(r.get(stage, 0) for r in runs)
+        parts.append(f"{stage} {seconds:5.2f} s ({100 * seconds / total:4.1f}%)")
+    return f"{case.name + ', ' + str(case.photos) + ' photos:':<33} " + "  ".join(parts) + f"  total {total:5.2f} s"
+
+
+def target_rows(photobook24, vips, grid96):
+    """Issue 13's targets, each with the figure measured here (medians): met or not."""
+    def row(label, value, goal, met):
+        return f"{label:<46} {value:<28} target {goal:<12} {'met' if met else 'NOT MET'}"
+    wall, cpu = photobook24.median("wall"), photobook24.median("cpu")
+    rows = [row("photos/s, 24 photos A4", f"{photobook24.photos / wall:.1f}", ">= 18", photobook24.photos / wall >= 18),
+            row("CPU / wall, 24 photos A4", f"{cpu / wall:.2f} ({cpu:.2f} s / {wall:.2f} s)", ">= 1.85",
+                cpu / wall >= 1.85)]
+    if vips:
+        share = wall / vips.median("wall")
+        rows.append(row("wall time / vips + img2pdf's, 24 photos", f"{share:.3f}", "<= 0.12", share <= 0.12))
+    else:
+        rows.append("wall time / vips + img2pdf's: not measured (vipsthumbnail or img2pdf missing)")
+    grid_rate = grid96.photos / grid96.median("wall")
+    rows.append(row(f"photos/s, grid 2x2 of {grid96.photos} photos", f"{grid_rate:.1f}", ">= 40", grid_rate >= 40))
+    return rows
 
 
 def ensure_corpus():
@@ -150,11 +194,18 @@ def photo_set(count):
     return folder, names
 
 
-def photobook_case(count, lossless=True):
+def photobook_case(count, lossless=True, grid=None):
     folder, names = photo_set(count)
-    output = os.path.join(WORK, f"photobook-{count}{'' if lossless else '-pixels'}.pdf")
-    argv = [PHOTOBOOK, "build", rel(folder), "-o", rel(output), "--margin", "0", "--quiet"]
+    slug = f"photobook-{count}{'' if lossless else '-pixels'}{'-grid' + grid if grid else ''}"
+    output = os.path.join(WORK, slug + ".pdf")
+    # The report gives the build's own clock per stage (probe, plan, render, pdf): where the time goes.
+    argv = [PHOTOBOOK, "build", rel(folder), "-o", rel(output), "--margin", "0", "--quiet",
+            "--report", rel(os.path.join(WORK, slug + ".json"))]
+    if grid:
+        argv += ["--layout", "grid " + grid]
     shown = " ".join(shlex.quote(a) for a in [rel(PHOTOBOOK)] + argv[1:])
+    if grid:
+        return Case(f"photobook grid {grid}", len(names), argv, output, shown)
     if lossless:
         return Case("photobook", len(names), argv, output, shown)
     # The pages that lossless crops make (photos at their own resolution, cropped) decoded and encoded instead.
@@ -244,14 +295,16 @@ def main():
         for case in [photobook24, pixels24] + others:
             case.run_once()
     photobook96 = photobook_case(96)
-    say(f"\n96 photos, {RUNS_96} runs:")
+    grid96 = photobook_case(96, grid="2x2")
+    say(f"\n96 photos, {RUNS_96} runs each, alternating (one photo a page, and four):")
     for _ in range(RUNS_96):
         photobook96.run_once()
+        grid96.run_once()
 
     dry_row, dry_command = dry_run(96, photobook96)
 
     say("\nResults (A4 pages of 2480x3508 pixels at 300 dpi, full bleed, photos cropped to fill, JPEG quality 90):\n")
-    for case in [photobook24, pixels24] + others + [photobook96]:
+    for case in [photobook24, pixels24] + others + [photobook96, grid96]:
         say("    " + case.row())
     say(f"    lossless crops: photobook takes {pixels24.median('wall') / photobook24.median('wall'):.2f}x the wall time"
         f" and {pixels24.median('cpu') / photobook24.median('cpu'):.2f}x the CPU without them"
@@ -264,8 +317,16 @@ def main():
                 f"{other.median('cpu') / base.median('cpu'):.2f}x the CPU, "
                 f"{other.median('peak') / base.median('peak'):.2f}x the peak memory")
 
+    say("\nWhere the time goes (the build's own clock, from its --report; medians; wall seconds):")
+    for case in [photobook24, pixels24, photobook96, grid96]:
+        say("    " + stage_row(case))
+    say("\nTargets (issue 13; 2 cores; medians of the runs above):")
+    vips = next((o for o in others if o.name.startswith("vips")), None)
+    for line in target_rows(photobook24, vips, grid96):
+        say("    " + line)
+
     say("\nCommands (run from the repository root; each timed as one process with wait4):")
-    for case in [photobook24, pixels24] + others + [photobook96]:
+    for case in [photobook24, pixels24] + others + [photobook96, grid96]:
         say(f"  {case.name}, {case.photos} photos:\n    {case.shown}")
     say(f"  photobook --dry-run, 96 photos:\n    {dry_command}")
     say("\nNotes:")

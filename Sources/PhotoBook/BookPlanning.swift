@@ -59,11 +59,15 @@ extension BookBuilder {
         func stop(_ book: Outcome) -> Result<PreparedBook, EarlyStop> {
             .failure(EarlyStop(report: BuildReport(photos: reports, book: book, pagesWritten: 0, seconds: 0)))
         }
+        // Up to --jobs probes at once (ProbeAll.swift); the results come back in the files' order.
+        let session = self.session
+        let probed = Probe.probeAll(files, maxPixels: options.maxPixels, jobs: options.jobs,
+                                    isCancelled: { session.isCancelled })
         for (index, file) in files.enumerated() {
-            if session.isCancelled { return stop(.cancelled) }
-            switch Probe.probe(file, maxPixels: options.maxPixels) {
-            case .success(let info): usable.append((index, info))
-            case .failure(let error):
+            switch probed[index] {
+            case nil: return stop(.cancelled)
+            case .success(let info)?: usable.append((index, info))
+            case .failure(let error)?:
                 reports[index].outcome = .failed(error.description)
                 hooks.photoFinished?(file.path)
             }

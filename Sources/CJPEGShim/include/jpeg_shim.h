@@ -216,6 +216,12 @@ int pb_jpeg_transcoder_run(pb_jpeg_transcoder *transcoder, int x, int y, int wid
 
 const pb_jpeg_failure *pb_jpeg_transcoder_failure(const pb_jpeg_transcoder *transcoder);
 
+/* ---- libjpeg's large blocks (large_blocks.c) ---- */
+
+/* How many of libjpeg's large blocks (16 MB or more) were handed out again instead of newly mapped, since the
+ * process started: 0 when libjpeg.so does not see this file's jpeg_get_large. */
+unsigned long pb_jpeg_large_blocks_reused(void);
+
 #ifdef __cplusplus
 }
 #endif

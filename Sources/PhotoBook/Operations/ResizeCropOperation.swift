@@ -73,6 +73,13 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
             return .success(.original(bytes))
         case .pixels(let pixels, let region, let factor)?: (image, covers, scale) = (pixels, region, factor)
         }
+        // The decoded photo dies here, before the page is turned upright: two page-sized buffers at once per
+        // worker, not three (the largest part of a build's peak memory).
+        return resampled(consume image, covers: covers, scale: scale).map { .pixels($0.applying(job.info.orientation)) }
+    }
+
+    /// The page's pixels in the photo's stored orientation, from the decoded part of it (`covers`, at `scale`).
+    private func resampled(_ image: consuming RGBImage, covers: SourceRect, scale: Double) -> Result<RGBImage, Stopped> {
         let placement = job.placement
         let orientation = job.info.orientation
         // The decode covers part of the stored photo, maybe DCT-scaled: the crop is taken relative to it.
@@ -81,18 +88,15 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
                                 width: crop.width * scale, height: crop.height * scale)
         let (width, height) = orientation.swapsDimensions
             ? (placement.pixelHeight, placement.pixelWidth) : (placement.pixelWidth, placement.pixelHeight)
-        let stored: RGBImage
         if let copy = Self.wholePixelCrop(region, width: width, height: height, within: image) {
-            stored = image.cropped(x: copy.x, y: copy.y, width: copy.width, height: copy.height)
-        } else {
-            do {
-                stored = try Resampler.resample(image, region: region, width: width, height: height,
-                                                shouldCancel: { [unowned self] in self.shouldStop })
-            } catch {
-                return .failure(Stopped(outcome: .cancelled))
-            }
+            return .success(image.cropped(x: copy.x, y: copy.y, width: copy.width, height: copy.height))
         }
-        return .success(.pixels(stored.applying(orientation)))
+        do {
+            return .success(try Resampler.resample(image, region: region, width: width, height: height,
+                                                   shouldCancel: { [unowned self] in self.shouldStop }))
+        } catch {
+            return .failure(Stopped(outcome: .cancelled))
+        }
     }
 
     /// The integer rectangle when `region` is whole pixels of exactly the output size: a copy, no filter.

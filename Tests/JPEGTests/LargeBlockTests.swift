@@ -1,0 +1,47 @@
+import Imaging
+import Testing
+@testable import JPEG
+
+/// libjpeg's large blocks (CJPEGShim/large_blocks.c) are handed to the next photo instead of being unmapped:
+/// a photo cropped in memory another photo used gives the very same file as before.
+struct LargeBlockTests {
+    /// A grey photo big enough that its coefficients take one block of over 16 MB (375 x 363 blocks of 128 bytes).
+    static func photo(_ value: (Int, Int) -> UInt8) throws -> [UInt8] {
+        let width = 3000, height = 2900
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let v = value(x, y)
+                let i = (y * width + x) * 3
+                pixels[i] = v; pixels[i + 1] = v; pixels[i + 2] = v
+            }
+        }
+        return try JPEGEncoder.encode(RGBImage(width: width, height: height, pixels: pixels),
+                                      options: .init(quality: 80, colorModel: .grayscale))
+    }
+
+    static func crop(_ jpeg: [UInt8], _ orientation: Orientation) throws -> [UInt8] {
+        guard case .cropped(let output) = try JPEGLosslessCrop.crop(
+            jpeg, region: JPEGRegion(x: 200, y: 100, width: 2000, height: 2700), orientation: orientation,
+            maxPixels: 1 << 24) else { throw Refused() }
+        return output.bytes
+    }
+
+    struct Refused: Error {}
+
+    @Test func aReusedBlockLeavesNothingOfTheLastPhoto() throws {
+        let flat = try Self.photo { _, _ in 128 }
+        let busy = try Self.photo { x, y in UInt8(truncatingIfNeeded: x * 7 ^ y * 13 + (x * y) >> 5) }
+        let before = JPEGLosslessCrop.largeBlocksReused
+        let first = try Self.crop(flat, .rightTop)
+        let other = try Self.crop(busy, .topLeft)
+        let again = try Self.crop(flat, .rightTop)
+        #expect(JPEGLosslessCrop.largeBlocksReused >= before + 2, "the later crops took the blocks the earlier ones gave back")
+        #expect(first == again)
+        #expect(first != other)
+        // Every block of the flat photo's crop is the source's, after the busy photo's coefficients were there.
+        let read = try JPEGCoefficients.read(again)
+        let source = try JPEGCoefficients.read(flat)
+        #expect(read.components[0].block(column: 5, row: 7).elementsEqual(source.components[0].block(column: 0, row: 0)))
+    }
+}
