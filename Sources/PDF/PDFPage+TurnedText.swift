@@ -15,26 +15,12 @@ extension PDFPage {
         precondition([x, y, size].allSatisfy(\.isFinite) && size > 0, "PDFPage.drawTextTopToBottom: bad size \(size) or place")
         precondition((0...1).contains(gray), "PDFPage.drawTextTopToBottom: gray must be 0...1, got \(gray)")
         guard !text.isEmpty else { return }
-        let page = handle
-        let bytes = PDFDrawnText.cString(of: text)
-        let during = "drawing the turned text '\(text.prefix(40))' at (\(x), \(y)) in \(size) pt"
-        try document.haruStatus(during) { HPDF_Page_GSave(page) }
-        do throws(PDFError) {
-            try document.haruStatus(during) { HPDF_Page_SetGrayFill(page, HPDF_REAL(gray)) }
-            try document.haruStatus(during) { HPDF_Page_BeginText(page) }
-            try document.haruStatus(during) { HPDF_Page_SetFontAndSize(page, font.handle, HPDF_REAL(size)) }
+        try showTextLine(text, font: font, size: size, gray: gray,
+                         during: "drawing the turned text '\(text.prefix(40))' at (\(x), \(y)) in \(size) pt") { page, line in
             // The text matrix turns text space -90 degrees: its x axis (the reading direction) points down the page,
             // its y axis (up the letters) to the right.
-            try document.haruStatus(during) { HPDF_Page_SetTextMatrix(page, 0, -1, 1, 0, HPDF_REAL(x), HPDF_REAL(y)) }
-            try document.haruStatus(during) {
-                bytes.withUnsafeBufferPointer { HPDF_Page_ShowText(page, $0.baseAddress) }
-            }
-            try document.haruStatus(during) { HPDF_Page_EndText(page) }
-        } catch {
-            try? document.haruStatus(during) { HPDF_Page_EndText(page) }
-            try? document.haruStatus(during) { HPDF_Page_GRestore(page) }
-            throw error
+            let turned = HPDF_Page_SetTextMatrix(page, 0, -1, 1, 0, HPDF_REAL(x), HPDF_REAL(y))
+            return turned == HPDF_OK ? HPDF_Page_ShowText(page, line) : turned
         }
-        try document.haruStatus(during) { HPDF_Page_GRestore(page) }
     }
 }

@@ -91,17 +91,24 @@ public final class PDFPage {
         precondition([x, y, size].allSatisfy(\.isFinite) && size > 0, "PDFPage.drawText: bad size \(size) or place")
         precondition((0...1).contains(gray), "PDFPage.drawText: gray must be 0...1, got \(gray)")
         guard !text.isEmpty else { return }
+        try showTextLine(text, font: font, size: size, gray: gray,
+                         during: "drawing the text '\(text.prefix(40))' at (\(x), \(y)) in \(size) pt") { page, line in
+            HPDF_Page_TextOut(page, HPDF_REAL(x), HPDF_REAL(y), line)
+        }
+    }
+
+    /// One line of text in its own graphics state: the fill, the font and size, then `show` (which places and shows
+    /// the line) between BeginText and EndText; text mode is left and the state popped on every path.
+    func showTextLine(_ text: String, font: PDFFont, size: Double, gray: Double, during: String,
+                      show: (HPDF_Page, UnsafePointer<CChar>?) -> HPDF_STATUS) throws(PDFError) {
         let page = handle
         let bytes = PDFDrawnText.cString(of: text)
-        let during = "drawing the text '\(text.prefix(40))' at (\(x), \(y)) in \(size) pt"
         try document.haruStatus(during) { HPDF_Page_GSave(page) }
         do throws(PDFError) {
             try document.haruStatus(during) { HPDF_Page_SetGrayFill(page, HPDF_REAL(gray)) }
             try document.haruStatus(during) { HPDF_Page_BeginText(page) }
             try document.haruStatus(during) { HPDF_Page_SetFontAndSize(page, font.handle, HPDF_REAL(size)) }
-            try document.haruStatus(during) {
-                bytes.withUnsafeBufferPointer { HPDF_Page_TextOut(page, HPDF_REAL(x), HPDF_REAL(y), $0.baseAddress) }
-            }
+            try document.haruStatus(during) { bytes.withUnsafeBufferPointer { show(page, $0.baseAddress) } }
             try document.haruStatus(during) { HPDF_Page_EndText(page) }
         } catch {
             // Leave text mode and pop the state even so, or the page's next drawing would be invalid.
