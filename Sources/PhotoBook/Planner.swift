@@ -475,13 +475,7 @@ public enum Planner {
         switch options.fit {
         case .fill:
             placement = cell
-            if photoAspect > cellAspect {
-                let cropWidth = photoHeight * cellAspect
-                crop = SourceRect(x: (photoWidth - cropWidth) / 2, y: 0, width: cropWidth, height: photoHeight)
-            } else {
-                let cropHeight = photoWidth / cellAspect
-                crop = SourceRect(x: 0, y: (photoHeight - cropHeight) / 2, width: photoWidth, height: cropHeight)
-            }
+            crop = Planner.centredCrop(width: photoWidth, height: photoHeight, aspect: cellAspect)
         case .fit:
             let size = photoAspect > cellAspect
                 ? (width: cell.width, height: cell.width / photoAspect)
@@ -521,5 +515,18 @@ public enum Planner {
         return PlacedPhoto(photoIndex: photoIndex, cell: cell, placement: placement, crop: crop,
                            pixelWidth: pixelWidth, pixelHeight: pixelHeight,
                            cropShare: max(0, 1 - crop.width * crop.height / (photoWidth * photoHeight)))
+    }
+}
+
+extension Planner {
+    /// The largest part of a `width` x `height` photo with the given aspect ratio (width over height), centred:
+    /// what aspect-fill shows of it.
+    static func centredCrop(width: Double, height: Double, aspect: Double) -> SourceRect {
+        if width / height > aspect {
+            let cropWidth = height * aspect
+            return SourceRect(x: (width - cropWidth) / 2, y: 0, width: cropWidth, height: height)
+        }
+        let cropHeight = width / aspect
+        return SourceRect(x: 0, y: (height - cropHeight) / 2, width: width, height: cropHeight)
     }
 }

@@ -154,13 +154,7 @@ enum Spreads {
         switch options.fit {
         case .fill:
             placement = frame
-            if photoAspect > frameAspect {
-                let cropWidth = photoHeight * frameAspect
-                crop = SourceRect(x: (photoWidth - cropWidth) / 2, y: 0, width: cropWidth, height: photoHeight)
-            } else {
-                let cropHeight = photoWidth / frameAspect
-                crop = SourceRect(x: 0, y: (photoHeight - cropHeight) / 2, width: photoWidth, height: cropHeight)
-            }
+            crop = Planner.centredCrop(width: photoWidth, height: photoHeight, aspect: frameAspect)
         case .fit:
             let size = photoAspect > frameAspect
                 ? (width: frame.width, height: frame.width / photoAspect)
