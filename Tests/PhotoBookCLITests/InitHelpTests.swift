@@ -19,4 +19,15 @@ import Testing
         let prose = help.stdout.components(separatedBy: "\nInput and output:")[0].replacingOccurrences(of: "\n", with: " ")
         #expect(prose.contains(option[0]), "init --help says nothing of \(option[0]): \(prose)")
     }
+
+    /// Commands that only print promise only what they can do: no "book written", no "interrupted".
+    @Test(arguments: [["presets", "--help"], ["completions", "--help"], ["build", "--help"], ["cover", "--help"]])
+    func theExitStatusesInTheHelpAreTheCommands(arguments: [String]) throws {
+        let help = try Run.photobook(arguments)
+        #expect(help.status == 0, "\(help.stderr)")
+        let footer = help.stdout.components(separatedBy: "Exit status:").last ?? ""
+        let writes = arguments[0] == "build" || arguments[0] == "cover"
+        #expect(footer.contains("130") == writes, "\(arguments[0]): \(footer)")
+        #expect(footer.contains("2 usage error"), "\(arguments[0]): \(footer)")
+    }
 }

@@ -37,9 +37,11 @@ enum HelpText {
             for example in document.examples { lines += ["  " + example.command, "      " + example.comment] }
             lines.append("")
         }
-        lines += wrap("Exit status: " + ProgramDocument.exitStatuses
+        // Commands that only print (presets, completions) cannot fail a build or be interrupted mid-way.
+        let printsOnly = !["build", "init", "cover"].contains(document.name)
+        lines += wrap("Exit status: " + (printsOnly ? "0 success, 2 usage error." : ProgramDocument.exitStatuses
             .map { "\($0.status.rawValue) \($0.short)" }
-            .joined(separator: ", ") + ".", width: width)
+            .joined(separator: ", ") + "."), width: width)
         return lines.joined(separator: "\n") + "\n"
     }
 
