@@ -82,7 +82,19 @@ void jpeg_free_large(j_common_ptr cinfo, void *object, size_t sizeofobject) {
         return;
     }
     block_header *block = (block_header *)object - 1;
+    block_header *evicted[SLOTS] = {NULL};
     pthread_mutex_lock(&lock);
+    /* The newest block is the likeliest to fit the next photo (a book's photos come in runs of one camera): older
+     * ones make room for it. Kept forever, one odd-sized block would otherwise stop all reuse. */
+    if (block->capacity <= KEPT_BYTES) {
+        for (int i = 0; i < SLOTS && kept_bytes + block->capacity > KEPT_BYTES; i++) {
+            if (kept[i] != NULL) {
+                kept_bytes -= kept[i]->capacity;
+                evicted[i] = kept[i];
+                kept[i] = NULL;
+            }
+        }
+    }
     for (int i = 0; i < SLOTS && block != NULL; i++) {
         if (kept[i] == NULL && kept_bytes + block->capacity <= KEPT_BYTES) {
             kept[i] = block;
@@ -91,6 +103,8 @@ void jpeg_free_large(j_common_ptr cinfo, void *object, size_t sizeofobject) {
         }
     }
     pthread_mutex_unlock(&lock);
+    for (int i = 0; i < SLOTS; i++)
+        free(evicted[i]);
     free(block);
 }
 

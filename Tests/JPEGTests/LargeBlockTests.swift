@@ -4,10 +4,9 @@ import Testing
 
 /// libjpeg's large blocks (CJPEGShim/large_blocks.c) are handed to the next photo instead of being unmapped:
 /// a photo cropped in memory another photo used gives the very same file as before.
-struct LargeBlockTests {
+@Suite(.serialized) struct LargeBlockTests {
     /// A grey photo big enough that its coefficients take one block of over 16 MB (375 x 363 blocks of 128 bytes).
-    static func photo(_ value: (Int, Int) -> UInt8) throws -> [UInt8] {
-        let width = 3000, height = 2900
+    static func photo(width: Int = 3000, height: Int = 2900, _ value: (Int, Int) -> UInt8) throws -> [UInt8] {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             for x in 0..<width {
@@ -28,6 +27,17 @@ struct LargeBlockTests {
     }
 
     struct Refused: Error {}
+
+    /// The pool keeps the newest block: one of another size kept earlier (by any photo of any test) gives way.
+    @Test func aBlockOfAnotherSizeDoesNotStopReuse() throws {
+        let odd = try Self.photo(width: 3600, height: 3000) { _, _ in 90 }
+        let flat = try Self.photo { _, _ in 128 }
+        _ = try Self.crop(odd, .topLeft)
+        let before = JPEGLosslessCrop.largeBlocksReused
+        _ = try Self.crop(flat, .topLeft)
+        _ = try Self.crop(flat, .topLeft)
+        #expect(JPEGLosslessCrop.largeBlocksReused >= before + 1, "the second crop took the block the first gave back")
+    }
 
     @Test func aReusedBlockLeavesNothingOfTheLastPhoto() throws {
         let flat = try Self.photo { _, _ in 128 }
