@@ -196,14 +196,7 @@ struct BuildCommand {
                       preset: (inout BuildCommand) throws(CLIError) -> Void = { _ in }) throws(CLIError) -> BuildCommand {
         var command = BuildCommand()
         command.options.jobs = defaultJobs
-        for option in options {
-            guard let value = option.defaultValue else { continue }
-            do {
-                try option.apply(&command, value)
-            } catch {
-                fatalError("the default \(value) of \(option.spec.longName) is refused by its own parser: \(error.message)")
-            }
-        }
+        Option.applyDefaults(options, to: &command)
         // A description file's options go over the defaults, the command line over both.
         try preset(&command)
         let scanner = ArgumentScanner(options: options, commandName: "build")

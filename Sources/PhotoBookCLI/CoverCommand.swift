@@ -105,14 +105,7 @@ struct CoverCommand {
     /// Parses the arguments after `cover` and checks them together, before any photo is read.
     static func parse(_ arguments: [String]) throws(CLIError) -> CoverCommand {
         var command = CoverCommand()
-        for option in options {
-            guard let value = option.defaultValue else { continue }
-            do {
-                try option.apply(&command, value)
-            } catch {
-                fatalError("the default \(value) of \(option.spec.longName) is refused by its own parser: \(error.message)")
-            }
-        }
+        Option.applyDefaults(options, to: &command)
         command.inputs = try ArgumentScanner(options: options, commandName: "cover").scan(arguments, into: &command)
         if command.help { return command }
         try command.validate()

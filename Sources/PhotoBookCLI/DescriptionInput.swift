@@ -205,10 +205,7 @@ struct GivenOptions {
     static func scan(_ arguments: [String], commandName: String) throws(CLIError) -> GivenOptions {
         var recorder = GivenOptions()
         recorder.command.options.jobs = BuildCommand.defaultJobs
-        for option in BuildCommand.options {
-            guard let value = option.defaultValue else { continue }
-            try? option.apply(&recorder.command, value)
-        }
+        Option.applyDefaults(BuildCommand.options, to: &recorder.command)
         recorder.command.inputs = try ArgumentScanner(options: options, commandName: commandName)
             .scan(arguments, into: &recorder)
         return recorder

@@ -26,7 +26,6 @@ enum DryRun {
     /// `page 2: 3 photos, [1 / [2 | 3]], section "Rome"`, then a line per photo: where it goes, the share cropped,
     /// the density, the caption as printed. The page line starts as `--verbose` lists the build's pages.
     static func listing(_ plan: BookPlan, preview: BookPreview, files: [PhotoFile], trim: Rect) -> String {
-        func mm(_ points: Double) -> String { Length.format(points / Length.pointsPerMillimetre) }
         var out = ""
         for page in plan.pages {
             let count = page.photos.count
@@ -41,8 +40,7 @@ enum DryRun {
             for photo in page.photos {
                 let path = files[preview.files[photo.photoIndex]].path
                 let cell = photo.cell
-                out += "  \(path): \(mm(cell.width))x\(mm(cell.height)) mm at \(mm(cell.x - trim.x)), "
-                    + "\(mm(trim.y + trim.height - cell.y - cell.height)) mm from the top left, "
+                out += "  \(path): \(Summary.place(of: cell, trim: trim)), "
                     + String(format: "%.1f%% cropped", photo.cropShare * 100)
                     + ", \(photo.pixelWidth)x\(photo.pixelHeight) pixels at \(Int(photo.effectiveDPI.rounded())) dpi"
                 // A spread's caption spans the right-hand page's margins, not its half of the picture.

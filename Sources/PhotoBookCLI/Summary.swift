@@ -37,9 +37,15 @@ enum Summary {
 
     /// With `--verbose`: each page, how its photos are arranged, and for each photo its cell (measured from the
     /// page's top left corner, as on paper), the share the crop leaves out and the density it prints at.
+    /// `90x60 mm at 10, 20 mm from the top left`: a cell measured from the trim's top left corner, as on paper.
+    static func place(of cell: Rect, trim: Rect) -> String {
+        func mm(_ points: Double) -> String { Length.format(points / Length.pointsPerMillimetre) }
+        return "\(mm(cell.width))x\(mm(cell.height)) mm at \(mm(cell.x - trim.x)), "
+            + "\(mm(trim.y + trim.height - cell.y - cell.height)) mm from the top left"
+    }
+
     private static func listPages(_ report: BuildReport, trim: Rect, say: Diagnostics) {
         guard say.verbose else { return }
-        func mm(_ points: Double) -> String { Length.format(points / Length.pointsPerMillimetre) }
         for (number, page) in report.pages.enumerated() {
             let count = page.photos.count
             say.note("page \(number + 1): \(count) photo\(count == 1 ? "" : "s"), \(page.arrangement)")
@@ -53,8 +59,7 @@ enum Summary {
                 }
                 let crop = photo.cropShare.map { String(format: "%.1f%% cropped", $0 * 100) } ?? "uncropped"
                 let dpi = photo.effectiveDPI.map { "\(formatDPI($0)) dpi" } ?? ""
-                say.note("  \(photo.path): \(mm(cell.width))x\(mm(cell.height)) mm at \(mm(cell.x - trim.x)), "
-                         + "\(mm(trim.y + trim.height - cell.y - cell.height)) mm from the top left, \(crop), \(dpi)")
+                say.note("  \(photo.path): \(place(of: cell, trim: trim)), \(crop), \(dpi)")
             }
         }
     }

@@ -93,6 +93,19 @@ struct Option<Command> {
                })
     }
 
+    /// Sets every option's default on `command` through its own parser, before any argument is read. A default
+    /// its parser refuses is a mistake in the table, not in the user's input.
+    static func applyDefaults(_ options: [Option], to command: inout Command) {
+        for option in options {
+            guard let value = option.defaultValue else { continue }
+            do {
+                try option.apply(&command, value)
+            } catch {
+                fatalError("the default \(value) of \(option.spec.longName) is refused by its own parser: \(error.message)")
+            }
+        }
+    }
+
     /// An option with a value that stays nil until it is given.
     static func value<Value>(_ long: String, short: Character? = nil, _ parser: ValueParser<Value>,
                              defaultText: String? = nil, required: Bool = false, group: OptionGroup, help: String,
