@@ -389,7 +389,14 @@ public final class BookBuilder: Sendable {
         // The queue stays suspended until the whole round is in it, so a signal that came meanwhile cancels
         // every operation before any of them starts.
         queue.isSuspended = true
-        queue.addOperations(chains.flatMap { [$0.decode, $0.render] as [Operation] }, waitUntilFinished: false)
+        // Longest first (the queue takes ready operations of one priority in the order they were added): with the
+        // costliest photos started early, the cheap ones fill the cores at the end instead of one long one.
+        let order = chains.indices.sorted { a, b in
+            let (costA, costB) = (chains[a].job.estimatedCost, chains[b].job.estimatedCost)
+            return costA != costB ? costA > costB : a < b
+        }
+        queue.addOperations(order.flatMap { [chains[$0].decode, chains[$0].render] as [Operation] },
+                            waitUntilFinished: false)
         if first { hooks.graphReady?() }
         if session.isCancelled { queue.cancelAllOperations() }
         queue.isSuspended = false

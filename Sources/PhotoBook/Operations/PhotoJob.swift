@@ -45,3 +45,22 @@ enum DecodedPhoto: Sendable {
     /// photo it shows (full-resolution pixels).
     case transcoded([UInt8], covers: SourceRect)
 }
+
+extension PhotoJob {
+    /// A rough guess of the CPU this photo's decode and render take, in arbitrary units (about nanoseconds on the
+    /// bench machine), used only to order the work: the longest jobs start first, so the last minutes of a build
+    /// are not one 18 MB PNG decoding on one core while the others have nothing left to do. Per pixel, measured
+    /// with perf on 12-megapixel photos: the entropy decoding of a JPEG reads every block of the file whatever is
+    /// kept (~3); a lossless crop also writes its blocks again (~3); a PNG inflates and unfilters every row (~35);
+    /// decoded pixels are upsampled and colour-converted (~2); page pixels are resampled and encoded (~25).
+    var estimatedCost: Double {
+        let stored = Double(info.storedWidth) * Double(info.storedHeight)
+        let page = Double(placement.pixelWidth) * Double(placement.pixelHeight)
+        if info.file.format == .png { return 35 * stored + 25 * page }
+        if passThrough { return 3 * stored }
+        if lossless { return 6 * stored }
+        let scale = min(1, Double(placement.pixelWidth) / placement.crop.width)
+        let decoded = storedCrop.width * storedCrop.height * scale * scale
+        return 3 * stored + 2 * decoded + 25 * page
+    }
+}
