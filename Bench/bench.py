@@ -159,6 +159,30 @@ def target_rows(photobook24, vips, grid96):
     return rows
 
 
+def floor_rows(cases):
+    """The codec floor of each case (Bench/codec_floor.py): libjpeg-turbo's own tools on the same regions at the
+    same scales, one photo at a time; the most photos/s the machine's cores could give doing only that."""
+    import codec_floor
+    if not codec_floor.available():
+        say("\nCodec floor: not measured (djpeg, cjpeg or jpegtran missing: apt-get install libjpeg-turbo-progs)")
+        return
+    say("\nCodec floor (djpeg -scale/-crop and cjpeg on the same regions at the same scales as the build's report,"
+        " djpeg -scale 1/8 for lossless crops, zlib inflate for PNGs; no resampling, no turning, no PDF;"
+        " Bench/codec_floor.py):")
+    for case in cases:
+        report = os.path.join(ROOT, case.argv[case.argv.index("--report") + 1])
+        try:
+            cpu, counted = codec_floor.floor(report, ROOT)
+        except (OSError, RuntimeError, ValueError, KeyError) as error:
+            say(f"    {case.name}: not measured ({error})")
+            continue
+        ceiling = counted / (cpu / CORES) if cpu > 0 else float("inf")
+        spent = case.median("cpu")
+        say(f"    {case.name + ', ' + str(counted) + ' photos:':<33} {cpu:5.2f} s CPU ({1000 * cpu / max(counted, 1):3.0f} ms"
+            f" a photo) -> at most {ceiling:5.1f} photos/s on {CORES} cores; photobook spends {spent:5.2f} s CPU"
+            f" ({spent / cpu:.2f}x the floor)")
+
+
 def ensure_corpus():
     manifest = os.path.join(CORPUS, "MANIFEST")
     if os.path.exists(manifest):
@@ -324,6 +348,7 @@ def main():
     vips = next((o for o in others if o.name.startswith("vips")), None)
     for line in target_rows(photobook24, vips, grid96):
         say("    " + line)
+    floor_rows([photobook24, grid96])
 
     say("\nCommands (run from the repository root; each timed as one process with wait4):")
     for case in [photobook24, pixels24] + others + [photobook96, grid96]:
