@@ -86,6 +86,13 @@ final class ImageFile {
     private var descriptor: FileDescriptor?
     /// How far the save has read.
     fileprivate(set) var offset = 0
+    /// How far this file has been read: `offset` plus what waits in `readAhead`.
+    private var fileOffset = 0
+    /// libharu asks for 4 kB at a time (HPDF_STREAM_BUF_SIZ): the file is read a megabyte at a time into here
+    /// and handed on from memory, one read(2) instead of 256 (the save is the one stage no other core helps).
+    private var readAhead: UnsafeMutableRawBufferPointer?
+    private var readAheadRange = 0..<0
+    private static let readAheadSize = 1 << 20
     /// Why reading the file failed during the last save.
     private(set) var failure: PDFError?
 
@@ -106,6 +113,9 @@ final class ImageFile {
     func close() {
         descriptor?.close()
         descriptor = nil
+        readAhead?.deallocate()
+        readAhead = nil
+        readAheadRange = 0..<0
     }
 
     /// The bytes of the JPEG at `path` up to the end of its frame header, and the size of the whole file.
@@ -158,6 +168,7 @@ final class ImageFile {
             case .success(let opened): descriptor = opened
             }
             offset = 0
+            fileOffset = 0
             return HPDF_STATUS(HPDF_OK)
         }
         // Only a rewind to the start is ever asked for (a second save); anything else is a misuse.
@@ -173,20 +184,30 @@ final class ImageFile {
         guard let descriptor else {
             return (fail(stream, status: HPDF_INVALID_OPERATION, reason: "read before it was opened"), 0)
         }
+        let ahead = readAhead ?? UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readAheadSize,
+                                                                        alignment: MemoryLayout<UInt64>.alignment)
+        readAhead = ahead
         var filled = 0
         while filled < buffer.count {
-            let count: Int
-            do {
-                count = try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-            } catch {
-                return (fail(stream, status: HPDF_FILE_IO_ERROR, reason: error.description), filled)
+            if readAheadRange.isEmpty {
+                let count: Int
+                do {
+                    count = try descriptor.read(into: ahead)
+                } catch {
+                    return (fail(stream, status: HPDF_FILE_IO_ERROR, reason: error.description), filled)
+                }
+                if count == 0 { break }
+                fileOffset += count
+                guard fileOffset <= byteCount else {
+                    return (fail(stream, status: HPDF_FILE_IO_ERROR, reason: changedSize), filled)
+                }
+                readAheadRange = 0..<count
             }
-            if count == 0 { break }
+            let count = min(buffer.count - filled, readAheadRange.count)
+            (buffer.baseAddress! + filled).copyMemory(from: ahead.baseAddress! + readAheadRange.lowerBound, byteCount: count)
+            readAheadRange = (readAheadRange.lowerBound + count)..<readAheadRange.upperBound
             filled += count
             offset += count
-            guard offset <= byteCount else {
-                return (fail(stream, status: HPDF_FILE_IO_ERROR, reason: changedSize), filled)
-            }
         }
         if filled == buffer.count { return (HPDF_STATUS(HPDF_OK), filled) }
         guard offset == byteCount else { return (fail(stream, status: HPDF_FILE_IO_ERROR, reason: changedSize), filled) }
