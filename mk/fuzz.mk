@@ -16,7 +16,10 @@ FUZZ_DIR     := .build/fuzz
 FUZZ_SWIFTC  ?= $(shell command -v swiftc)
 FUZZ_CLANG   ?= $(dir $(FUZZ_SWIFTC))clang
 # Instrumentation only: each module's optimisation and warning flags are the shipped binary's (see below).
+# Its own clang module cache: the shared one (~/.cache/clang) does not notice a header added to an umbrella
+# directory (Sources/C*Shim/include) and then hides the new header's functions; `rm -rf .build` clears this one.
 FUZZ_SWIFTFLAGS := -sanitize=fuzzer,address -g -swift-version 6 -parse-as-library \
+                   -module-cache-path $(FUZZ_DIR)/module-cache \
                    -I $(FUZZ_DIR)/modules -I Sources/CJPEG -I Sources/CPNG -I $(FUZZ_DIR)/cmodules
 FUZZ_CFLAGS     := -fsanitize=fuzzer-no-link,address -g -fno-omit-frame-pointer $(shell pkg-config --cflags libpng16)
 # lld: gold warns about every local ASan symbol it cannot export.
@@ -79,6 +82,9 @@ $(FUZZ_DIR)/JPEGLargeBlocks.o: Sources/CJPEGShim/large_blocks.c Sources/CJPEGShi
 	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CJPEGShim.c) -I Sources/CJPEGShim/include -c $< -o $@
 $(FUZZ_DIR)/PNGShim.o: Sources/CPNGShim/png_shim.c Sources/CPNGShim/include/png_shim.h $(FUZZ_DIR)/flags/CPNGShim.c
 	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CPNGShim.c) -I Sources/CPNGShim/include -c $< -o $@
+# The image data of 8-bit RGB and RGBA PNGs, read by photobook itself (PNGRows): fuzzed with the rest.
+$(FUZZ_DIR)/PNGRows.o: Sources/CPNGShim/png_rows.c Sources/CPNGShim/include/png_rows.h Sources/CPNGShim/include/png_shim.h $(FUZZ_DIR)/flags/CPNGShim.c
+	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CPNGShim.c) -I Sources/CPNGShim/include -c $< -o $@
 
 # One Swift module: an object file and the .swiftmodule its dependents import. swiftc leaves an output it
 # would write unchanged alone, so the object is touched to tell make it is up to date.
@@ -100,5 +106,5 @@ $(FUZZ_DIR)/exif: Fuzz/EXIFFuzzer.swift $(FUZZ_DIR)/EXIF.o
 $(FUZZ_DIR)/jpeg: Fuzz/JPEGFuzzer.swift $(FUZZ_DIR)/JPEG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/JPEGShim.o \
                   $(FUZZ_DIR)/JPEGLargeBlocks.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/JPEG.swift) $(FUZZ_LDFLAGS) -module-name JPEGFuzzer $^ -ljpeg -o $@
-$(FUZZ_DIR)/png: Fuzz/PNGFuzzer.swift $(FUZZ_DIR)/PNG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/PNGShim.o
+$(FUZZ_DIR)/png: Fuzz/PNGFuzzer.swift $(FUZZ_DIR)/PNG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/PNGShim.o $(FUZZ_DIR)/PNGRows.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/PNG.swift) $(FUZZ_LDFLAGS) -module-name PNGFuzzer $^ -lpng16 -lz -o $@

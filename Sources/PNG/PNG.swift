@@ -92,6 +92,12 @@ public enum PNGDecoder {
     /// of its seven passes) and throws `.cancelled` as soon as it returns true.
     public static func decode(_ data: [UInt8], maxPixels: Int,
                               shouldCancel: () -> Bool = { false }) throws(PNGError) -> RGBImage {
+        try decode(data, maxPixels: maxPixels, ownRows: true, shouldCancel: shouldCancel)
+    }
+
+    /// `ownRows: false` reads every image through libpng (tests compare the two readers).
+    static func decode(_ data: [UInt8], maxPixels: Int, ownRows: Bool,
+                       shouldCancel: () -> Bool = { false }) throws(PNGError) -> RGBImage {
         try PNGReadSession.with(data) { (session) throws(PNGError) in
             let info = try session.readHeader()
             // The RGBA buffer's byte count must fit in an Int too, whatever limit the caller passed.
@@ -99,6 +105,10 @@ public enum PNGDecoder {
                 throw .tooLarge(width: info.width, height: info.height, limit: maxPixels)
             }
             if shouldCancel() { throw .cancelled }
+            if ownRows, let pixels = try PNGRows.decode(data, info: info, rowsPerBand: rowsPerBand,
+                                                        shouldCancel: shouldCancel) {
+                return RGBImage(width: info.width, height: info.height, pixels: pixels)
+            }
             let passes = try session.startDecode()
             let pixels: [UInt8]
             if passes == 1 {
