@@ -3,7 +3,8 @@
 For every photo of a build (read from its --report), the bench times the codec work that no way of making that
 page can do without, with the tools of the library photobook links (libjpeg-turbo), one process each:
   - a JPEG that photobook decodes: `djpeg -scale M/8 -crop` of a region of the same size at the same DCT scale
-    (the smallest eighth that covers the page's pixels), then `cjpeg -quality Q` of an image of the page's size;
+    (the smallest eighth that covers the page's pixels), then `cjpeg -quality Q` of an image of the page's size
+    (`-sample 1x1` from quality 90 up: photobook keeps full-resolution chroma there);
   - a lossless crop: `djpeg -scale 1/8`, the entropy decoding of every block that any crop must do (the blocks'
     new entropy coding is left out, so this one is a true lower bound);
   - a photo passed through: `djpeg -scale 1/8` (photobook checks every block of it once);
@@ -124,6 +125,8 @@ def floor(report_path, root, quality=90):
     photos = [p for p in report["photos"] if p.get("outcome") == "succeeded"]
     startup = _startup()
     total = 0.0
+    # photobook keeps chroma at full resolution from quality 90 up (JPEGEncoder), cjpeg halves it unless told.
+    sampling = ["-sample", "1x1"] if quality >= 90 else []
 
     def tool(argv):
         return max(0.0, _cpu(argv) - startup)
@@ -140,7 +143,7 @@ def floor(report_path, root, quality=90):
             path = os.path.join(root, photo["path"])
             pw, ph = photo["pixelWidth"], photo["pixelHeight"]
             if path.lower().endswith(".png"):
-                total += _inflate_cpu(path) + tool(["cjpeg", "-quality", str(quality), _page_ppm(folder, pw, ph, cache)])
+                total += _inflate_cpu(path) + tool(["cjpeg", "-quality", str(quality)] + sampling + [_page_ppm(folder, pw, ph, cache)])
                 continue
             if photo.get("passThrough") or photo.get("losslessCrop"):
                 total += tool(["djpeg", "-scale", "1/8", path])
@@ -153,5 +156,5 @@ def floor(report_path, root, quality=90):
             sw, sh = math.ceil(width * eighths / 8), math.ceil(height * eighths / 8)
             cw, ch = min(sw, math.ceil(w * eighths / 8)), min(sh, math.ceil(h * eighths / 8))
             total += tool(["djpeg", "-scale", f"{eighths}/8", "-crop", f"{cw}x{ch}+{(sw - cw) // 2}+{(sh - ch) // 2}", path])
-            total += tool(["cjpeg", "-quality", str(quality), _page_ppm(folder, pw, ph, cache)])
+            total += tool(["cjpeg", "-quality", str(quality)] + sampling + [_page_ppm(folder, pw, ph, cache)])
     return total, len(photos)
