@@ -19,7 +19,10 @@ public enum Resampler {
     /// How many output rows are produced between two calls of `shouldCancel`.
     public static let rowsPerCancellationCheck = 32
 
-    /// Resamples `region` of `image` to exactly `width` x `height` pixels.
+    /// Resamples `region` of `image` to exactly `width` x `height` pixels, then turns the result upright by
+    /// `orientation`, as `applying(_:)` would, without a second pass or buffer: each band of output rows is
+    /// put in its upright place as soon as it is made. `region`, `width` and `height` are along the stored
+    /// image's axes; when `orientation` swaps the dimensions, the result is `height` x `width`.
     /// Checks `shouldCancel` between bands of rows and throws `.cancelled` when it returns true.
     ///
     /// The filter is separable Lanczos-3, stretched by the scale factor on each axis that is reduced (so
@@ -28,8 +31,10 @@ public enum Resampler {
     /// are real neighbours and are used. `region` must have a finite origin and a positive, finite size,
     /// each at most 2^32 pixels; a zero `width` or `height` gives an empty image.
     public static func resample(_ image: RGBImage, region: SourceRect, width: Int, height: Int,
+                                orientation: Orientation = .topLeft,
                                 shouldCancel: () -> Bool = { false }) throws(ImagingError) -> RGBImage {
-        try resample(image, region: region, width: width, height: height, order: .cheaper, shouldCancel: shouldCancel)
+        try resample(image, region: region, width: width, height: height, orientation: orientation, order: .cheaper,
+                     shouldCancel: shouldCancel)
     }
 
     /// Which pass runs first; tests pin it to cover both code paths, everyone else wants `.cheaper`.
@@ -37,14 +42,16 @@ public enum Resampler {
         case cheaper, horizontalFirst, verticalFirst
     }
 
-    static func resample(_ image: RGBImage, region: SourceRect, width: Int, height: Int, order: PassOrder,
+    static func resample(_ image: RGBImage, region: SourceRect, width: Int, height: Int,
+                         orientation: Orientation = .topLeft, order: PassOrder,
                          shouldCancel: () -> Bool) throws(ImagingError) -> RGBImage {
         guard let count = RGBImage.byteCount(width: width, height: height) else {
             fatalError("cannot resample to \(width)x\(height)")
         }
         guarantee(region.x.isFinite && region.y.isFinite && region.width.isFinite && region.height.isFinite
                   && region.width > 0 && region.height > 0, "invalid source region \(region)")
-        if count == 0 { return RGBImage(width: width, height: height, pixels: []) }
+        let placement = UprightPlacement(storedWidth: width, storedHeight: height, orientation: orientation)
+        if count == 0 { return RGBImage(width: placement.uprightWidth, height: placement.uprightHeight, pixels: []) }
         guarantee(image.width > 0 && image.height > 0, "cannot resample an empty image")
         guarantee(image.hasValidPixelCount, "RGBImage \(image.width)x\(image.height) holds \(image.pixels.count) bytes")
 
@@ -67,8 +74,10 @@ public enum Resampler {
         }
 
         var finished = false
+        // The result's one allocation.
         let output = [UInt8](unsafeUninitializedCapacity: count) { destination, initialized in
-            let writer = UprightWriter(output: destination.baseAddress!, width: width, height: height)
+            let writer = UprightWriter(placement, into: destination.baseAddress!)
+            defer { writer.deallocate() }
             image.pixels.withUnsafeBufferPointer { source in
                 withExtendedLifetime((columns, rows)) {
                     finished = horizontalFirst
@@ -81,7 +90,7 @@ public enum Resampler {
             initialized = finished ? count : 0
         }
         guard finished else { throw .cancelled }
-        return RGBImage(width: width, height: height, pixels: output)
+        return RGBImage(width: placement.uprightWidth, height: placement.uprightHeight, pixels: output)
     }
 
     /// How many rows the horizontal filter runs through at once: each weight, loaded once, serves them all,
@@ -367,17 +376,41 @@ public enum Resampler {
     }
 }
 
-/// Where the resampler writes each output row.
+/// Where the resampler writes each output row (along the stored axes): straight into the result when no
+/// turn is needed, else into a band of rows that is put in its upright place when full.
+///
+/// A stored row of a quarter-turned image is a column of the result: written pixel by pixel it would touch
+/// a cache line of the result per pixel. A band of `bandRows` rows becomes a strip `bandRows` pixels wide,
+/// copied in tiles (UprightPlacement.place).
 struct UprightWriter {
+    static let bandRows = 32
+    let placement: UprightPlacement
     let output: UnsafeMutablePointer<UInt8>
-    let width: Int
-    let height: Int
+    let band: UnsafeMutablePointer<UInt8>?
+    let lineLength: Int
 
-    /// Where output row `y` (`width * 3` bytes) is to be written.
-    @inline(__always)
-    func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { output + y * width * 3 }
+    init(_ placement: UprightPlacement, into output: UnsafeMutablePointer<UInt8>) {
+        self.placement = placement
+        self.output = output
+        lineLength = placement.storedWidth * 3
+        band = placement.orientation == .topLeft
+            ? nil : .allocate(capacity: min(Self.bandRows, placement.storedHeight) * lineLength + 1)
+    }
 
-    /// Row `y` has been written.
+    /// Where output row `y` (`storedWidth * 3` bytes) is to be written.
     @inline(__always)
-    func finished(row y: Int) {}
+    func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let band else { return output + y * lineLength }
+        return band + (y % Self.bandRows) * lineLength
+    }
+
+    /// Row `y` has been written (rows come in order): a full band, or the last one, goes to its place.
+    @inline(__always)
+    func finished(row y: Int) {
+        guard let band, (y + 1) % Self.bandRows == 0 || y + 1 == placement.storedHeight else { return }
+        let first = y - y % Self.bandRows
+        placement.place(rows: first..<(y + 1), from: band, rowBytes: lineLength, sourceHasSpareByte: true, into: output)
+    }
+
+    func deallocate() { band?.deallocate() }
 }
