@@ -95,8 +95,10 @@ public enum Resampler {
     }
 
     /// How many rows the horizontal filter runs through at once: each weight, loaded once, serves them all,
-    /// and their four sums are independent chains of additions that overlap in the pipeline.
-    static let rowsPerGroup = 4
+    /// and their sums are independent chains of additions that overlap in the pipeline. Eight sums and their
+    /// operands fit in the 16 SSE registers (filterHorizontally is written for eight); eight rows measured
+    /// ~10% faster than four.
+    static let rowsPerGroup = 8
 
     /// Filters each needed source row horizontally once, into a ring of Float rows, and combines the ring's
     /// rows vertically into each output row. Returns false when cancelled.
@@ -118,8 +120,9 @@ public enum Resampler {
         let spare = ring + ringSize * ringLineLength
         let spans = SpanRows(length: spanLength)
         let taps = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: rows.stride)
+        let results = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: rowsPerGroup)
         var ringRow = [Int](repeating: -1, count: ringSize)
-        defer { ring.deallocate(); spans.deallocate(); taps.deallocate() }
+        defer { ring.deallocate(); spans.deallocate(); taps.deallocate(); results.deallocate() }
 
         for y in 0..<rows.outputCount {
             if y % rowsPerCancellationCheck == 0 && shouldCancel() { return false }
@@ -130,15 +133,14 @@ public enum Resampler {
                     // slots, and the group evicts only rows before `start`, which no later output row reads
                     // (row windows only move down).
                     let available = min(rowsPerGroup, rows.endSource - sourceRow)
-                    func result(_ i: Int) -> UnsafeMutablePointer<Float> {
-                        i < available ? ring + ((sourceRow + i) % ringSize) * ringLineLength : spare
+                    for i in 0..<rowsPerGroup {
+                        results[i] = i < available ? ring + ((sourceRow + i) % ringSize) * ringLineLength : spare
                     }
                     for i in 0..<available {
                         spans.load(row: i, from: source + ((sourceRow + i) * sourceWidth + firstColumn) * 3)
                         ringRow[(sourceRow + i) % ringSize] = sourceRow + i
                     }
-                    filterHorizontally(spans, from: firstColumn, columns,
-                                       into: (result(0), result(1), result(2), result(3)))
+                    filterHorizontally(spans, from: firstColumn, columns, into: results)
                 }
                 taps[sourceRow - start] = UnsafePointer(ring + (sourceRow % ringSize) * ringLineLength)
             }
@@ -169,7 +171,9 @@ public enum Resampler {
         // + 1: filterHorizontally stores each pixel as a SIMD4, one Float past its last pixel.
         let filteredLength = outputLineLength + 1
         let filtered = UnsafeMutablePointer<Float>.allocate(capacity: rowsPerGroup * filteredLength)
-        defer { spans.deallocate(); filtered.deallocate(); ring.deallocate(); taps.deallocate() }
+        let results = UnsafeMutablePointer<UnsafeMutablePointer<Float>>.allocate(capacity: rowsPerGroup)
+        for i in 0..<rowsPerGroup { results[i] = filtered + i * filteredLength }
+        defer { spans.deallocate(); filtered.deallocate(); ring.deallocate(); taps.deallocate(); results.deallocate() }
 
         for group in Swift.stride(from: 0, to: rows.outputCount, by: rowsPerGroup) {
             // Groups start on multiples of rowsPerGroup, which divides rowsPerCancellationCheck.
@@ -191,9 +195,7 @@ public enum Resampler {
                                  into: spans.row(i))
             }
             // A short last group filters stale rows too, into rows that are not used.
-            filterHorizontally(spans, from: firstColumn, columns,
-                               into: (filtered, filtered + filteredLength, filtered + 2 * filteredLength,
-                                      filtered + 3 * filteredLength))
+            filterHorizontally(spans, from: firstColumn, columns, into: results)
             for i in 0..<members {
                 bytes(filtered + i * filteredLength, count: outputLineLength, into: output.row(group + i))
                 output.finished(row: group + i)
@@ -302,33 +304,36 @@ public enum Resampler {
     /// summed but never used) and stored as one, so each result row has one spare Float after its last pixel.
     /// A tap's weight is loaded once for all the rows, whose sums are independent.
     @inline(__always)
-    private static func filterHorizontally(
-        _ spans: SpanRows, from firstColumn: Int, _ columns: ResamplingWeights,
-        into results: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
-                       UnsafeMutablePointer<Float>)
-    ) {
+    private static func filterHorizontally(_ spans: SpanRows, from firstColumn: Int, _ columns: ResamplingWeights,
+                                           into results: UnsafePointer<UnsafeMutablePointer<Float>>) {
         let pixelSize = 3 * MemoryLayout<Float>.stride
         let rowSize = spans.rowLength * MemoryLayout<Float>.stride
         let origin = UnsafeRawPointer(spans.floats - firstColumn * 3)
         let stride = columns.stride, starts = columns.starts, counts = columns.counts
         @inline(__always)
-        func store(_ sum: SIMD4<Float>, _ row: UnsafeMutablePointer<Float>, _ x: Int) {
-            UnsafeMutableRawPointer(row + x * 3).storeBytes(of: sum, as: SIMD4<Float>.self)
+        func store(_ sum: SIMD4<Float>, _ row: Int, _ x: Int) {
+            UnsafeMutableRawPointer(results[row] + x * 3).storeBytes(of: sum, as: SIMD4<Float>.self)
         }
         for x in 0..<columns.outputCount {
             let weights = columns.weights + x * stride
             var pixel = origin + starts[x] * pixelSize
             var s0 = SIMD4<Float>(), s1 = SIMD4<Float>(), s2 = SIMD4<Float>(), s3 = SIMD4<Float>()
+            var s4 = SIMD4<Float>(), s5 = SIMD4<Float>(), s6 = SIMD4<Float>(), s7 = SIMD4<Float>()
             for t in 0..<counts[x] {
                 let weight = weights[t]
                 s0 += weight * pixel.loadUnaligned(as: SIMD4<Float>.self)
                 s1 += weight * pixel.loadUnaligned(fromByteOffset: rowSize, as: SIMD4<Float>.self)
                 s2 += weight * pixel.loadUnaligned(fromByteOffset: 2 * rowSize, as: SIMD4<Float>.self)
                 s3 += weight * pixel.loadUnaligned(fromByteOffset: 3 * rowSize, as: SIMD4<Float>.self)
+                s4 += weight * pixel.loadUnaligned(fromByteOffset: 4 * rowSize, as: SIMD4<Float>.self)
+                s5 += weight * pixel.loadUnaligned(fromByteOffset: 5 * rowSize, as: SIMD4<Float>.self)
+                s6 += weight * pixel.loadUnaligned(fromByteOffset: 6 * rowSize, as: SIMD4<Float>.self)
+                s7 += weight * pixel.loadUnaligned(fromByteOffset: 7 * rowSize, as: SIMD4<Float>.self)
                 pixel += pixelSize
             }
             // In pixel order: each store's fourth Float is overwritten by the next pixel's red.
-            store(s0, results.0, x); store(s1, results.1, x); store(s2, results.2, x); store(s3, results.3, x)
+            store(s0, 0, x); store(s1, 1, x); store(s2, 2, x); store(s3, 3, x)
+            store(s4, 4, x); store(s5, 5, x); store(s6, 6, x); store(s7, 7, x)
         }
     }
 
