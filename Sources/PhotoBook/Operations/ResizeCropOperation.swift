@@ -61,8 +61,8 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         case pixels(RGBImage)
     }
 
-    /// Takes the decoded photo and makes the page's pixels: crop and resample in the stored orientation (the
-    /// smaller image is the one turned), then turn upright.
+    /// Takes the decoded photo and makes the page's pixels: crop and resample in the stored orientation, each
+    /// band of rows put straight in its upright place.
     private func makePage() -> Result<Page, Stopped> {
         let image: RGBImage, covers: SourceRect, scale: Double
         switch job.decoded.withLock({ photo in defer { photo = nil }; return photo }) {
@@ -73,12 +73,12 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
             return .success(.original(bytes))
         case .pixels(let pixels, let region, let factor)?: (image, covers, scale) = (pixels, region, factor)
         }
-        // The decoded photo dies here, before the page is turned upright: two page-sized buffers at once per
-        // worker, not three (the largest part of a build's peak memory).
-        return resampled(consume image, covers: covers, scale: scale).map { .pixels($0.applying(job.info.orientation)) }
+        // The decoded photo dies here, once the page is made: two photo-sized buffers at once per worker (the
+        // largest part of a build's peak memory), and no third for a turn.
+        return resampled(consume image, covers: covers, scale: scale).map { .pixels($0) }
     }
 
-    /// The page's pixels in the photo's stored orientation, from the decoded part of it (`covers`, at `scale`).
+    /// The page's pixels, upright, from the decoded part of the stored photo (`covers`, at `scale`).
     private func resampled(_ image: consuming RGBImage, covers: SourceRect, scale: Double) -> Result<RGBImage, Stopped> {
         let placement = job.placement
         let orientation = job.info.orientation
@@ -89,10 +89,13 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         let (width, height) = orientation.swapsDimensions
             ? (placement.pixelHeight, placement.pixelWidth) : (placement.pixelWidth, placement.pixelHeight)
         if let copy = Self.wholePixelCrop(region, width: width, height: height, within: image) {
-            return .success(image.cropped(x: copy.x, y: copy.y, width: copy.width, height: copy.height))
+            return .success(image.cropped(x: copy.x, y: copy.y, width: copy.width, height: copy.height,
+                                          applying: orientation))
         }
         do {
+            // `width` x `height` along the stored axes; the result is upright.
             return .success(try Resampler.resample(image, region: region, width: width, height: height,
+                                                   orientation: orientation,
                                                    shouldCancel: { [unowned self] in self.shouldStop }))
         } catch {
             return .failure(Stopped(outcome: .cancelled))
