@@ -25,7 +25,7 @@ extension RGBImage {
         }
         let tile = 64
         let count = outputWidth * outputHeight * 3
-        let output = [UInt8](unsafeUninitializedCapacity: count) { destination, initialized in
+        let output = BufferPool.shared.array(count: count) { destination, initialized in
             pixels.withUnsafeBufferPointer { source in
                 let src = source.baseAddress!, dst = destination.baseAddress!
                 for tileY in Swift.stride(from: 0, to: outputHeight, by: tile) {

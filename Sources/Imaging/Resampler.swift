@@ -67,7 +67,7 @@ public enum Resampler {
         }
 
         var finished = false
-        let output = [UInt8](unsafeUninitializedCapacity: count) { destination, initialized in
+        let output = BufferPool.shared.array(count: count) { destination, initialized in
             image.pixels.withUnsafeBufferPointer { source in
                 withExtendedLifetime((columns, rows)) {
                     finished = horizontalFirst
