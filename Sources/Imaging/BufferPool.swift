@@ -9,9 +9,9 @@ import Synchronization
 /// just let go of for its next photo, bounded (a few buffers and a byte cap), so the peak stays what is live.
 ///
 /// The byte bound counts the buffers handed out and not yet given back as well as the kept ones, and it is never
-/// more than the most the takers have held at once: while the workers hold much, the pool keeps little, so the
-/// peak of a build is what its workers hold at once, as without a pool, and the pool only fills the gaps between
-/// photos (a book of small pages keeps small buffers, not the bound's worth).
+/// more than the most the takers have held at once lately: while the workers hold much, the pool keeps little, so
+/// the peak of a build is what its workers hold at once, as without a pool, and the pool only fills the gaps
+/// between photos (a book of small pages keeps small buffers, not the bound's worth).
 ///
 /// `take` hands out an array of exactly `count` bytes whose contents are unspecified: the caller overwrites every
 /// one. `giveBack` takes a buffer whose holder is done with it. Arrays are values, so the pool is safe even when a
@@ -29,7 +29,7 @@ public final class BufferPool: Sendable {
         public var kept = 0, keptBytes = 0
         /// Takes of at least `minimumBytes` served from the pool, and those that needed a new buffer.
         public var reused = 0, allocated = 0
-        /// The capacity of the buffers taken and not given back yet, and the most it has been.
+        /// The capacity of the buffers taken and not given back yet, and the most it has been lately.
         public var outstandingBytes = 0, mostOutstandingBytes = 0
     }
 
@@ -46,17 +46,29 @@ public final class BufferPool: Sendable {
         var statistics = Statistics()
 
         /// Drops the oldest buffers until the pool is within its bounds; returns them, to be freed unlocked.
+        /// When `mostOutstandingBytes` was last set: it starts again from what is handed out after a while, so that
+        /// one large photo (a PNG's 36 + 48 MB) does not let the pool keep that much among small pages for ever.
+        var mostSince: UInt64 = 0
+
         mutating func handOut(_ bytes: Int) {
             statistics.outstandingBytes += bytes
-            statistics.mostOutstandingBytes = max(statistics.mostOutstandingBytes, statistics.outstandingBytes)
+            if statistics.outstandingBytes >= statistics.mostOutstandingBytes
+                || clock - mostSince > UInt64(8 * maxBuffers) {
+                statistics.mostOutstandingBytes = statistics.outstandingBytes
+                mostSince = clock
+            }
         }
 
+        /// Drops the oldest buffers until the pool is within its bounds, and any that waited through four times
+        /// `maxBuffers` takes and gives without a taker (a size the book no longer asks for, like a PNG's among
+        /// JPEGs); returns them, to be freed unlocked.
         mutating func evictOverflow() -> [[UInt8]] {
             var evicted: [[UInt8]] = []
             let bound = min(maxBytes, statistics.mostOutstandingBytes)
-            while !kept.isEmpty
-                    && (kept.count > maxBuffers || statistics.keptBytes > bound - statistics.outstandingBytes) {
-                let oldest = kept.indices.min { kept[$0].age < kept[$1].age }!
+            let staleBefore = clock - min(clock, UInt64(4 * maxBuffers))
+            while let oldest = kept.indices.min(by: { kept[$0].age < kept[$1].age }),
+                  kept.count > maxBuffers || statistics.keptBytes > bound - statistics.outstandingBytes
+                    || kept[oldest].age < staleBefore {
                 let gone = kept.remove(at: oldest)
                 statistics.kept -= 1
                 statistics.keptBytes -= gone.buffer.capacity
@@ -93,6 +105,7 @@ public final class BufferPool: Sendable {
             defer { state.kept = []; state.statistics.kept = 0; state.statistics.keptBytes = 0 }
             state.statistics.outstandingBytes = 0
             state.statistics.mostOutstandingBytes = 0
+            state.mostSince = state.clock
             return state.kept
         }
         _ = consume evicted
@@ -115,6 +128,7 @@ public final class BufferPool: Sendable {
         if count < minimumBytes { return Self.uninitialized(count) }
         var evicted: [[UInt8]] = []
         var found: [UInt8]? = state.withLock { state in
+            state.clock += 1
             var best: Int?
             for (index, kept) in state.kept.enumerated() {
                 let capacity = kept.buffer.capacity
@@ -133,6 +147,7 @@ public final class BufferPool: Sendable {
             state.statistics.keptBytes -= taken.capacity
             state.handOut(taken.capacity)
             state.statistics.reused += 1
+            evicted = state.evictOverflow()
             return taken
         }
         // Evicted buffers are freed here, outside the lock. `take()`: no second reference to the buffer stays

@@ -105,6 +105,21 @@ import Testing
         #expect(Set(taken) == Set(addresses[1...]), "the oldest was dropped")
     }
 
+    /// A buffer no taker wanted through four times `maxBuffers` takes and gives goes (a PNG's among JPEGs).
+    @Test func aBufferNobodyTakesGoes() {
+        let pool = Self.pool(maxBuffers: 2)
+        let large = pool.take(30_000)
+        let small = pool.take(5_000)
+        pool.giveBack(consume large)
+        pool.giveBack(consume small)
+        for _ in 0..<3 { pool.giveBack(pool.take(5_000)) }
+        #expect(pool.statistics.kept == 2, "10 events: the large one is not stale yet")
+        for _ in 0..<2 { pool.giveBack(pool.take(5_000)) }
+        #expect(pool.statistics.kept == 1)
+        #expect(pool.statistics.keptBytes < 30_000)
+        #expect(pool.statistics.reused == 5)
+    }
+
     @Test func buffersHandedOutCountAgainstTheByteBound() {
         let pool = Self.pool(maxBytes: 40_000)
         let held = pool.take(30_000)
