@@ -6,11 +6,17 @@ extension RGBImage {
                   && x <= width - cropWidth && y <= height - cropHeight,
                   "crop \(cropWidth)x\(cropHeight) at (\(x), \(y)) is outside the \(width)x\(height) image")
         if x == 0 && y == 0 && cropWidth == width && cropHeight == height { return self }
-        var output: [UInt8] = []
-        output.reserveCapacity(cropWidth * cropHeight * 3)
-        for row in y..<(y + cropHeight) {
-            let start = (row * width + x) * 3
-            output.append(contentsOf: pixels[start..<(start + cropWidth * 3)])
+        // Every byte is copied into: a pooled buffer.
+        let rowBytes = cropWidth * 3
+        var output = BufferPool.shared.take(rowBytes * cropHeight)
+        guard !output.isEmpty else { return RGBImage(width: cropWidth, height: cropHeight, pixels: output) }
+        output.withUnsafeMutableBufferPointer { destination in
+            pixels.withUnsafeBufferPointer { source in
+                for row in 0..<cropHeight {
+                    (destination.baseAddress! + row * rowBytes)
+                        .update(from: source.baseAddress! + ((y + row) * width + x) * 3, count: rowBytes)
+                }
+            }
         }
         return RGBImage(width: cropWidth, height: cropHeight, pixels: output)
     }

@@ -22,7 +22,7 @@ extension RGBImage {
         if count == 0 {
             return RGBImage(width: placement.uprightWidth, height: placement.uprightHeight, pixels: [])
         }
-        let output = [UInt8](unsafeUninitializedCapacity: count) { destination, initialized in
+        let output = BufferPool.shared.array(count: count) { destination, initialized in
             pixels.withUnsafeBufferPointer { source in
                 placement.place(rows: 0..<cropHeight, from: source.baseAddress! + (y * width + x) * 3,
                                 rowBytes: width * 3, into: destination.baseAddress!)

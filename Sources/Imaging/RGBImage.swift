@@ -21,7 +21,8 @@ public struct RGBImage: Sendable, Equatable {
         guard let count = Self.byteCount(width: width, height: height) else {
             fatalError("RGBImage \(width)x\(height): no such image")
         }
-        var pixels = [UInt8](repeating: 0, count: count)
+        // Every byte is written below: a pooled buffer.
+        var pixels = BufferPool.shared.take(count)
         var i = 0
         while i < pixels.count {
             pixels[i] = red; pixels[i + 1] = green; pixels[i + 2] = blue

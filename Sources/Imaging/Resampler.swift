@@ -75,8 +75,8 @@ public enum Resampler {
         }
 
         var finished = false
-        // The result's one allocation.
-        let output = [UInt8](unsafeUninitializedCapacity: count) { destination, initialized in
+        // The result's one allocation, from the pool of large buffers.
+        let output = BufferPool.shared.array(count: count) { destination, initialized in
             let writer = UprightWriter(placement, into: destination.baseAddress!)
             defer { writer.deallocate() }
             image.pixels.withUnsafeBufferPointer { source in

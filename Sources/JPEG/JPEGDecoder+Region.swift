@@ -147,7 +147,8 @@ extension JPEGDecoder {
                                  adobeInverted: Bool, with decoder: DecoderHandle,
                                  shouldCancel: () -> Bool) throws(JPEGError) -> RGBImage {
         let width = columns.count
-        var pixels = [UInt8](repeating: 0, count: width * count * 3)
+        // Every byte is written below: a pooled buffer, not zero-filled.
+        var pixels = BufferPool.shared.take(width * count * 3)
         let rgbStride = width * 3
         var row = 0
         if components == 3 && decoded == columns {

@@ -126,7 +126,8 @@ public enum JPEGDecoder {
         let output = try decoder.start(scale: plan.scale)
         if shouldCancel() { throw .cancelled }
 
-        var pixels = [UInt8](repeating: 0, count: output.width * output.height * 3)
+        // Every byte is written below: a pooled buffer, not zero-filled.
+        var pixels = BufferPool.shared.take(output.width * output.height * 3)
         let rgbStride = output.width * 3
         var row = 0
         if output.components == 3 {

@@ -18,8 +18,8 @@ import Imaging
 ///   with part of an iMCU (`jpegtran -perfect` refuses it, `-trim` drops it): the crop then runs on into the
 ///   padding the file holds beyond that edge, to the end of the iMCU, and the page's clipping path hides it.
 public enum JPEGLosslessCrop {
-    /// How many of libjpeg's large blocks (a whole photo's coefficients, 16 MB or more) this process has taken
-    /// again from the ones earlier crops gave back, instead of mapping new memory (CJPEGShim/large_blocks.c).
+    /// How many of libjpeg's large blocks (a whole photo's coefficients, 4 MB or more) this process has taken
+    /// again from the buffer pool, instead of mapping new memory (CJPEGShim/large_blocks.c, JPEG/LargeBlocks.swift).
     public static var largeBlocksReused: Int { Int(pb_jpeg_large_blocks_reused()) }
 
     /// A new JPEG file and the stored pixels it shows.

@@ -33,6 +33,7 @@ final class DecoderHandle {
 
     /// `pb_jpeg_decoder_create`; `maxScans` bounds progressive scans (0: no bound).
     init(maxScans: Int, probe: CancellationProbe?) throws(JPEGError) {
+        LargeBlocks.install()
         guard let raw = pb_jpeg_decoder_create(Int32(clamping: maxScans), probe == nil ? nil : cancellationCallback,
                                                probe?.context) else {
             throw .unsupported("not enough memory to start a JPEG decoder")
@@ -132,6 +133,7 @@ final class EncoderHandle {
     private let probe: CancellationProbe?
 
     init(probe: CancellationProbe?) throws(JPEGError) {
+        LargeBlocks.install()
         guard let raw = pb_jpeg_encoder_create(probe == nil ? nil : cancellationCallback, probe?.context) else {
             throw .unsupported("not enough memory to start a JPEG encoder")
         }
@@ -176,6 +178,7 @@ final class TranscoderHandle {
 
     /// `pb_jpeg_transcoder_create`; `maxScans` bounds progressive scans (0: no bound).
     init(maxScans: Int, probe: CancellationProbe?) throws(JPEGError) {
+        LargeBlocks.install()
         guard let raw = pb_jpeg_transcoder_create(Int32(clamping: maxScans),
                                                   probe == nil ? nil : cancellationCallback, probe?.context) else {
             throw .unsupported("not enough memory to start a JPEG transcoder")

@@ -125,7 +125,8 @@ public enum PNGDecoder {
     private static func readProgressive(_ session: PNGReadSession, info: PNGInfo,
                                         shouldCancel: () -> Bool) throws(PNGError) -> [UInt8] {
         let width = info.width, height = info.height
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        // Every row is composited into `rgb` below: a pooled buffer, not zero-filled.
+        var rgb = BufferPool.shared.take(width * height * 3)
         var band = [UInt8](repeating: 0, count: width * 4 * min(rowsPerBand, height))
         var row = 0
         while row < height {
@@ -146,7 +147,8 @@ public enum PNGDecoder {
     private static func readInterlaced(_ session: PNGReadSession, info: PNGInfo, passes: Int,
                                        shouldCancel: () -> Bool) throws(PNGError) -> [UInt8] {
         let width = info.width, height = info.height
-        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        // Adam7's seven passes write every pixel once between them, so neither buffer needs zero-filling.
+        var rgba = BufferPool.shared.take(width * height * 4)
         for _ in 0..<passes {
             var row = 0
             while row < height {
@@ -156,12 +158,13 @@ public enum PNGDecoder {
                 row += count
             }
         }
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        var rgb = BufferPool.shared.take(width * height * 3)
         rgb.withUnsafeMutableBufferPointer { out in
             rgba.withUnsafeBufferPointer { source in
                 compositeOverWhite(source, into: out, firstPixel: 0, pixelCount: width * height)
             }
         }
+        BufferPool.shared.giveBack(rgba)
         return rgb
     }
 

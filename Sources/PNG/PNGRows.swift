@@ -28,8 +28,8 @@ enum PNGRows {
             let rowBytes = width * 3
             do throws(PNGError) {
                 var failure: PNGError?
-                // Every byte is written by the rows below before anyone reads it.
-                let rgb = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, initialized in
+                // Every byte is written by the rows below before anyone reads it: a pooled buffer.
+                let rgb = BufferPool.shared.array(count: rowBytes * height) { buffer, initialized in
                     var row = 0
                     do throws(PNGError) {
                         while row < height {

@@ -15,8 +15,8 @@ public enum ProcessMemory {
     /// the first decoded photo (36 MB) every photo and page buffer came from the heaps, which fragment: the resident
     /// set of a build crept from about 140 to over 200 MB as photos went by, memory freed but never given back. A
     /// fixed threshold keeps the peak at what is live (about 135 MB for 24 photos or 800); the price is the page
-    /// faults of fresh mappings, about 20 ms of system time per 12-megapixel photo. libjpeg's large blocks (a lossless
-    /// crop's coefficients) escape it: CJPEGShim/large_blocks.c keeps a few for the next photo.
+    /// faults of fresh mappings, about 20 ms of system time per 12-megapixel photo. The large buffers escape it
+    /// (decoded photos, pages, libjpeg's coefficient blocks): Imaging's BufferPool keeps a few for the next photo.
     public static func returnLargeBlocksAtOnce() {
         #if canImport(Glibc)
         // malloc.h is not part of Swift's Glibc module: mallopt is looked up by name, M_MMAP_THRESHOLD is its -3.

@@ -218,7 +218,14 @@ const pb_jpeg_failure *pb_jpeg_transcoder_failure(const pb_jpeg_transcoder *tran
 
 /* ---- libjpeg's large blocks (large_blocks.c) ---- */
 
-/* How many of libjpeg's large blocks (16 MB or more) were handed out again instead of newly mapped, since the
+/* Where libjpeg's blocks of `minimum` bytes or more come from from now on: `take` returns one of at least `size`
+ * bytes, 8-byte aligned, and sets *reused when it was not newly allocated; `give` takes it back. Call it before
+ * making any libjpeg object (a block taken with malloc must not reach `give`); the first call wins. */
+typedef void *(*pb_large_block_take)(size_t size, int *reused);
+typedef void (*pb_large_block_give)(void *block, size_t size);
+void pb_jpeg_use_large_block_pool(size_t minimum, pb_large_block_take take, pb_large_block_give give);
+
+/* How many of libjpeg's large blocks were handed out again by the pool instead of newly allocated, since the
  * process started: 0 when libjpeg.so does not see this file's jpeg_get_large. */
 unsigned long pb_jpeg_large_blocks_reused(void);
 

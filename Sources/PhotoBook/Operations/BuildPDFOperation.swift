@@ -116,6 +116,8 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                     + (pages.count > 1 ? [PDFPageLabel(firstPage: 1, style: .decimal, firstNumber: 2)] : []))
             }
             if shouldStop { return .cancelled }
+            // Every page is rendered by now: the buffers kept for the next photo have no taker left.
+            BufferPool.shared.removeAll()
             return commit.commit { path in try save(document, to: path) }
         } catch {
             return .failed(String(describing: error))

@@ -46,8 +46,9 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
                 if job.passThrough {
                     // libharu embeds a broken JPEG without complaint: decode it once (at 1/8 scale every
                     // coefficient is still read) so truncated or corrupt files fail here like any other.
-                    _ = try JPEGDecoder.decode(bytes, minimumWidth: 1, minimumHeight: 1, maxPixels: maxPixels,
-                                               shouldCancel: stop)
+                    let check = try JPEGDecoder.decode(bytes, minimumWidth: 1, minimumHeight: 1,
+                                                       maxPixels: maxPixels, shouldCancel: stop)
+                    BufferPool.shared.giveBack(check.pixels)
                     decoded = .original(bytes)
                 } else if job.lossless, let page = try losslessCrop(bytes, stop: stop) {
                     decoded = page
