@@ -1,5 +1,6 @@
 import CHaru
 import Foundation
+import Platform
 
 /// A PDF document being built in memory by libharu; one thread at a time.
 ///
@@ -136,7 +137,33 @@ public final class PDFDocument {
         try savingImageFiles(monitor: beforeImageFile) { () throws(PDFError) in try saveFile(to: path) }
     }
 
+    /// libharu writes its file through stdio in 4 kB pieces (a stream copies HPDF_STREAM_BUF_SIZ at a time and
+    /// glibc's buffer is st_blksize), each a write(2) that allocates and charges one page of cache: half of the
+    /// save, which runs on one core at the end of a build. So libharu writes into a pipe (opened by name through
+    /// /proc/self/fd) and a second thread, on a core that has nothing else left to do, copies the pipe into the
+    /// file a megabyte at a time. Same bytes; without /proc or a pipe, libharu writes the file itself.
     private func saveFile(to path: String) throws(PDFError) {
+        guard case .success(let pipe) = FileSystem.makePipe(capacity: 1 << 20) else { return try saveByHaru(to: path) }
+        guard let pipePath = FileSystem.procPath(of: pipe.write),
+              case .success(let target) = FileSystem.openForRewriting(path) else {
+            pipe.read.close()
+            pipe.write.close()
+            return try saveByHaru(to: path)
+        }
+        let copier = PipeCopier(from: pipe.read, to: target)
+        var saveFailure: PDFError?
+        do throws(PDFError) { try saveByHaru(to: pipePath) } catch { saveFailure = error }
+        // libharu has closed its own descriptor of the pipe; this last one closed, the copier reads the end.
+        pipe.write.close()
+        let copyFailure = copier.finish()
+        if let saveFailure { throw saveFailure }
+        if let copyFailure {
+            let text = copyFailure.description
+            throw .write(reason: text.prefix(1).lowercased() + text.dropFirst())
+        }
+    }
+
+    private func saveByHaru(to path: String) throws(PDFError) {
         let handle = self.handle
         var osError: Int32 = 0
         do {
@@ -208,5 +235,40 @@ public final class PDFDocument {
         try haruStatus("enabling UTF-8 text") { HPDF_UseUTFEncodings(handle) }
         try haruStatus("selecting UTF-8 text") { HPDF_SetCurrentEncoder(handle, "UTF-8") }
         usesUTF8Encoder = true
+    }
+}
+
+/// Copies a pipe into a file on its own thread, a megabyte at a time, until the pipe's writers have all closed it.
+/// After a failed write it goes on reading (and drops what it reads), so the writer never blocks or meets a broken
+/// pipe; `finish()` waits for the end and says what failed.
+private final class PipeCopier: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var failure: FileSystem.Failure?
+
+    init(from pipe: FileDescriptor, to file: FileDescriptor) {
+        let thread = Thread { [self] in
+            let size = 1 << 20
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+            defer { buffer.deallocate() }
+            while true {
+                let count: Int
+                do throws(FileSystem.Failure) { count = try pipe.read(into: buffer) } catch { failure = failure ?? error; break }
+                if count == 0 { break }
+                if failure == nil {
+                    do throws(FileSystem.Failure) { try file.writeAll(buffer.baseAddress!, count: count) } catch { failure = error }
+                }
+            }
+            pipe.close()
+            if case .failure(let error) = file.close(), failure == nil { failure = error }
+            done.signal()
+        }
+        thread.name = "photobook save copier"
+        thread.start()
+    }
+
+    /// Waits until the pipe is copied (or its end read after a failure); the first failure, if any.
+    func finish() -> FileSystem.Failure? {
+        done.wait()
+        return failure
     }
 }
