@@ -117,6 +117,33 @@ import Testing
         #expect(Scratch.listing(tmp).isEmpty, "no temporary file in TMPDIR")
     }
 
+    /// The pages fit but the book does not: the disk fills while the save copies them into the book (libharu
+    /// writes into a pipe, a second thread writes the file). Named as the book's write, the old book stays.
+    @Test(.enabled(if: TemporaryMount.isAvailable, mountReason))
+    func aDiskThatFillsDuringTheSaveFailsAndKeepsTheOldBook() throws {
+        let scratch = try Scratch()
+        let tmp = try scratch.sub("tmp")
+        let free = try scratch.sub("free")
+        let probe = free + "/book.pdf"
+        let first = try Run.photobook(["build", folder, "-o", probe], tmpdir: tmp, timeout: Self.timeLimit)
+        try #require(first.status == 0, "\(first.stderr)")
+        let bookSize = try #require(try FileManager.default.attributesOfItem(atPath: probe)[.size] as? Int)
+        // Room for the old book and every page (together a little less than the book), not for one page more:
+        // each page file goes only once it is copied, so the save needs the book and a page at its end.
+        let small = try scratch.sub("small")
+        let mount = try #require(TemporaryMount(at: small, size: "\(bookSize / 1024 + 64)k"))
+        defer { mount.unmount() }
+        let out = small + "/book.pdf"
+        try Data("old".utf8).write(to: URL(fileURLWithPath: out))
+        let run = try Run.photobook(["build", folder, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("photobook: error: \(out): cannot write the book: no space left on device"), "\(run.stderr)")
+        #expect(run.stderr.contains("nothing was written"), "\(run.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "old")
+        #expect(Scratch.listing(small) == ["book.pdf"], "no temporary file beside the output")
+        #expect(Scratch.listing(tmp).isEmpty)
+    }
+
     /// No inode left for the working folder beside the output: named, and the old book stays.
     @Test(.enabled(if: TemporaryMount.isAvailable, mountReason))
     func noRoomForTheTemporaryFileFailsByName() throws {
