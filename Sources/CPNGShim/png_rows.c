@@ -278,7 +278,9 @@ pbpng_status pbpng_rows_finish(pbpng_rows *r) {
         int critical = (type[0] & 0x20) == 0;
         if (critical && !crc_matches(type, length)) return fail(r, "%.4s: CRC error", (const char *)type);
         if (memcmp(type, "IEND", 4) == 0) return PBPNG_OK;
-        if (critical && memcmp(type, "IDAT", 4) != 0) return fail(r, "%.4s: out of place", (const char *)type);
+        /* libpng only warns about a PLTE after the image data (a benign error), and so it is skipped here. */
+        if (critical && memcmp(type, "IDAT", 4) != 0 && memcmp(type, "PLTE", 4) != 0)
+            return fail(r, "%.4s: out of place", (const char *)type);
         at += 12 + (size_t)length;
     }
 }

@@ -61,6 +61,8 @@ extension PDFDocument {
         do {
             try body()
         } catch {
+            // A book that could not be written is the cause even when an image file was then told to stop.
+            if case .write = error { throw error }
             if let failed = imageFiles.first(where: { $0.failure != nil }), let failure = failed.failure {
                 throw failure
             }
@@ -72,6 +74,8 @@ extension PDFDocument {
     fileprivate func imageFileWillOpen() -> Bool {
         let index = imageFilesOpened
         imageFilesOpened += 1
+        // The file cannot take the book any more (the disk is full): stop before the next image, not after the last.
+        if saveWriteFailed?() == true { return false }
         return saveMonitor?(index, imageFiles.count) ?? true
     }
 }

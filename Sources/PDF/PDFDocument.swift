@@ -1,6 +1,7 @@
 import CHaru
 import Foundation
 import Platform
+import Synchronization
 
 /// A PDF document being built in memory by libharu; one thread at a time.
 ///
@@ -23,6 +24,8 @@ public final class PDFDocument {
     var imageFiles: [ImageFile] = []
     /// Asked before each image file is read during `save(to:)`; nil outside a save.
     var saveMonitor: ((_ index: Int, _ count: Int) -> Bool)?
+    /// True once the file being saved can take no more (the copier's write failed); nil outside a save.
+    var saveWriteFailed: (() -> Bool)?
     /// Image files the current save has opened so far.
     var imageFilesOpened = 0
 
@@ -151,16 +154,18 @@ public final class PDFDocument {
             return try saveByHaru(to: path)
         }
         let copier = PipeCopier(from: pipe.read, to: target)
+        saveWriteFailed = { copier.hasFailed }
+        defer { saveWriteFailed = nil }
         var saveFailure: PDFError?
         do throws(PDFError) { try saveByHaru(to: pipePath) } catch { saveFailure = error }
         // libharu has closed its own descriptor of the pipe; this last one closed, the copier reads the end.
         pipe.write.close()
-        let copyFailure = copier.finish()
-        if let saveFailure { throw saveFailure }
-        if let copyFailure {
+        // The copier's failure first: the save stopped because of it (at the next image), or failed after it.
+        if let copyFailure = copier.finish() {
             let text = copyFailure.description
             throw .write(reason: text.prefix(1).lowercased() + text.dropFirst())
         }
+        if let saveFailure { throw saveFailure }
     }
 
     private func saveByHaru(to path: String) throws(PDFError) {
@@ -244,6 +249,10 @@ public final class PDFDocument {
 private final class PipeCopier: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var failure: FileSystem.Failure?
+    private let failed = Atomic<Bool>(false)
+
+    /// True once a read or write has failed: the save can stop, the rest of the book has nowhere to go.
+    var hasFailed: Bool { failed.load(ordering: .acquiring) }
 
     init(from pipe: FileDescriptor, to file: FileDescriptor) {
         let thread = Thread { [self] in
@@ -252,10 +261,17 @@ private final class PipeCopier: @unchecked Sendable {
             defer { buffer.deallocate() }
             while true {
                 let count: Int
-                do throws(FileSystem.Failure) { count = try pipe.read(into: buffer) } catch { failure = failure ?? error; break }
+                do throws(FileSystem.Failure) { count = try pipe.read(into: buffer) } catch {
+                    failure = failure ?? error
+                    failed.store(true, ordering: .releasing)
+                    break
+                }
                 if count == 0 { break }
                 if failure == nil {
-                    do throws(FileSystem.Failure) { try file.writeAll(buffer.baseAddress!, count: count) } catch { failure = error }
+                    do throws(FileSystem.Failure) { try file.writeAll(buffer.baseAddress!, count: count) } catch {
+                        failure = error
+                        failed.store(true, ordering: .releasing)
+                    }
                 }
             }
             pipe.close()

@@ -149,6 +149,22 @@ import TestSupport
         }
     }
 
+    /// A PLTE after the image data is out of place, but libpng only warns about it (a benign error): both readers
+    /// decode the file. Any other critical chunk there is refused by both.
+    @Test func aPaletteAfterTheImageDataIsToleratedAsByLibpng() throws {
+        let pixels = Self.randomPixels(count: 6 * 4 * 3, seed: 11)
+        let tolerated = Self.filteredPNG(width: 6, height: 4, channels: 3, pixels: pixels,
+                                         extraAfterIDAT: [("PLTE", [1, 2, 3, 4, 5, 6])])
+        let own = try PNGDecoder.decode(tolerated, maxPixels: 1 << 20, ownRows: true)
+        #expect(own.pixels == pixels)
+        #expect(own == (try PNGDecoder.decode(tolerated, maxPixels: 1 << 20, ownRows: false)))
+        let refused = Self.filteredPNG(width: 6, height: 4, channels: 3, pixels: pixels,
+                                       extraAfterIDAT: [("IHDR", TestPNGEncoder.ihdr(width: 6, height: 4, bitDepth: 8,
+                                                                                   colorType: 2, interlaced: false))])
+        #expect(throws: PNGError.self) { try PNGDecoder.decode(refused, maxPixels: 1 << 20, ownRows: true) }
+        #expect(throws: PNGError.self) { try PNGDecoder.decode(refused, maxPixels: 1 << 20, ownRows: false) }
+    }
+
     /// An RGB image with a tRNS colour key is left to libpng, which makes the keyed colour white.
     @Test func anRGBColourKeyGoesThroughLibpng() throws {
         let pixels: [UInt8] = [10, 20, 30, 200, 100, 50]
