@@ -201,7 +201,6 @@ public final class BufferPool: Sendable {
         return []
     }
 
-
     /// A new array of `count` bytes that are not written: every caller of `take` overwrites them all.
     private static func uninitialized(_ count: Int) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }

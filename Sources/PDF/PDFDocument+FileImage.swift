@@ -74,8 +74,6 @@ extension PDFDocument {
     fileprivate func imageFileWillOpen() -> Bool {
         let index = imageFilesOpened
         imageFilesOpened += 1
-        // The file cannot take the book any more (the disk is full): stop before the next image, not after the last.
-        if saveWriteFailed?() == true { return false }
         return saveMonitor?(index, imageFiles.count) ?? true
     }
 }

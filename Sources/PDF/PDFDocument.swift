@@ -24,8 +24,6 @@ public final class PDFDocument {
     var imageFiles: [ImageFile] = []
     /// Asked before each image file is read during `save(to:)`; nil outside a save.
     var saveMonitor: ((_ index: Int, _ count: Int) -> Bool)?
-    /// True once the file being saved can take no more (the copier's write failed); nil outside a save.
-    var saveWriteFailed: (() -> Bool)?
     /// Image files the current save has opened so far.
     var imageFilesOpened = 0
 
@@ -154,8 +152,10 @@ public final class PDFDocument {
             return try saveByHaru(to: path)
         }
         let copier = PipeCopier(from: pipe.read, to: target)
-        saveWriteFailed = { copier.hasFailed }
-        defer { saveWriteFailed = nil }
+        // A file that can take no more (the disk is full) stops the save before the next image, not after the last.
+        let monitor = saveMonitor
+        saveMonitor = { index, count in !copier.hasFailed && (monitor?(index, count) ?? true) }
+        defer { saveMonitor = monitor }
         var saveFailure: PDFError?
         do throws(PDFError) { try saveByHaru(to: pipePath) } catch { saveFailure = error }
         // libharu has closed its own descriptor of the pipe; this last one closed, the copier reads the end.

@@ -405,10 +405,8 @@ public final class BookBuilder: Sendable {
         queue.isSuspended = true
         // Longest first (the queue takes ready operations of one priority in the order they were added): with the
         // costliest photos started early, the cheap ones fill the cores at the end instead of one long one.
-        let order = chains.indices.sorted { a, b in
-            let (costA, costB) = (chains[a].job.estimatedCost, chains[b].job.estimatedCost)
-            return costA != costB ? costA > costB : a < b
-        }
+        let costs = chains.map(\.job.estimatedCost)
+        let order = chains.indices.sorted { a, b in costs[a] != costs[b] ? costs[a] > costs[b] : a < b }
         queue.addOperations(order.flatMap { [chains[$0].decode, chains[$0].render] as [Operation] },
                             waitUntilFinished: false)
         if first { hooks.graphReady?() }
