@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers point one way: photobook -> PhotoBookCLI -> PhotoBook -> Imaging, EXIF, JPEG, PNG, PDF -> C modules.
-// Only JPEG, PNG and PDF import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform).
+// Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF), Colour and PDF import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform).
 //
 // Release builds keep Swift's overflow and bounds checks in every module but Imaging, so that an arithmetic
 // slip on hostile input traps instead of corrupting memory. Imaging's resampling kernels take ~8% more CPU
@@ -21,6 +21,7 @@ let package = Package(
         .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16"),
         .systemLibrary(name: "CHaru", path: "Sources/CHaru"),
+        .systemLibrary(name: "CLCMS", path: "Sources/CLCMS", pkgConfig: "lcms2"),
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/CJPEGShim"),
         // zlib for CPNGShim too: a PNG's iCCP profile is inflated by us (libpng is told to skip the chunk).
         .target(name: "CPNGShim", dependencies: ["CPNG", "CZlib"], path: "Sources/CPNGShim"),
@@ -31,15 +32,20 @@ let package = Package(
         // Typed Swift over each C library, and the pure-Swift pieces.
         .target(name: "Imaging", swiftSettings: uncheckedInRelease),
         .target(name: "EXIF"),
-        .target(name: "JPEG", dependencies: ["CJPEGShim", "Imaging"]),
-        .target(name: "PNG", dependencies: ["CPNGShim", "Imaging"]),
+        // The one interface every format is reached through (probe, decode a region at a scale), and what
+        // several codecs share: byte sources, the header read, shrinking rows as they come.
+        .target(name: "ImageCodec", dependencies: ["Imaging", "EXIF", "Platform"]),
+        // Little CMS: colour conversion through ICC profiles, and profiles made from a colour description.
+        .target(name: "Colour", dependencies: ["CLCMS"]),
+        .target(name: "JPEG", dependencies: ["CJPEGShim", "Imaging", "ImageCodec", "EXIF"]),
+        .target(name: "PNG", dependencies: ["CPNGShim", "Imaging", "ImageCodec"]),
         // Platform: an image stream read from its file at save time (PDFDocument+FileImage.swift).
         .target(name: "PDF", dependencies: ["CHaru", "Platform"]),
         // The POSIX calls of the engine and the command line: EINTR, errno and closing descriptors in one place.
         .target(name: "Platform"),
 
         // The engine, the command line, and the thin executable.
-        .target(name: "PhotoBook", dependencies: ["Platform", "Imaging", "EXIF", "JPEG", "PNG", "PDF"]),
+        .target(name: "PhotoBook", dependencies: ["Platform", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "PDF"]),
         .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Platform"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         .executableTarget(name: "photobook-corpus", dependencies: ["JPEG", "Imaging", "CZlib", "CZlibShim"]),
@@ -50,9 +56,12 @@ let package = Package(
         .testTarget(name: "EXIFTests", dependencies: ["EXIF", "TestSupport"]),
         .testTarget(name: "JPEGTests", dependencies: ["JPEG", "Imaging", "TestSupport"]),
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Imaging", "TestSupport"], exclude: ["Reference"]),
+        .testTarget(name: "ImageCodecTests", dependencies: ["ImageCodec", "Imaging", "TestSupport"]),
+        .testTarget(name: "ColourTests", dependencies: ["Colour", "TestSupport"]),
         .testTarget(name: "PDFTests", dependencies: ["PDF", "JPEG", "Imaging", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
-        .testTarget(name: "PhotoBookTests", dependencies: ["PhotoBook", "Platform", "Imaging", "JPEG", "TestSupport"]),
+        .testTarget(name: "PhotoBookTests",
+                    dependencies: ["PhotoBook", "Platform", "Imaging", "ImageCodec", "JPEG", "TestSupport"]),
         .testTarget(name: "PhotoBookCLITests",
                     dependencies: ["photobook", "PhotoBookCLI", "JPEG", "PNG", "Imaging", "TestSupport"]),
     ],

@@ -66,7 +66,10 @@ extension BookBuilder {
         for (index, file) in files.enumerated() {
             switch probed[index] {
             case nil: return stop(.cancelled)
-            case .success(let info)?: usable.append((index, info))
+            case .success(let info)?:
+                usable.append((index, info))
+                reports[index].format = info.formatDescription
+                reports[index].notes = info.notes
             case .failure(let error)?:
                 reports[index].outcome = .failed(error.description)
                 hooks.photoFinished?(file.path)
@@ -89,9 +92,7 @@ extension BookBuilder {
         }
 
         guard options.layout.problem == nil else { return stop(.failed("the page options leave no room for a photo")) }
-        var warnings: [BuildWarning] = usable.compactMap { photo in
-            photo.info.colorProfileProblem.map { BuildWarning(path: photo.info.file.path, message: "\($0); taken as sRGB") }
-        }
+        var warnings: [BuildWarning] = usable.flatMap { photo in photo.info.probeWarnings }
         let captions = findCaptions(usable, warnings: &warnings)
         return .success(PreparedBook(reports: reports, usable: usable, captions: captions, warnings: warnings,
                                      undated: undated))

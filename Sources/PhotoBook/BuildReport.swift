@@ -24,6 +24,10 @@ public struct PhotoReport: Sendable {
     public var losslessCrop: Bool?
     /// The caption set under it, when the book has one for it.
     public var caption: String?
+    /// Its format and what of it ("HEIF (AVIF, 10-bit)"), once probed.
+    public var format: String?
+    /// What its codec noticed of a file it could read, for `--verbose` (a library's warnings).
+    public var notes: [String] = []
 }
 
 /// Something the user should know that did not stop the build: a bad sidecar, a character the font lacks.

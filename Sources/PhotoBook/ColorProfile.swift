@@ -1,4 +1,4 @@
-import JPEG
+import ImageCodec
 
 /// An ICC profile a photo carries, checked against the photo: it goes into the PDF as the image's colour space.
 /// A photo without one is sRGB, as PDF readers take /DeviceRGB.
@@ -18,9 +18,11 @@ public struct ColorProfile: Sendable, Equatable {
 
     public let bytes: [UInt8]
     public let space: Space
+    /// False when the codec converted the pixels through the profile (a CMYK TIFF): they are sRGB now.
+    public var describesDecodedPixels = true
 
     /// The largest profile photobook carries (as for JPEG APP2 chunks).
-    public static let maximumSize = EmbeddedICCProfile.maximumSize
+    public static let maximumSize = 4 << 20
 
     /// `bytes` as a profile for a photo of `components` colour components (1 grey, 3 RGB, 4 CMYK), or why it
     /// is not one (worded for a warning). Only the header is read: a profile whose tags are broken passes here
@@ -61,6 +63,6 @@ public struct ColorProfile: Sendable, Equatable {
     /// photo's pixels went through photobook's own conversion to RGB and a grey photo's were copied to R, G and
     /// B, so their CMYK or grey profile no longer fits and the rendered photo is left sRGB.
     func bytes(forPassThrough passThrough: Bool) -> [UInt8]? {
-        passThrough || space == .rgb ? bytes : nil
+        passThrough || (space == .rgb && describesDecodedPixels) ? bytes : nil
     }
 }

@@ -4,10 +4,13 @@ import Platform
 public struct PhotoFile: Sendable, Equatable {
     /// The path as the user would recognise it (built from what they typed).
     public var path: String
-    /// Nil for a file that should be a photo (named on the command line, or called `.jpg` or `.png`) but whose
-    /// content is neither: it is kept so that it fails with its reason like any other unreadable photo.
+    /// Nil for a file that should be a photo (named on the command line, or called like one: `.jpg`, `.heic`)
+    /// but whose content is no format photobook reads: it is kept so that it fails with its reason like any
+    /// other unreadable photo.
     public var format: ImageFormat?
     public var id: FileSystem.FileID
+    /// Which of the file's pictures this photo is (a page of a multi-page TIFF); 0 for most files.
+    public var picture = 0
     /// The photos of one folder input share a group, and so do photos named one after another on the command
     /// line with no folder between them; groups are numbered in command-line order (`PhotoOrder` sorts by it).
     public var inputGroup = 0
@@ -99,7 +102,7 @@ public struct Discovery: Sendable {
             case .failure(let failure):
                 // A dangling link or a file that vanished. One named like a photo is a photo that cannot be
                 // read (left out by name, or failing a --strict build); anything else is only mentioned.
-                if Self.photoExtensions.contains(Self.fileExtension(path)),
+                if ImageFormat.fileExtensions.contains(Self.fileExtension(path)),
                    case .success(let link) = FileSystem.status(path, followLinks: false) {
                     inputIDs.insert(link.id)
                     include(path, format: nil, id: link.id, seen: &seen)
@@ -129,11 +132,10 @@ public struct Discovery: Sendable {
         }
     }
 
-    /// Names that promise a photo: such a file that is neither JPEG nor PNG is a photo that cannot be read.
-    static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png"]
-    /// Photo formats photobook does not read; said once per file so nobody wonders where a photo went.
-    static let otherImageExtensions: Set<String> = ["heic", "heif", "avif", "webp", "gif", "tif", "tiff", "bmp",
-                                                     "dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf"]
+    /// Photo formats photobook does not read; said once per file so nobody wonders where a photo went. (Names
+    /// that promise a photo photobook reads are its codecs', `ImageFormat.fileExtensions`.)
+    static let otherImageExtensions: Set<String> = ["gif", "bmp", "jxl", "psd", "dng", "cr2", "cr3", "nef", "arw",
+                                                     "orf", "rw2", "raf", "srw", "pef"]
 
     static func sameFolder(_ path: String, _ first: String) -> String {
         path == first ? "listed twice, included once" : "same folder as \(first), included once"
@@ -151,7 +153,7 @@ public struct Discovery: Sendable {
         let ext = Self.fileExtension(path)
         // A file named on the command line or called like a photo is a photo its owner expects: if it cannot be
         // read it fails by name when the book is built (left out, or failing a --strict build), never silently.
-        let promisesPhoto = named || Self.photoExtensions.contains(ext)
+        let promisesPhoto = named || ImageFormat.fileExtensions.contains(ext)
         if promisesPhoto || Self.otherImageExtensions.contains(ext) { inputIDs.insert(status.id) }
         guard status.kind == .regular else {
             // A FIFO or device is never read here (reading one could block for ever): the probe refuses it.
@@ -163,7 +165,7 @@ public struct Discovery: Sendable {
             return
         }
         let prefix: [UInt8]
-        switch FileSystem.readFile(path, limit: 8) {
+        switch FileSystem.readFile(path, limit: ImageFormat.signatureLength) {
         case .failure(let failure):
             if promisesPhoto {
                 include(path, format: nil, id: status.id, seen: &seen)
@@ -178,9 +180,10 @@ public struct Discovery: Sendable {
         if format != nil { inputIDs.insert(status.id) }
         if format == nil && !promisesPhoto {
             if Self.otherImageExtensions.contains(ext) {
-                warnings.append((path, "\(ext.uppercased()) images are not supported (only JPEG and PNG), skipped"))
+                warnings.append((path, "\(ext.uppercased()) images are not supported (photobook reads \(ImageFormat.names)), skipped"))
             } else {
-                notes.append((path, "not a JPEG or PNG image, skipped"))
+                notes.append((path, (OtherFileKind(sniffing: prefix).map { "\($0)" } ?? "not an image photobook reads")
+                              + ", skipped"))
             }
             return
         }

@@ -1,16 +1,87 @@
-/// The image formats photobook reads, recognised by their first bytes, never by the file name.
-public enum ImageFormat: String, Sendable {
-    case jpeg = "JPEG"
-    case png = "PNG"
+import ImageCodec
+import JPEG
+import PNG
 
-    /// The format whose signature starts `bytes`, if any.
+/// The image formats photobook reads, one codec each, in the order their signatures are tried. Adding a
+/// format is a module of its own and one line here; nothing else in the engine names a format.
+let codecs: [any ImageCodec] = [JPEGCodec(), PNGCodec()]
+
+/// An image format photobook reads, recognised by its first bytes, never by the file name.
+public struct ImageFormat: Sendable, Equatable, CustomStringConvertible {
+    public let codec: any ImageCodec
+
+    /// The format's name in messages and the report ("JPEG", "HEIF").
+    public var name: String { codec.name }
+    public var description: String { codec.name }
+
+    public static func == (a: ImageFormat, b: ImageFormat) -> Bool { a.name == b.name }
+
+    /// The format whose signature starts `bytes` (the file's first `signatureLength` bytes), if any.
     public init?(sniffing bytes: [UInt8]) {
-        if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF {
-            self = .jpeg
-        } else if bytes.count >= 8, bytes[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            self = .png
-        } else {
-            return nil
+        guard let codec = codecs.first(where: { $0.recognises(bytes) }) else { return nil }
+        self.codec = codec
+    }
+
+    init(codec: any ImageCodec) { self.codec = codec }
+
+    /// How many of a file's first bytes `init(sniffing:)` needs.
+    public static let signatureLength = imageSignatureLength
+
+    /// File name extensions that promise a photo photobook reads.
+    static let fileExtensions: Set<String> = codecs.reduce(into: []) { $0.formUnion($1.fileExtensions) }
+
+    /// The formats photobook reads, for messages: "JPEG, PNG, HEIF, WebP and TIFF".
+    public static let names: String = {
+        let all = codecs.map(\.name)
+        return all.dropLast().joined(separator: ", ") + " and " + all.last!
+    }()
+
+    /// Why bytes that should be a photo are not one.
+    static func unrecognised(_ bytes: [UInt8]) -> String {
+        if bytes.isEmpty { return "empty file" }
+        for codec in codecs { if let damage = codec.damageInSignature(bytes) { return damage } }
+        if let other = OtherFileKind(sniffing: bytes) { return "\(other), not a photo photobook reads (\(names))" }
+        return "not an image photobook reads (\(names))"
+    }
+}
+
+/// Files people keep beside their photos, named by their first bytes so that `--verbose` and a refusal say
+/// what a skipped file is.
+enum OtherFileKind: CustomStringConvertible {
+    case gif, bmp, pdf, video(String), other(String)
+
+    init?(sniffing bytes: [UInt8]) {
+        func starts(_ text: String, at offset: Int = 0) -> Bool {
+            bytes.count >= offset + text.utf8.count && bytes[offset...].starts(with: text.utf8)
         }
+        if starts("GIF87a") || starts("GIF89a") { self = .gif; return }
+        if starts("BM") && bytes.count >= 14 { self = .bmp; return }
+        if starts("%PDF-") { self = .pdf; return }
+        if starts("ftyp", at: 4) && bytes.count >= 12 {
+            let brand = String(decoding: bytes[8..<12], as: UTF8.self).trimmingCharacters(in: " ")
+            self = .video(brand)
+            return
+        }
+        if starts("RIFF") && bytes.count >= 12 {
+            self = .other("RIFF '\(String(decoding: bytes[8..<12], as: UTF8.self))' file")
+            return
+        }
+        return nil
+    }
+
+    var description: String {
+        switch self {
+        case .gif: return "a GIF image"
+        case .bmp: return "a BMP image"
+        case .pdf: return "a PDF document"
+        case .video(let brand): return "an ISO media file of brand '\(brand)' (a video?)"
+        case .other(let what): return "a \(what)"
+        }
+    }
+}
+
+private extension String {
+    func trimmingCharacters(in set: Character) -> String {
+        String(drop(while: { $0 == set }).reversed().drop(while: { $0 == set }).reversed())
     }
 }

@@ -1,7 +1,6 @@
 import EXIF
+import ImageCodec
 import Imaging
-import JPEG
-import PNG
 import Platform
 
 /// What photobook knows about a photo before decoding it: read from its headers only.
@@ -21,17 +20,35 @@ public struct PhotoInfo: Sendable, Equatable {
     /// follow them write both alike); a camera's stock text ("OLYMPUS DIGITAL CAMERA") does not count as one,
     /// so the XMP that an editor wrote beside it is used instead.
     public var description: String?
-    /// A JPEG whose bytes can go into the PDF unchanged: grey or YCbCr (CMYK would need a Decode array that
-    /// depends on the writer), Huffman-coded (PDF readers do not decode arithmetic coding).
-    public var isEmbeddableJPEG: Bool = false
+    /// The photo's format, as its bytes say.
+    public var format = ImageFormat(codec: codecs[0])
+    /// What of its format the photo is, for `--verbose` and the report ("progressive", "AVIF, 10-bit").
+    public var formatDetail: String?
+    /// The file's own bytes can go into the PDF unchanged (a grey or YCbCr, Huffman-coded JPEG).
+    public var isEmbeddableAsIs: Bool = false
     /// The ICC profile the photo carries, checked against it; nil when it has none or one that cannot be used.
     public var colorProfile: ColorProfile?
     /// Why the photo's ICC profile cannot be used (the photo is then taken as sRGB): a warning for the report.
     public var colorProfileProblem: String?
+    /// What its codec had to say of the photo, for a warning ("animated WebP: only its first frame is used").
+    public var warnings: [String] = []
+    /// What its codec noticed, for `--verbose` only (a library's warnings about a file it could read).
+    public var notes: [String] = []
 
     /// Pixel size as a person sees the photo, orientation applied.
     public var uprightWidth: Int { orientation.swapsDimensions ? storedHeight : storedWidth }
     public var uprightHeight: Int { orientation.swapsDimensions ? storedWidth : storedHeight }
+}
+
+extension PhotoInfo {
+    /// Its format and what of it, for the report and `--verbose`: "JPEG", "HEIF (AVIF, 10-bit)".
+    public var formatDescription: String { format.name + (formatDetail.map { " (\($0))" } ?? "") }
+
+    /// What the probe found worth a warning: a profile that cannot be used, what its codec said.
+    var probeWarnings: [BuildWarning] {
+        (colorProfileProblem.map { ["\($0); taken as sRGB"] } ?? []).map { BuildWarning(path: file.path, message: $0) }
+            + warnings.map { BuildWarning(path: file.path, message: $0) }
+    }
 }
 
 /// When a photo was taken (defined by the EXIF module, which reads it).
@@ -45,109 +62,74 @@ public struct PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Reads what photobook needs to know about a photo from its headers, never its pixels.
 public enum Probe {
-    /// What the probe reads first: most headers are in the first few hundred kilobytes.
-    static let prefixLength = 512 * 1024
-    /// The most it reads for a header that goes on past the prefix: a video named like a photo must not be loaded.
-    static let headerLimit = 64 << 20
-
-    /// Reads the headers of a photo file: its first 512 KB, and again up to 64 MB only when a JPEG or PNG
-    /// header goes on past them. Refuses images over `maxPixels` before any pixel buffer exists.
+    /// Reads the headers of a photo file through its format's codec (JPEG and PNG: the first 512 KB, and again
+    /// up to 64 MB only when a header goes on past them; a TIFF reads its directories where they are).
+    /// Refuses images over `maxPixels` before any pixel buffer exists.
     ///
-    /// `read` reads at most `limit` bytes of a file (tests count the reads through it).
+    /// `open` gives the file's bytes (tests count the reads through it).
     public static func probe(_ file: PhotoFile, maxPixels: Int,
-                             read: (_ path: String, _ limit: Int) -> Result<[UInt8], FileSystem.Failure>
-                                 = { FileSystem.readFile($0, limit: $1) }) -> Result<PhotoInfo, PhotoError> {
+                             open: (_ path: String) -> Result<any ByteSource, FileSystem.Failure>
+                                 = { path in Result { () throws(FileSystem.Failure) in try FileSource(path: path) } })
+        -> Result<PhotoInfo, PhotoError> {
         Result { () throws(PhotoError) in
-            let prefix = try read(file.path, prefixLength).mapError { PhotoError("cannot read: \($0)") }.get()
-            // Bytes short of the prefix are the whole file: a header cut there is a truncated file.
-            let moreBytesFollow = prefix.count == prefixLength
-            if let info = try probe(file, bytes: prefix, maxPixels: maxPixels, moreBytesFollow: moreBytesFollow) {
-                return info
-            }
-            let bytes = try read(file.path, headerLimit).mapError { PhotoError("cannot read: \($0)") }.get()
-            guard let info = try probe(file, bytes: bytes, maxPixels: maxPixels, moreBytesFollow: false) else {
-                // Not reached: without more bytes to come the codecs say why the header is incomplete.
-                throw PhotoError("corrupt image (its header does not end)")
-            }
-            return info
+            let source = try open(file.path).mapError { PhotoError("cannot read: \($0)") }.get()
+            return try probe(file, source: source, maxPixels: maxPixels)
         }
     }
 
-    /// Why bytes that should be a photo are not one.
-    static func unrecognised(_ bytes: [UInt8]) -> String {
-        if bytes.isEmpty { return "empty file" }
-        // A file cut inside its signature is a photo that was cut short, not some other kind of file.
-        let size = "only \(bytes.count) byte\(bytes.count == 1 ? "" : "s")"
-        if bytes.count < 3 && [0xFF, 0xD8, 0xFF].starts(with: bytes) { return "corrupt JPEG (truncated file: \(size))" }
-        if bytes.count < 8 && [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A].starts(with: bytes) {
-            return "corrupt PNG (truncated: \(size))"
+    /// The headers of the photo `source` holds: its format from its first bytes, then what its codec reads.
+    static func probe(_ photo: PhotoFile, source file: any ByteSource, maxPixels: Int) throws(PhotoError) -> PhotoInfo {
+        // One read for the signature and, for most formats, the whole header.
+        let source: PrefixCachedSource, signature: [UInt8]
+        do throws(CodecError) {
+            source = try PrefixCachedSource(file)
+            signature = try source.prefix(ImageFormat.signatureLength)
+        } catch {
+            throw PhotoError(error)
         }
-        if bytes.count >= 4 && bytes[1] == 0x50 && bytes[2] == 0x4E && bytes[3] == 0x47 || bytes[0] == 0x89 {
-            return "corrupt PNG (damaged signature)"
+        guard let format = ImageFormat(sniffing: signature) else { throw PhotoError(ImageFormat.unrecognised(signature)) }
+        let headers: [ImageHeader]
+        do throws(CodecError) {
+            headers = try format.codec.probe(source)
+        } catch {
+            throw PhotoError(error)
         }
-        if bytes.count >= 2 && bytes[0] == 0xFF && bytes[1] == 0xD8 { return "corrupt JPEG (damaged start of image)" }
-        return "not a JPEG or PNG image"
-    }
-
-    /// Reads the headers of a photo from `bytes`. With `moreBytesFollow` (the bytes are the start of a longer
-    /// file) a JPEG or PNG header that goes on past them gives nil: read more and ask again.
-    static func probe(_ file: PhotoFile, bytes: [UInt8], maxPixels: Int,
-                      moreBytesFollow: Bool) throws(PhotoError) -> PhotoInfo? {
-        let width: Int, height: Int, exif: [UInt8]?, xmp: [UInt8]?
-        var embeddable = false
-        var profile: Result<ColorProfile, PhotoError>? = nil
-        switch ImageFormat(sniffing: bytes) {
-        case .jpeg:
-            do {
-                let read = moreBytesFollow ? try JPEGDecoder.readInfo(prefix: bytes) : try JPEGDecoder.readInfo(bytes)
-                guard let info = read else { return nil }
-                (width, height, exif) = (info.width, info.height, info.exif)
-                // libjpeg has read every marker before the first scan out of these bytes: so is the XMP segment.
-                xmp = JPEGSegments.xmpPacket(inJPEG: bytes)
-                embeddable = !info.isArithmetic && ((info.colorSpace == .ycbcr && info.components == 3)
-                    || (info.colorSpace == .grayscale && info.components == 1))
-                switch info.iccProfile {
-                case .profile(let bytes)?: profile = ColorProfile.check(bytes, components: info.components)
-                case .unusable(let reason)?: profile = .failure(PhotoError(reason))
-                case nil: break
-                }
-            } catch {
-                throw PhotoError(error.description)
-            }
-        case .png:
-            do {
-                let read = moreBytesFollow ? try PNGDecoder.readInfo(prefix: bytes) : try PNGDecoder.readInfo(bytes)
-                guard let info = read else { return nil }
-                (width, height, exif, xmp) = (info.width, info.height, info.exif, info.xmp)
-                // Grey PNGs (colour types 0 and 4) have one colour component, the others three.
-                switch info.colorProfile {
-                case .profile(let bytes)?:
-                    profile = ColorProfile.check(bytes, components: info.colorType & 2 == 0 ? 1 : 3)
-                case .unusable(let reason)?: profile = .failure(PhotoError(reason))
-                case nil: break
-                }
-            } catch {
-                throw PhotoError(error.description)
-            }
-        case nil:
-            throw PhotoError(Self.unrecognised(bytes))
-        }
+        guard let header = headers.first else { throw PhotoError("the \(format.name) file holds no picture") }
+        let width = header.width, height = header.height
         guard width > 0, height > 0 else { throw PhotoError("image has no pixels (\(width)x\(height))") }
         guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels,
               width <= maxPixels, height <= maxPixels else {
             throw PhotoError("image is \(width)x\(height) pixels, more than the limit of \(maxPixels) (see --max-pixels)")
         }
-        let metadata = exif.map(EXIFParser.parse) ?? EXIFMetadata()
-        var info = PhotoInfo(file: file, storedWidth: width, storedHeight: height,
-                             orientation: Orientation(exifValue: metadata.orientation),
-                             captureDate: metadata.captureDate,
-                             description: metadata.imageDescription ?? xmp.flatMap(XMP.description(inPacket:)),
-                             isEmbeddableJPEG: embeddable)
-        switch profile {
-        case .success(let checked)?: info.colorProfile = checked
-        case .failure(let problem)?: info.colorProfileProblem = problem.description
+        let metadata = header.exif.map(EXIFParser.parse) ?? EXIFMetadata()
+        let orientation: Orientation
+        switch header.orientation {
+        case .exif: orientation = Orientation(exifValue: metadata.orientation)
+        case .fixed(let fixed): orientation = fixed
+        }
+        var info = PhotoInfo(file: photo, storedWidth: width, storedHeight: height, orientation: orientation,
+                             captureDate: header.captureDate ?? metadata.captureDate,
+                             description: header.description ?? metadata.imageDescription
+                                 ?? header.xmp.flatMap(XMP.description(inPacket:)),
+                             format: format, formatDetail: header.detail, isEmbeddableAsIs: header.isEmbeddableAsIs)
+        switch header.colorProfile {
+        case .profile(let bytes)?:
+            switch ColorProfile.check(bytes, components: header.colorComponents) {
+            case .success(var checked):
+                checked.describesDecodedPixels = header.profileDescribesDecodedPixels
+                info.colorProfile = checked
+            case .failure(let problem):
+                info.colorProfileProblem = problem.description
+            }
+        case .unusable(let reason)?: info.colorProfileProblem = reason
         case nil: break
         }
+        info.warnings = header.warnings
+        info.notes = header.notes
         return info
     }
+}
+
+extension PhotoError {
+    init(_ error: CodecError) { self.init(error.description) }
 }

@@ -52,7 +52,7 @@ struct BuildCommand {
                            + "folder and within a run of photos named one after another (as a shell's *.jpg "
                            + "gives them)",
                        .date: "by the moment each photo was taken (EXIF DateTimeOriginal with its fraction of a "
-                           + "second and time zone, JPEG or PNG), a photo without a time zone taken to be in the "
+                           + "second and time zone, from EXIF in any format, or a TIFF's own tags), a photo without a time zone taken to be in the "
                            + "zone of the photo with one nearest to it in local time (the phone on the same trip), "
                            + "local times compared as they are when no photo has one, equal moments in name order, "
                            + "and the photos without a date last, in name order (--verbose names them)",
@@ -164,10 +164,10 @@ struct BuildCommand {
             synopsis: "photobook build INPUT... -o OUTPUT.pdf [options]",
             summary: "make a print-ready PDF photo book from folders and files of photos",
             description: [
-                "Makes a print-ready PDF photo book, one photo per page, from folders and files of JPEG and PNG "
-                    + "photos. Photos are in natural name order (img2 before img10), inputs in the order given, "
+                "Makes a print-ready PDF photo book, one photo per page, from folders and files of JPEG, PNG, "
+                    + "HEIC/HEIF, AVIF, WebP and TIFF photos. Photos are in natural name order (img2 before img10), inputs in the order given, "
                     + "unless --sort says otherwise; images are recognised by their content, other files are skipped. Every photo is "
-                    + "turned upright from its EXIF orientation and resampled once to the density asked for.",
+                    + "turned upright from its EXIF orientation (a HEIF's own transformations) and resampled once to the density asked for.",
                 "The book is written atomically: OUTPUT is replaced only when the whole book is ready, and "
                     + "Ctrl-C at any moment leaves it untouched and no temporary file behind.",
                 "Given a book description (BOOK.json, written by photobook init and edited by hand) as its only "

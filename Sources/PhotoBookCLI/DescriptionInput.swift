@@ -88,7 +88,7 @@ struct DescriptionInput {
                     throw fail("\(at).path", "\(resolved) is a folder; list its photos one by one")
                 }
                 guard found.photos.count == 1, let file = found.photos.first, file.format != nil else {
-                    throw fail("\(at).path", "\(resolved): not a JPEG or PNG photo")
+                    throw fail("\(at).path", "\(resolved): not a photo photobook reads (\(ImageFormat.names))")
                 }
                 if let focus = photo.focus {
                     guard focus.count == 2, focus.allSatisfy({ $0.isFinite && (0...1).contains($0) }) else {

@@ -202,8 +202,8 @@ public enum PhotoBookCLI {
         }
         for (path, reason) in discovery.notes { say.note(reason, path: path) }
         guard !discovery.photos.isEmpty || description != nil else {
-            say.error("no JPEG or PNG photos found in \(command.inputs.joined(separator: ", ")), nothing was written")
-            let none = BuildReport(photos: [], book: .skipped(because: "no JPEG or PNG photos found"), pagesWritten: 0,
+            say.error("no photos found in \(command.inputs.joined(separator: ", ")), nothing was written")
+            let none = BuildReport(photos: [], book: .skipped(because: "no photos found"), pagesWritten: 0,
                                    seconds: 0)
             return writeReport(none, command: command, options: options, status: .failure, say: say, early: early)
         }
@@ -221,7 +221,7 @@ public enum PhotoBookCLI {
                 for (path, reason) in found.errors { say.error("--cover-photo: \(reason)", path: path) }
                 if !found.errors.isEmpty { return .usage }
                 guard found.photos.count == 1, let photo = found.photos.first, photo.format != nil else {
-                    say.error("--cover-photo: not a JPEG or PNG photo", path: cover)
+                    say.error("--cover-photo: not a photo photobook reads (\(ImageFormat.names))", path: cover)
                     return .usage
                 }
                 // A cover that is also among the book's photos is that photo, shown once, on the title page.
@@ -296,6 +296,10 @@ public enum PhotoBookCLI {
         let placed = command.options.order.reverse ? "before the dated photos, in reverse name order"
                                                    : "after the dated photos, in name order"
         for path in report.undatedPhotos { say.note("no capture date: placed \(placed)", path: path) }
+        for photo in report.photos {
+            if let format = photo.format { say.note(format, path: photo.path) }
+            for note in photo.notes { say.note(note, path: photo.path) }
+        }
         let status = Summary.report(report, output: output, options: options, say: say)
         return writeReport(report, command: command, options: options, status: status, say: say, early: early)
     }

@@ -67,6 +67,8 @@ struct ReportDocument: Codable, Equatable {
         /// A lossless crop: the photo's own DCT blocks, copied and turned, clipped to the cell by the page.
         var losslessCrop: Bool?
         var caption: String?
+        /// Its format, and what of it: "JPEG (progressive)", "HEIF (AVIF, 10-bit)", "TIFF (16-bit RGB, LZW)".
+        var format: String?
         var warnings: [String]
     }
 
@@ -120,7 +122,7 @@ struct ReportDocument: Codable, Equatable {
                          cropShare: photo.cropShare, pixelWidth: placed ? photo.pixelWidth : nil,
                          pixelHeight: placed ? photo.pixelHeight : nil,
                          effectiveDPI: placed ? photo.effectiveDPI : nil, passThrough: photo.passThrough,
-                         losslessCrop: photo.losslessCrop, caption: photo.caption,
+                         losslessCrop: photo.losslessCrop, caption: photo.caption, format: photo.format,
                          warnings: warnings)
         }
         warnings = report.warnings.map { Warning(path: $0.path, message: $0.message) }

@@ -50,6 +50,11 @@ public struct FileDescriptor: Sendable, Hashable {
         try valueOrErrno { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }.get()
     }
 
+    /// `pread(2)` into `buffer` from `offset`: the number of bytes read, 0 at the end of the file.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(FileSystem.Failure) -> Int {
+        try valueOrErrno { Glibc.pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }.get()
+    }
+
     /// `write(2)` until every byte of `bytes` is written.
     public func writeAll(_ bytes: [UInt8]) throws(FileSystem.Failure) {
         var written = 0

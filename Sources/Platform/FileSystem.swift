@@ -88,8 +88,9 @@ public enum FileSystem {
         valueOrErrno { Glibc.open(path, flags | O_CLOEXEC) }.map(FileDescriptor.init(rawValue:))
     }
 
-    /// Reads a regular file, at most its first `limit` bytes.
-    public static func readFile(_ path: String, limit: Int = Int.max) -> Result<[UInt8], Failure> {
+    /// Opens a regular file for reading and returns it with its status; refuses anything else (a FIFO or
+    /// device named like a photo would block or never end). The caller owns the descriptor.
+    public static func openRegularFile(_ path: String) -> Result<(FileDescriptor, Status), Failure> {
         // O_NONBLOCK: opening a FIFO that has no writer must not wait for one.
         let descriptor: FileDescriptor
         switch open(path, O_RDONLY | O_NONBLOCK) {
@@ -98,13 +99,27 @@ public enum FileSystem {
                                     ? "broken symbolic link (its target does not exist)" : nil))
         case .success(let opened): descriptor = opened
         }
+        do throws(Failure) {
+            let status = try descriptor.status()
+            guard status.kind == .regular else {
+                throw Failure(code: EINVAL, detail: "not a regular file (a FIFO, device or socket is never read)")
+            }
+            return .success((descriptor, status))
+        } catch {
+            _ = descriptor.close()
+            return .failure(error)
+        }
+    }
+
+    /// Reads a regular file, at most its first `limit` bytes.
+    public static func readFile(_ path: String, limit: Int = Int.max) -> Result<[UInt8], Failure> {
+        let descriptor: FileDescriptor, status: Status
+        switch openRegularFile(path) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let opened): (descriptor, status) = opened
+        }
         return Result { () throws(Failure) in
             try descriptor.closeAfter { (file) throws(Failure) in
-                // A FIFO or device named like a photo would block or never end.
-                let status = try file.status()
-                guard status.kind == .regular else {
-                    throw Failure(code: EINVAL, detail: "not a regular file (a FIFO, device or socket is never read)")
-                }
                 let wanted = min(Int(status.size), limit)
                 var bytes = [UInt8](repeating: 0, count: wanted)
                 var filled = 0

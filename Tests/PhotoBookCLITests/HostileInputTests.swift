@@ -33,7 +33,7 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
         return [
             BrokenPhoto(name: "empty.jpg", reason: "empty file") { [] },
             BrokenPhoto(name: "few-bytes.jpg", reason: "corrupt JPEG") { [0xFF, 0xD8, 0xFF, 0xE0] },
-            BrokenPhoto(name: "text.jpg", reason: "not a JPEG or PNG image") { Array("my holiday notes\n".utf8) },
+            BrokenPhoto(name: "text.jpg", reason: "not an image photobook reads") { Array("my holiday notes\n".utf8) },
             BrokenPhoto(name: "cut-before-frame.jpg", reason: "corrupt JPEG (truncated") { Array(jpeg.prefix(sof.offset)) },
             BrokenPhoto(name: "cut-in-frame.jpg", reason: "corrupt JPEG (truncated") { Array(jpeg.prefix(sof.offset + 7)) },
             BrokenPhoto(name: "cut-in-scan.jpg", reason: "corrupt JPEG (truncated") { Array(jpeg.prefix(scan + 2000)) },

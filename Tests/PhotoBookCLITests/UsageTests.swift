@@ -94,7 +94,7 @@ import Testing
         _ = try scratch.write("photos/readme.txt", Array("hi".utf8))
         let run = try Run.photobook(["build", photos, "-o", scratch.file("book.pdf")])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("no JPEG or PNG photos found"), "\(run.stderr)")
+        #expect(run.stderr.contains("no photos found"), "\(run.stderr)")
         #expect(Scratch.listing(scratch.path) == ["photos"])
     }
 }

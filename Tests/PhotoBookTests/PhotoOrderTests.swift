@@ -17,7 +17,7 @@ private func photo(_ path: String, _ date: String? = nil, group: Int = 0, named:
         captureDate = CaptureDate(exifDateTime: text, subSeconds: fraction, offset: offset)
         precondition(captureDate != nil, "bad test date \(date)")
     }
-    let file = PhotoFile(path: path, format: .jpeg, id: FileSystem.FileID(device: 1, inode: UInt64(abs(path.hashValue) % 1_000_000)),
+    let file = PhotoFile(path: path, format: ImageFormat(sniffing: [0xFF, 0xD8, 0xFF]), id: FileSystem.FileID(device: 1, inode: UInt64(abs(path.hashValue) % 1_000_000)),
                          inputGroup: group, isNamed: named)
     return PhotoInfo(file: file, storedWidth: 10, storedHeight: 10, orientation: .topLeft, captureDate: captureDate)
 }

@@ -104,7 +104,7 @@ struct TextPlanTests {
     }
 
     func file(_ path: String) -> PhotoFile {
-        PhotoFile(path: path, format: .jpeg, id: FileSystem.FileID(device: 0, inode: 0))
+        PhotoFile(path: path, format: ImageFormat(sniffing: [0xFF, 0xD8, 0xFF]), id: FileSystem.FileID(device: 0, inode: 0))
     }
 
     @Test func autoTakesTheSidecarThenTheDescription() throws {
@@ -178,7 +178,7 @@ extension TextPlanTests {
     }
 
     @Test func sectionsByFolderAndByDay() {
-        let file = PhotoFile(path: "trip/Day 1/IMG_1.jpg", format: .jpeg, id: FileSystem.FileID(device: 0, inode: 0))
+        let file = PhotoFile(path: "trip/Day 1/IMG_1.jpg", format: ImageFormat(sniffing: [0xFF, 0xD8, 0xFF]), id: FileSystem.FileID(device: 0, inode: 0))
         #expect(SectionMode.folder.heading(of: file, captureDate: nil) == "Day 1")
         #expect(SectionMode.day.heading(of: file, captureDate: CaptureDate(exifDateTime: "2024:07:14 18:03:09")) == "14 July 2024")
         #expect(SectionMode.day.heading(of: file, captureDate: nil) == "Without a date")

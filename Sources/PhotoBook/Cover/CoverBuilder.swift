@@ -88,7 +88,10 @@ public final class CoverBuilder: Sendable {
         for (index, file) in files.enumerated() {
             if session.isCancelled { return ended(.cancelled) }
             switch Probe.probe(file, maxPixels: options.maxPixels) {
-            case .success(let info): infos.append(info)
+            case .success(let info):
+                infos.append(info)
+                reports[index].format = info.formatDescription
+                reports[index].notes = info.notes
             case .failure(let error):
                 reports[index].outcome = .failed(error.description)
                 hooks.photoFinished?(file.path)
@@ -97,9 +100,7 @@ public final class CoverBuilder: Sendable {
         if session.isCancelled { return ended(.cancelled) }
         guard infos.count == files.count else { return ended(.skipped(because: "the cover needs every photo it names")) }
 
-        var warnings: [BuildWarning] = infos.compactMap { info in
-            info.colorProfileProblem.map { BuildWarning(path: info.file.path, message: "\($0); taken as sRGB") }
-        }
+        var warnings: [BuildWarning] = infos.flatMap(\.probeWarnings)
         let words = options.text.map { text in
             CoverWords(measure: text.font, title: text.title, subtitle: text.subtitle, author: text.author)
         }

@@ -25,9 +25,9 @@ final class PhotoJob: Sendable {
     init(info: PhotoInfo, placement: PlacedPhoto, keepOriginals: Bool) {
         self.info = info
         self.placement = placement
-        passThrough = info.isEmbeddableJPEG
+        passThrough = info.isEmbeddableAsIs
             && (keepOriginals || placement.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight))
-        lossless = Self.losslessCrops && info.file.format == .jpeg && !passThrough && placement.copiesPixels
+        lossless = Self.losslessCrops && info.format.codec.makesLosslessCrops && !passThrough && placement.copiesPixels
         storedCrop = info.orientation.storedRect(ofUpright: placement.crop, storedWidth: Double(info.storedWidth),
                                                  storedHeight: Double(info.storedHeight))
     }
@@ -49,18 +49,18 @@ enum DecodedPhoto: Sendable {
 extension PhotoJob {
     /// A rough guess of the CPU this photo's decode and render take, in arbitrary units (about nanoseconds on the
     /// bench machine), used only to order the work: the longest jobs start first, so the last minutes of a build
-    /// are not one 18 MB PNG decoding on one core while the others have nothing left to do. Per pixel, measured
-    /// with perf on 12-megapixel photos: the entropy decoding of a JPEG reads every block of the file whatever is
-    /// kept (~3); a lossless crop also writes its blocks again (~3); a PNG inflates and unfilters every row (~35);
-    /// decoded pixels are upsampled and colour-converted (~2); page pixels are resampled and encoded (~25).
+    /// are not one 18 MB PNG decoding on one core while the others have nothing left to do. The codec says what
+    /// its decode costs per stored and per decoded pixel (`ImageCodec.cost`); a lossless crop also writes its
+    /// blocks again (as much again as reading them); page pixels are resampled and encoded (~25, measured with
+    /// perf on 12-megapixel photos).
     var estimatedCost: Double {
         let stored = Double(info.storedWidth) * Double(info.storedHeight)
         let page = Double(placement.pixelWidth) * Double(placement.pixelHeight)
-        if info.file.format == .png { return 35 * stored + 25 * page }
-        if passThrough { return 3 * stored }
-        if lossless { return 6 * stored }
+        let cost = info.format.codec.cost
+        if passThrough { return cost.perStoredPixel * stored }
+        if lossless { return 2 * cost.perStoredPixel * stored }
         let scale = min(1, Double(placement.pixelWidth) / placement.crop.width)
         let decoded = storedCrop.width * storedCrop.height * scale * scale
-        return 3 * stored + 2 * decoded + 25 * page
+        return cost.perStoredPixel * stored + cost.perDecodedPixel * decoded + 25 * page
     }
 }

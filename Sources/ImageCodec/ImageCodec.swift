@@ -1,0 +1,98 @@
+import Imaging
+
+/// One image format, as the engine sees it: recognised by its first bytes, probed without pixels, decoded
+/// region by region at a scale. Every format photobook reads is one value of this protocol in its own module,
+/// registered once (`PhotoBook/Codecs.swift`); the engine never asks which format it holds.
+///
+/// The shape is libvips' loader class (`is_a`, `header`, `load`), with swift-png's habit of handing back the
+/// metadata the codec meets (ICC, EXIF, XMP) so that nobody parses the file for it again.
+public protocol ImageCodec: Sendable {
+    /// The format's name in messages, `--verbose` and the report: "JPEG", "PNG", "HEIF", "WebP", "TIFF".
+    var name: String { get }
+    /// Lower-case file name extensions that promise this format: such a file that is not one is a photo that
+    /// cannot be read (named in a warning), not some other file passed over.
+    var fileExtensions: Set<String> { get }
+    /// True when `prefix`, the file's first `imageSignatureLength` bytes (fewer for a shorter file),
+    /// starts a file of this format. Looks at the bytes only.
+    func recognises(_ prefix: [UInt8]) -> Bool
+    /// Why a file that is no known format is probably a damaged file of this one ("corrupt PNG (damaged
+    /// signature)"), from its first bytes; nil when nothing about them suggests this format.
+    func damageInSignature(_ prefix: [UInt8]) -> String?
+
+    /// The headers of every picture the file holds that is a photo, in file order (one for most files; a
+    /// multi-page TIFF has one per page; thumbnails, masks and reduced copies are not pictures). Reads no pixel
+    /// data and allocates nothing in proportion to the declared size. Throws `.failed(reason)` for a file
+    /// that is not a readable image of this format.
+    func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader]
+
+    /// Decodes at least `request.region` of picture `request.picture`, at the smallest scale the codec offers
+    /// that still gives the region `request.minimumWidth` x `request.minimumHeight` pixels, as 8-bit RGB in a
+    /// pooled buffer (`BufferPool.shared`), transparency composited over white. Refuses a picture of more than
+    /// `request.maxPixels` before any pixel buffer exists. Asks `shouldCancel` at safe points (between bands
+    /// of rows at least) and throws `.cancelled` once it returns true.
+    func decode(_ source: any ByteSource, _ request: DecodeRequest,
+                shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage
+
+    /// A rough cost of decoding, per stored pixel of the whole picture (work done whatever part is kept) and
+    /// per decoded pixel handed out, in the units of `PhotoJob.estimatedCost` (about nanoseconds on the bench
+    /// machine). Only orders the work.
+    var cost: DecodeCost { get }
+    /// The most bytes a sound file of a picture of `pixels` stored pixels can hold: a larger file (a video
+    /// renamed .jpg, or junk appended) is refused before it is read.
+    func largestSoundFile(pixels: Int) -> Int
+
+    /// The file's own bytes when they can go into the PDF unchanged (a JPEG the PDF's DCTDecode reads), after
+    /// proving them sound by a full decode; nil when this format never goes into a PDF as it is.
+    func verifiedOriginal(_ source: any ByteSource, maxPixels: Int,
+                          shouldCancel: () -> Bool) throws(CodecError) -> OriginalImage?
+    /// True when `losslessCrop` can make crops of this format's files (false: it always says nil).
+    var makesLosslessCrops: Bool { get }
+    /// A new JPEG of the picture's own compressed blocks under `region`, turned by `orientation`, with no
+    /// decode and no re-encode; nil when the format or this file cannot do that (then its pixels are decoded).
+    func losslessCrop(_ source: any ByteSource, region: PixelRegion, orientation: Orientation, maxPixels: Int,
+                      shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop?
+}
+
+extension ImageCodec {
+    public func damageInSignature(_ prefix: [UInt8]) -> String? { nil }
+    public func largestSoundFile(pixels: Int) -> Int {
+        let (raw, overflow) = pixels.multipliedReportingOverflow(by: 4)
+        return overflow ? Int.max : max(64 << 20, raw + (16 << 20))
+    }
+    public func verifiedOriginal(_ source: any ByteSource, maxPixels: Int,
+                                 shouldCancel: () -> Bool) throws(CodecError) -> OriginalImage? { nil }
+    public var makesLosslessCrops: Bool { false }
+    public func losslessCrop(_ source: any ByteSource, region: PixelRegion, orientation: Orientation, maxPixels: Int,
+                             shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop? { nil }
+}
+
+/// What a codec's decode costs, per pixel (see `ImageCodec.cost`).
+public struct DecodeCost: Sendable, Equatable {
+    /// Per stored pixel of the whole picture: entropy decoding, inflating, reading every strip.
+    public var perStoredPixel: Double
+    /// Per pixel handed out: upsampling, colour conversion, copying.
+    public var perDecodedPixel: Double
+    public init(perStoredPixel: Double, perDecodedPixel: Double) {
+        self.perStoredPixel = perStoredPixel
+        self.perDecodedPixel = perDecodedPixel
+    }
+}
+
+/// How many of a file's first bytes `ImageCodec.recognises` is shown: an ISO-BMFF `ftyp` box lists its
+/// compatible brands there.
+public let imageSignatureLength = 64
+
+/// Why a codec could not probe or decode a file.
+public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `shouldCancel` returned true at a safe point.
+    case cancelled
+    /// The file cannot be used, worded for the person who owns it ("corrupt HEIF (truncated file)").
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .cancelled: return "cancelled"
+        case .failed(let reason): return reason
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import ImageCodec
+import Imaging
+
+/// PNG through the one codec interface: always decoded whole (PNG has no scaled decode).
+public struct PNGCodec: ImageCodec {
+    public init() {}
+
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    public var name: String { "PNG" }
+    public var fileExtensions: Set<String> { ["png"] }
+    // Measured with perf on 12-megapixel photos: inflating and unfiltering every row (~35 a stored pixel); the
+    // decode hands out the stored pixels themselves.
+    public var cost: DecodeCost { DecodeCost(perStoredPixel: 35, perDecodedPixel: 0) }
+
+    public func recognises(_ prefix: [UInt8]) -> Bool { prefix.starts(with: Self.signature) }
+
+    public func damageInSignature(_ prefix: [UInt8]) -> String? {
+        if !prefix.isEmpty && prefix.count < 8 && Self.signature.starts(with: prefix) {
+            return "corrupt PNG (truncated: only \(prefix.count) byte\(prefix.count == 1 ? "" : "s"))"
+        }
+        if prefix.count >= 4 && prefix[1] == 0x50 && prefix[2] == 0x4E && prefix[3] == 0x47 || prefix.first == 0x89 {
+            return "corrupt PNG (damaged signature)"
+        }
+        return nil
+    }
+
+    public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
+        [try HeaderReading.read(source) { (bytes, moreBytesFollow) throws(CodecError) -> ImageHeader? in
+            do throws(PNGError) {
+                let read = moreBytesFollow ? try PNGDecoder.readInfo(prefix: bytes) : try PNGDecoder.readInfo(bytes)
+                guard let info = read else { return nil }
+                var header = ImageHeader(width: info.width, height: info.height)
+                (header.exif, header.xmp) = (info.exif, info.xmp)
+                // Grey PNGs (colour types 0 and 4) have one colour component, the others three.
+                header.colorComponents = info.colorType & 2 == 0 ? 1 : 3
+                switch info.colorProfile {
+                case .profile(let bytes)?: header.colorProfile = .profile(bytes)
+                case .unusable(let reason)?: header.colorProfile = .unusable(reason)
+                case nil: break
+                }
+                header.detail = "\(info.bitDepth)-bit" + (info.isInterlaced ? ", interlaced" : "")
+                return header
+            } catch {
+                throw Self.codecError(error)
+            }
+        }]
+    }
+
+    public func decode(_ source: any ByteSource, _ request: DecodeRequest,
+                       shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
+        let bytes = try source.readAll()
+        do throws(PNGError) {
+            let image = try PNGDecoder.decode(bytes, maxPixels: request.maxPixels, shouldCancel: shouldCancel)
+            return DecodedImage(image: image, storedWidth: image.width, storedHeight: image.height,
+                                covers: SourceRect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)),
+                                scale: 1)
+        } catch {
+            throw Self.codecError(error)
+        }
+    }
+
+    static func codecError(_ error: PNGError) -> CodecError {
+        error == .cancelled ? .cancelled : .failed(error.description)
+    }
+}
