@@ -9,8 +9,8 @@ TEST_TIMEOUT ?= 2400
 
 # The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
 # at its output as a person would.
-BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev zlib1g-dev pkg-config
-TEST_PACKAGES  := poppler-utils qpdf python3-png python3-jsonschema libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make
+BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev liblcms2-dev zlib1g-dev pkg-config
+TEST_PACKAGES  := poppler-utils qpdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl
 
 .PHONY: all deps test-deps build test demo install docs clean
 
@@ -22,6 +22,11 @@ deps:
 	[ -f /usr/include/jpeglib.h ] || [ -f /usr/include/x86_64-linux-gnu/jpeglib.h ] || [ -f /usr/include/$$(gcc -dumpmachine 2>/dev/null)/jpeglib.h ] || missing="$$missing libjpeg-dev"; \
 	[ -f /usr/include/png.h ] || missing="$$missing libpng-dev"; \
 	[ -f /usr/include/hpdf.h ] || missing="$$missing libhpdf-dev"; \
+	arch=$$(gcc -dumpmachine 2>/dev/null); \
+	[ -f /usr/include/libheif/heif.h ] || [ -f /usr/include/$$arch/libheif/heif.h ] || missing="$$missing libheif-dev"; \
+	[ -f /usr/include/webp/demux.h ] || missing="$$missing libwebp-dev"; \
+	[ -f /usr/include/tiffio.h ] || [ -f /usr/include/$$arch/tiffio.h ] || missing="$$missing libtiff-dev"; \
+	[ -f /usr/include/lcms2.h ] || missing="$$missing liblcms2-dev"; \
 	[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$$missing fonts-dejavu-core"; \
 	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
@@ -56,6 +61,9 @@ test-deps: deps
 	[ -x /usr/bin/time ] || missing="$$missing time"; \
 	{ [ -x /usr/bin/mount ] && [ -x /usr/bin/umount ]; } || missing="$$missing mount"; \
 	[ -x /usr/bin/make ] || missing="$$missing make"; \
+	{ [ -x /usr/bin/cwebp ] && [ -x /usr/bin/dwebp ] && [ -x /usr/bin/webpmux ]; } || missing="$$missing webp"; \
+	[ -x /usr/bin/exiftool ] || missing="$$missing libimage-exiftool-perl"; \
+	/usr/bin/python3 -c 'import PIL' 2>/dev/null || missing="$$missing python3-pil"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
@@ -66,8 +74,12 @@ build: deps
 
 # The whole suite (end-to-end tests run the release binary, as a user would), then the concurrency tests
 # again under ThreadSanitizer.
+# Tests that measure the process's peak memory run alone, after the rest: beside other suites they would see
+# those suites' memory too.
+MEMORY_TESTS := TIFFMemoryTests
 test: test-deps build
-	PHOTOBOOK_BIN=$(CURDIR)/$(BIN) timeout $(TEST_TIMEOUT) $(SWIFT) test
+	PHOTOBOOK_BIN=$(CURDIR)/$(BIN) timeout $(TEST_TIMEOUT) $(SWIFT) test --skip '$(MEMORY_TESTS)'
+	timeout $(TEST_TIMEOUT) $(SWIFT) test --skip-build --filter '$(MEMORY_TESTS)'
 	$(MAKE) tsan
 
 # Sample books from the photos in Fixtures/: one photo per page shown whole, a contact sheet, the automatic

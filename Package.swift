@@ -21,8 +21,12 @@ let package = Package(
         .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16"),
         .systemLibrary(name: "CHaru", path: "Sources/CHaru"),
+        .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux"),
+        .systemLibrary(name: "CTIFF", path: "Sources/CTIFF", pkgConfig: "libtiff-4"),
         .systemLibrary(name: "CLCMS", path: "Sources/CLCMS", pkgConfig: "lcms2"),
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/CJPEGShim"),
+        // libtiff's error and warning handlers take a va_list: formatted in C, handed to Swift as text.
+        .target(name: "CTIFFShim", dependencies: ["CTIFF"], path: "Sources/CTIFFShim"),
         // zlib for CPNGShim too: a PNG's iCCP profile is inflated by us (libpng is told to skip the chunk).
         .target(name: "CPNGShim", dependencies: ["CPNG", "CZlib"], path: "Sources/CPNGShim"),
         // zlib, for the benchmark's corpus tool; the shim turns zlib's deflateInit2 macro into a function.
@@ -39,13 +43,16 @@ let package = Package(
         .target(name: "Colour", dependencies: ["CLCMS"]),
         .target(name: "JPEG", dependencies: ["CJPEGShim", "Imaging", "ImageCodec", "EXIF"]),
         .target(name: "PNG", dependencies: ["CPNGShim", "Imaging", "ImageCodec"]),
+        .target(name: "WebP", dependencies: ["CWebP", "Imaging", "ImageCodec"]),
+        .target(name: "TIFF", dependencies: ["CTIFF", "CTIFFShim", "Imaging", "ImageCodec", "Colour", "EXIF"]),
         // Platform: an image stream read from its file at save time (PDFDocument+FileImage.swift).
         .target(name: "PDF", dependencies: ["CHaru", "Platform"]),
         // The POSIX calls of the engine and the command line: EINTR, errno and closing descriptors in one place.
         .target(name: "Platform"),
 
         // The engine, the command line, and the thin executable.
-        .target(name: "PhotoBook", dependencies: ["Platform", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "PDF"]),
+        .target(name: "PhotoBook", dependencies: ["Platform", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "WebP",
+                                                  "TIFF", "PDF"]),
         .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Platform"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         .executableTarget(name: "photobook-corpus", dependencies: ["JPEG", "Imaging", "CZlib", "CZlibShim"]),
@@ -58,6 +65,8 @@ let package = Package(
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Imaging", "TestSupport"], exclude: ["Reference"]),
         .testTarget(name: "ImageCodecTests", dependencies: ["ImageCodec", "Imaging", "TestSupport"]),
         .testTarget(name: "ColourTests", dependencies: ["Colour", "TestSupport"]),
+        .testTarget(name: "WebPTests", dependencies: ["WebP", "ImageCodec", "Imaging", "TestSupport"]),
+        .testTarget(name: "TIFFTests", dependencies: ["TIFF", "ImageCodec", "Imaging", "TestSupport"]),
         .testTarget(name: "PDFTests", dependencies: ["PDF", "JPEG", "Imaging", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "PhotoBookTests",

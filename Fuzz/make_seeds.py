@@ -119,7 +119,77 @@ def exif_seeds(out):
             f.write(data)
 
 
+def webp_seeds(out):
+    photo = os.path.join(FIXTURES, "exif-orientation", "Landscape_6.jpg")
+    rgba = os.path.join(FIXTURES, "pngsuite", "basn6a08.png")
+    with tempfile.TemporaryDirectory() as tmp:
+        small = os.path.join(tmp, "small.png")
+        run("convert", photo, "-strip", "-resize", "37x23!", small)
+        run("cwebp", "-quiet", "-q", "50", small, "-o", os.path.join(out, "lossy.webp"))
+        run("cwebp", "-quiet", "-q", "50", "-sns", "0", "-f", "0", "-segments", "1", small, "-o",
+            os.path.join(out, "lossy-plain.webp"))
+        run("cwebp", "-quiet", "-lossless", small, "-o", os.path.join(out, "lossless.webp"))
+        run("cwebp", "-quiet", "-q", "50", rgba, "-o", os.path.join(out, "alpha-lossy.webp"))
+        run("cwebp", "-quiet", "-lossless", "-exact", rgba, "-o", os.path.join(out, "alpha-lossless.webp"))
+        exif = os.path.join(tmp, "exif.jpg")
+        run("convert", photo, "-resize", "24x16!", exif)  # keeps the EXIF block
+        run("cwebp", "-quiet", "-q", "40", "-metadata", "exif", exif, "-o", os.path.join(out, "exif.webp"))
+        frames = []
+        for i, colour in enumerate(["#2040c0", "#c04020"]):
+            frame = os.path.join(tmp, f"f{i}.webp")
+            run("convert", "-size", "16x12", "xc:" + colour, os.path.join(tmp, f"f{i}.png"))
+            run("cwebp", "-quiet", "-q", "50", os.path.join(tmp, f"f{i}.png"), "-o", frame)
+            frames.append(frame)
+        run("webpmux", "-frame", frames[0], "+100+4+2", "-frame", frames[1], "+100+0+0", "-loop", "0",
+            "-o", os.path.join(out, "animated.webp"))
+        with open(os.path.join(out, "lossy.webp"), "rb") as f:
+            data = f.read()
+        with open(os.path.join(out, "truncated.webp"), "wb") as f:
+            f.write(data[: len(data) * 2 // 3])
+    # The fixtures as they are, the small ones (libwebp's own test data among them).
+    for folder in [os.path.join(FIXTURES, "webp"), os.path.join(FIXTURES, "webp", "libwebp-test-data")]:
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
+            if name.endswith(".webp") and os.path.getsize(path) <= 16384:
+                shutil.copy(path, os.path.join(out, os.path.basename(folder) + "-" + name))
+
+
+def tiff_seeds(out):
+    """Small TIFFs in every layout the codec reads: each compression tiffcp writes, tiles, planes, BigTIFF, a
+    multi-page file with a reduced-resolution copy, 1/16-bit grey, palette, alpha, CMYK and Lab."""
+    photo = os.path.join(FIXTURES, "exif-orientation", "Landscape_6.jpg")
+    with tempfile.TemporaryDirectory() as tmp:
+        base = os.path.join(tmp, "base.tif")
+        run("convert", photo, "-strip", "-resize", "24x16!", "-depth", "8", "-compress", "none", base)
+        for name, options in [("none", ["-c", "none"]), ("lzw-predictor", ["-c", "lzw:2", "-r", "4"]),
+                              ("deflate", ["-c", "zip"]), ("packbits", ["-c", "packbits"]),
+                              ("jpeg-ycbcr", ["-c", "jpeg", "-r", "16"]), ("jpeg-rgb", ["-c", "jpeg:r", "-r", "8"]),
+                              ("tiled", ["-c", "lzw", "-t", "-w", "16", "-l", "16"]),
+                              ("planar", ["-c", "lzw", "-p", "separate", "-r", "4"]),
+                              ("planar-tiled", ["-c", "packbits", "-p", "separate", "-t", "-w", "16", "-l", "16"]),
+                              ("bigtiff", ["-8", "-c", "lzw"])]:
+            run("tiffcp", *options, base, os.path.join(out, name + ".tif"))
+        for name, options in [("grey-g4", ["-colorspace", "gray", "-type", "bilevel", "-compress", "group4"]),
+                              ("grey-g3", ["-colorspace", "gray", "-type", "bilevel", "-compress", "fax"]),
+                              ("grey16", ["-colorspace", "gray", "-depth", "16", "-compress", "zip"]),
+                              ("grey4", ["-colorspace", "gray", "-depth", "4", "-compress", "none"]),
+                              ("palette", ["-colors", "16", "-type", "palette", "-compress", "lzw"]),
+                              ("rgba", ["-alpha", "set", "-channel", "A", "-evaluate", "set", "50%", "+channel",
+                                        "-compress", "lzw"]),
+                              ("cmyk", ["-colorspace", "cmyk", "-compress", "lzw"]),
+                              ("lab", ["-colorspace", "Lab", "-compress", "none"])]:
+            run("convert", base, *options, os.path.join(out, name + ".tif"))
+        small = os.path.join(tmp, "small.tif")
+        run("convert", photo, "-strip", "-resize", "8x6!", "-depth", "8", "-compress", "none", small)
+        multipage = os.path.join(out, "multipage.tif")
+        run("tiffcp", "-c", "lzw", base, small, base, multipage)
+        run("tiffset", "-d", "1", "-s", "254", "1", multipage)
+        with open(os.path.join(out, "lzw-predictor.tif"), "rb") as f:
+            data = f.read()
+        with open(os.path.join(out, "truncated.tif"), "wb") as f:
+            f.write(data[: len(data) * 2 // 3])
+
 if __name__ == "__main__":
     kind, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    {"exif": exif_seeds, "jpeg": jpeg_seeds, "png": png_seeds}[kind](out)
+    {"exif": exif_seeds, "jpeg": jpeg_seeds, "png": png_seeds, "webp": webp_seeds, "tiff": tiff_seeds}[kind](out)

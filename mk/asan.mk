@@ -2,8 +2,8 @@
 # Builds into its own scratch folder, like `make tsan`, so the normal build stays as it is.
 # mk/lsan.supp silences two leaks inside the toolchain (XCTest's runner, Foundation's Process), nothing of ours.
 
-ASAN_TESTS := JPEGTests|PNGTests|EXIFTests|ImagingTests
+ASAN_TESTS := JPEGTests|PNGTests|HEIFTests|WebPTests|TIFFTests|ImageCodecTests|ColourTests|EXIFTests|ImagingTests
 .PHONY: asan
 asan: test-deps
 	ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/mk/lsan.supp:print_suppressions=0 \
-	  timeout $(TEST_TIMEOUT) $(SWIFT) test --scratch-path .build/asan --sanitize=address --filter '$(ASAN_TESTS)'
+	  timeout $(TEST_TIMEOUT) $(SWIFT) test --scratch-path .build/asan --sanitize=address --filter '$(ASAN_TESTS)' --skip '$(MEMORY_TESTS)'

@@ -1,7 +1,10 @@
 # Benchmark: `make bench` times photobook on a generated corpus of 12-megapixel photos, and the hand-made
 # vipsthumbnail + img2pdf pipeline beside it. Figures are printed, not asserted. See Bench/bench.py.
 #   BENCH_RUNS=3 BENCH_RUNS_96=2 BENCH_IMAGEMAGICK=1 make bench
-# It also times a dry run of the 96 photos (headers and plan only) against their build.
+# It also times a dry run of the 96 photos (headers and plan only) against their build, 24 HEICs (made once with
+# heif-enc, .bench/heic-v1/) beside vipsthumbnail + img2pdf on them with heif-convert's decode floor, and a 2x2 grid
+# of WebPs (cwebp, .bench/webp-v1-96/); a case photobook cannot build yet is printed as failed.
+# BENCH_BUILD=0 uses the binaries in .build/release as they are (while another build of the tree runs).
 # It ends with the memory figures of `make bench-memory` (an 800-photo book against a 24-photo one, issue 14; some
 # minutes and a few GB of disk in .bench/): BENCH_MEMORY=0 leaves them out. See Bench/bench_memory.py.
 
@@ -9,11 +12,15 @@ BENCH_PYTHON ?= $(shell command -v /usr/bin/python3 || command -v python3)
 
 .PHONY: bench bench-deps bench-memory
 
-# The comparison's tools; the benchmark still runs (photobook alone) when they cannot be installed.
+# The comparison's tools, and those that make the HEIC and WebP photos from the corpus (heif-enc and heif-convert,
+# libheif 1.15, for the HEIC case and its decode floor; cwebp for the WebP grid); the benchmark still runs
+# (photobook alone, without the cases whose tools are missing) when they cannot be installed.
 bench-deps:
 	@missing=""; \
 	command -v vipsthumbnail >/dev/null || missing="$$missing libvips-tools"; \
 	command -v img2pdf >/dev/null || missing="$$missing img2pdf"; \
+	command -v heif-enc >/dev/null && command -v heif-convert >/dev/null || missing="$$missing libheif-examples"; \
+	command -v cwebp >/dev/null || missing="$$missing webp"; \
 	if [ "$(BENCH_IMAGEMAGICK)" = 1 ]; then command -v mogrify >/dev/null || missing="$$missing imagemagick"; fi; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing (for the comparison)"; \
@@ -24,5 +31,5 @@ bench-deps:
 bench: deps bench-deps
 	SWIFT=$(SWIFT) BENCH_IMAGEMAGICK=$(BENCH_IMAGEMAGICK) $(BENCH_PYTHON) Bench/bench.py
 
-bench-memory: deps
+bench-memory: deps bench-deps
 	SWIFT=$(SWIFT) $(BENCH_PYTHON) Bench/bench_memory.py

@@ -10,7 +10,7 @@ FUZZ_SECONDS       ?= 60
 FUZZ_SMOKE_SECONDS ?= 15
 # More libFuzzer options, e.g. FUZZ_FLAGS=-jobs=2 or FUZZ_FLAGS=-only_ascii=1.
 FUZZ_FLAGS         ?=
-FUZZERS            := exif jpeg png
+FUZZERS            := exif jpeg png webp tiff
 
 FUZZ_DIR     := .build/fuzz
 FUZZ_SWIFTC  ?= $(shell command -v swiftc)
@@ -20,8 +20,8 @@ FUZZ_CLANG   ?= $(dir $(FUZZ_SWIFTC))clang
 # directory (Sources/C*Shim/include) and then hides the new header's functions; `rm -rf .build` clears this one.
 FUZZ_SWIFTFLAGS := -sanitize=fuzzer,address -g -swift-version 6 -parse-as-library \
                    -module-cache-path $(FUZZ_DIR)/module-cache \
-                   -I $(FUZZ_DIR)/modules -I Sources/CJPEG -I Sources/CPNG -I $(FUZZ_DIR)/cmodules
-FUZZ_CFLAGS     := -fsanitize=fuzzer-no-link,address -g -fno-omit-frame-pointer $(shell pkg-config --cflags libpng16)
+                   -I $(FUZZ_DIR)/modules -I Sources/CJPEG -I Sources/CPNG -I Sources/CWebP -I Sources/CTIFF -I Sources/CLCMS -I $(FUZZ_DIR)/cmodules
+FUZZ_CFLAGS     := -fsanitize=fuzzer-no-link,address -g -fno-omit-frame-pointer $(shell pkg-config --cflags libpng16 libtiff-4)
 # lld: gold warns about every local ASan symbol it cannot export.
 FUZZ_LDFLAGS    := -use-ld=lld
 FUZZ_RUNFLAGS    = -rss_limit_mb=2048 -timeout=10 -max_len=65536 -print_final_stats=1 $(FUZZ_FLAGS)
@@ -55,7 +55,7 @@ fuzz-run-%: $(FUZZ_DIR)/%
 
 # ---- building ----
 
-$(FUZZ_DIR)/modules $(FUZZ_DIR)/flags $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim:
+$(FUZZ_DIR)/modules $(FUZZ_DIR)/flags $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim $(FUZZ_DIR)/cmodules/CTIFFShim:
 	@mkdir -p $@
 
 # Each module is compiled with the optimisation and warning flags of the shipped binary, read from Package.swift
@@ -72,7 +72,7 @@ $(FUZZ_DIR)/flags/%.c: $(FUZZ_DIR)/package.json mk/release_flags.py
 	@cmp -s $@.tmp $@ && rm $@.tmp || { mv $@.tmp $@; echo "fuzz: $* gets $$(cat $@)"; }
 
 # The module maps SwiftPM would generate for the two C targets.
-$(FUZZ_DIR)/cmodules/%/module.modulemap: | $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim
+$(FUZZ_DIR)/cmodules/%/module.modulemap: | $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim $(FUZZ_DIR)/cmodules/CTIFFShim
 	@printf 'module %s {\n    umbrella "%s"\n    export *\n}\n' $* "$(CURDIR)/Sources/$*/include" > $@
 
 $(FUZZ_DIR)/JPEGShim.o: Sources/CJPEGShim/jpeg_shim.c Sources/CJPEGShim/include/jpeg_shim.h $(FUZZ_DIR)/flags/CJPEGShim.c
@@ -86,6 +86,10 @@ $(FUZZ_DIR)/PNGShim.o: Sources/CPNGShim/png_shim.c Sources/CPNGShim/include/png_
 $(FUZZ_DIR)/PNGRows.o: Sources/CPNGShim/png_rows.c Sources/CPNGShim/include/png_rows.h Sources/CPNGShim/include/png_shim.h $(FUZZ_DIR)/flags/CPNGShim.c
 	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CPNGShim.c) -I Sources/CPNGShim/include -c $< -o $@
 
+# libtiff's va_list error and warning handlers and its variadic TIFFGetField, in C.
+$(FUZZ_DIR)/TIFFShim.o: Sources/CTIFFShim/tiff_shim.c Sources/CTIFFShim/include/tiff_shim.h $(FUZZ_DIR)/flags/CTIFFShim.c
+	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CTIFFShim.c) -I Sources/CTIFFShim/include -c $< -o $@
+
 # One Swift module: an object file and the .swiftmodule its dependents import. swiftc leaves an output it
 # would write unchanged alone, so the object is touched to tell make it is up to date.
 define fuzz_swift_module
@@ -97,14 +101,26 @@ $(FUZZ_DIR)/$(1).o: $(wildcard Sources/$(1)/*.swift) $(foreach d,$(2),$(FUZZ_DIR
 endef
 $(eval $(call fuzz_swift_module,Imaging,,))
 $(eval $(call fuzz_swift_module,EXIF,,))
-$(eval $(call fuzz_swift_module,JPEG,Imaging,$(FUZZ_DIR)/cmodules/CJPEGShim/module.modulemap))
-$(eval $(call fuzz_swift_module,PNG,Imaging,$(FUZZ_DIR)/cmodules/CPNGShim/module.modulemap))
+$(eval $(call fuzz_swift_module,Platform,,))
+$(eval $(call fuzz_swift_module,ImageCodec,Imaging EXIF Platform,))
+$(eval $(call fuzz_swift_module,JPEG,Imaging ImageCodec EXIF,$(FUZZ_DIR)/cmodules/CJPEGShim/module.modulemap))
+$(eval $(call fuzz_swift_module,PNG,Imaging ImageCodec,$(FUZZ_DIR)/cmodules/CPNGShim/module.modulemap))
+$(eval $(call fuzz_swift_module,WebP,Imaging ImageCodec,Sources/CWebP/module.modulemap Sources/CWebP/shim.h))
+$(eval $(call fuzz_swift_module,Colour,,Sources/CLCMS/module.modulemap Sources/CLCMS/shim.h))
+$(eval $(call fuzz_swift_module,TIFF,Imaging EXIF ImageCodec Colour,$(FUZZ_DIR)/cmodules/CTIFFShim/module.modulemap Sources/CTIFF/module.modulemap Sources/CTIFF/shim.h))
 
 # Each entry point is compiled with the flags of the module it fuzzes.
 $(FUZZ_DIR)/exif: Fuzz/EXIFFuzzer.swift $(FUZZ_DIR)/EXIF.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/EXIF.swift) $(FUZZ_LDFLAGS) -module-name EXIFFuzzer $^ -o $@
 $(FUZZ_DIR)/jpeg: Fuzz/JPEGFuzzer.swift $(FUZZ_DIR)/JPEG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/JPEGShim.o \
-                  $(FUZZ_DIR)/JPEGLargeBlocks.o
+                  $(FUZZ_DIR)/JPEGLargeBlocks.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/JPEG.swift) $(FUZZ_LDFLAGS) -module-name JPEGFuzzer $^ -ljpeg -o $@
-$(FUZZ_DIR)/png: Fuzz/PNGFuzzer.swift $(FUZZ_DIR)/PNG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/PNGShim.o $(FUZZ_DIR)/PNGRows.o
+$(FUZZ_DIR)/png: Fuzz/PNGFuzzer.swift $(FUZZ_DIR)/PNG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/PNGShim.o $(FUZZ_DIR)/PNGRows.o \
+                 $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/PNG.swift) $(FUZZ_LDFLAGS) -module-name PNGFuzzer $^ -lpng16 -lz -o $@
+$(FUZZ_DIR)/webp: Fuzz/WebPFuzzer.swift $(FUZZ_DIR)/WebP.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o \
+                  $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
+	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/WebP.swift) $(FUZZ_LDFLAGS) -module-name WebPFuzzer $^ $$(pkg-config --libs libwebpdemux) -o $@
+$(FUZZ_DIR)/tiff: Fuzz/TIFFFuzzer.swift $(FUZZ_DIR)/TIFF.o $(FUZZ_DIR)/Colour.o $(FUZZ_DIR)/ImageCodec.o \
+                  $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/TIFFShim.o
+	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/TIFF.swift) $(FUZZ_LDFLAGS) -module-name TIFFFuzzer $^ -ltiff -llcms2 -o $@

@@ -33,6 +33,10 @@ public protocol ImageCodec: Sendable {
     func decode(_ source: any ByteSource, _ request: DecodeRequest,
                 shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage
 
+    /// True when a file of this format may hold several pictures that are photos (a multi-page TIFF): discovery
+    /// then probes it to give each picture a place of its own in the book.
+    var mayHoldSeveralPictures: Bool { get }
+
     /// A rough cost of decoding, per stored pixel of the whole picture (work done whatever part is kept) and
     /// per decoded pixel handed out, in the units of `PhotoJob.estimatedCost` (about nanoseconds on the bench
     /// machine). Only orders the work.
@@ -55,6 +59,7 @@ public protocol ImageCodec: Sendable {
 
 extension ImageCodec {
     public func damageInSignature(_ prefix: [UInt8]) -> String? { nil }
+    public var mayHoldSeveralPictures: Bool { false }
     public func largestSoundFile(pixels: Int) -> Int {
         let (raw, overflow) = pixels.multipliedReportingOverflow(by: 4)
         return overflow ? Int.max : max(64 << 20, raw + (16 << 20))

@@ -1,3 +1,4 @@
+import ImageCodec
 import Platform
 
 /// A photo file found among the inputs.
@@ -11,6 +12,20 @@ public struct PhotoFile: Sendable, Equatable {
     public var id: FileSystem.FileID
     /// Which of the file's pictures this photo is (a page of a multi-page TIFF); 0 for most files.
     public var picture = 0
+    /// The file to read: `path` itself, but for a page of a multi-page file, whose `path` names the page
+    /// ("scan.tif (page 2 of 3)") in messages, the report and the book's order.
+    public var filePath: String
+
+    public init(path: String, format: ImageFormat?, id: FileSystem.FileID, inputGroup: Int = 0, isNamed: Bool = false,
+                picture: Int = 0, filePath: String? = nil) {
+        self.path = path
+        self.format = format
+        self.id = id
+        self.inputGroup = inputGroup
+        self.isNamed = isNamed
+        self.picture = picture
+        self.filePath = filePath ?? path
+    }
     /// The photos of one folder input share a group, and so do photos named one after another on the command
     /// line with no folder between them; groups are numbered in command-line order (`PhotoOrder` sorts by it).
     public var inputGroup = 0
@@ -198,7 +213,24 @@ public struct Discovery: Sendable {
             return
         }
         seen[id] = path
-        photos.append(PhotoFile(path: path, format: format, id: id))
+        let pictures = format.map { Self.pictureCount(of: path, codec: $0.codec) } ?? 1
+        guard pictures > 1 else {
+            photos.append(PhotoFile(path: path, format: format, id: id))
+            return
+        }
+        // A multi-page TIFF: one photo per page, in page order, each named by its page.
+        for picture in 0..<pictures {
+            photos.append(PhotoFile(path: "\(path) (page \(picture + 1) of \(pictures))", format: format, id: id,
+                                    picture: picture, filePath: path))
+        }
+    }
+
+    /// How many photos the file holds: 1 unless its format may hold several and its probe finds them. A file
+    /// whose probe fails is one photo, which fails with its reason when the book is built.
+    static func pictureCount(of path: String, codec: any ImageCodec) -> Int {
+        guard codec.mayHoldSeveralPictures, let source = try? FileSource(path: path),
+              let headers = try? codec.probe(source) else { return 1 }
+        return max(1, headers.count)
     }
 }
 

@@ -72,7 +72,7 @@ public enum Probe {
                                  = { path in Result { () throws(FileSystem.Failure) in try FileSource(path: path) } })
         -> Result<PhotoInfo, PhotoError> {
         Result { () throws(PhotoError) in
-            let source = try open(file.path).mapError { PhotoError("cannot read: \($0)") }.get()
+            let source = try open(file.filePath).mapError { PhotoError("cannot read: \($0)") }.get()
             return try probe(file, source: source, maxPixels: maxPixels)
         }
     }
@@ -94,7 +94,9 @@ public enum Probe {
         } catch {
             throw PhotoError(error)
         }
-        guard let header = headers.first else { throw PhotoError("the \(format.name) file holds no picture") }
+        guard !headers.isEmpty else { throw PhotoError("the \(format.name) file holds no picture") }
+        guard photo.picture < headers.count else { throw PhotoError("the file changed while photobook ran") }
+        let header = headers[photo.picture]
         let width = header.width, height = header.height
         guard width > 0, height > 0 else { throw PhotoError("image has no pixels (\(width)x\(height))") }
         guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels,

@@ -31,6 +31,7 @@ struct ReadReport: Decodable {
         var passThrough: Bool?
         var losslessCrop: Bool?
         var caption: String?
+        var format: String?
         var warnings: [String]
     }
     struct Timings: Decodable { var probe, plan, render, pdf, total: Double }

@@ -22,7 +22,7 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
         let info = job.info
         let source: FileSource
         do {
-            source = try FileSource(path: info.file.path)
+            source = try FileSource(path: info.file.filePath)
         } catch {
             return .failed("cannot read: \(error)")
         }

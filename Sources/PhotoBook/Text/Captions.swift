@@ -29,7 +29,7 @@ public enum Captions {
         case .date:
             return (captureDate.map(readableDate), nil)
         case .auto:
-            for path in sidecars(of: file.path) {
+            for path in sidecars(of: file.filePath) {
                 switch FileSystem.status(path) {
                 case .failure(let failure) where failure.isNoSuchFile:
                     continue
