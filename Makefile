@@ -61,7 +61,9 @@ test-deps: deps
 	[ -x /usr/bin/time ] || missing="$$missing time"; \
 	{ [ -x /usr/bin/mount ] && [ -x /usr/bin/umount ]; } || missing="$$missing mount"; \
 	[ -x /usr/bin/make ] || missing="$$missing make"; \
+	{ [ -x /usr/bin/heif-convert ] && [ -x /usr/bin/heif-enc ]; } || missing="$$missing libheif-examples"; \
 	{ [ -x /usr/bin/cwebp ] && [ -x /usr/bin/dwebp ] && [ -x /usr/bin/webpmux ]; } || missing="$$missing webp"; \
+	{ [ -x /usr/bin/tiff2rgba ] && [ -x /usr/bin/tiffcp ]; } || missing="$$missing libtiff-tools"; \
 	[ -x /usr/bin/exiftool ] || missing="$$missing libimage-exiftool-perl"; \
 	/usr/bin/python3 -c 'import PIL' 2>/dev/null || missing="$$missing python3-pil"; \
 	if [ -n "$$missing" ]; then \

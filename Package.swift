@@ -21,6 +21,7 @@ let package = Package(
         .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16"),
         .systemLibrary(name: "CHaru", path: "Sources/CHaru"),
+        .systemLibrary(name: "CHEIF", path: "Sources/CHEIF", pkgConfig: "libheif"),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux"),
         .systemLibrary(name: "CTIFF", path: "Sources/CTIFF", pkgConfig: "libtiff-4"),
         .systemLibrary(name: "CLCMS", path: "Sources/CLCMS", pkgConfig: "lcms2"),
@@ -43,6 +44,7 @@ let package = Package(
         .target(name: "Colour", dependencies: ["CLCMS"]),
         .target(name: "JPEG", dependencies: ["CJPEGShim", "Imaging", "ImageCodec", "EXIF"]),
         .target(name: "PNG", dependencies: ["CPNGShim", "Imaging", "ImageCodec"]),
+        .target(name: "HEIF", dependencies: ["CHEIF", "Imaging", "ImageCodec", "Colour", "Platform"]),
         .target(name: "WebP", dependencies: ["CWebP", "Imaging", "ImageCodec"]),
         .target(name: "TIFF", dependencies: ["CTIFF", "CTIFFShim", "Imaging", "ImageCodec", "Colour", "EXIF"]),
         // Platform: an image stream read from its file at save time (PDFDocument+FileImage.swift).
@@ -51,8 +53,8 @@ let package = Package(
         .target(name: "Platform"),
 
         // The engine, the command line, and the thin executable.
-        .target(name: "PhotoBook", dependencies: ["Platform", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "WebP",
-                                                  "TIFF", "PDF"]),
+        .target(name: "PhotoBook", dependencies: ["Platform", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "HEIF",
+                                                  "WebP", "TIFF", "PDF"]),
         .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Platform"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         .executableTarget(name: "photobook-corpus", dependencies: ["JPEG", "Imaging", "CZlib", "CZlibShim"]),
@@ -65,6 +67,7 @@ let package = Package(
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Imaging", "TestSupport"], exclude: ["Reference"]),
         .testTarget(name: "ImageCodecTests", dependencies: ["ImageCodec", "Imaging", "TestSupport"]),
         .testTarget(name: "ColourTests", dependencies: ["Colour", "TestSupport"]),
+        .testTarget(name: "HEIFTests", dependencies: ["HEIF", "ImageCodec", "Imaging", "TestSupport"]),
         .testTarget(name: "WebPTests", dependencies: ["WebP", "ImageCodec", "Imaging", "TestSupport"]),
         .testTarget(name: "TIFFTests", dependencies: ["TIFF", "ImageCodec", "Imaging", "TestSupport"]),
         .testTarget(name: "PDFTests", dependencies: ["PDF", "JPEG", "Imaging", "TestSupport"]),

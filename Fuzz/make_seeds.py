@@ -189,7 +189,35 @@ def tiff_seeds(out):
         with open(os.path.join(out, "truncated.tif"), "wb") as f:
             f.write(data[: len(data) * 2 // 3])
 
+def heif_seeds(out):
+    # The committed fixtures (irot, imir, ICC, nclx, alpha, 10-bit, EXIF, XMP, the fuzzer's finds) and tiny files
+    # heif-enc writes: odd sizes (a 1x1 grid around the image), a thumbnail, lossless 4:4:4, alpha.
+    for folder in [os.path.join(FIXTURES, "heif"), os.path.join(FIXTURES, "heif", "regressions")]:
+        for name in sorted(os.listdir(folder)):
+            if name.endswith((".heic", ".avif")):
+                shutil.copy(os.path.join(folder, name), os.path.join(out, os.path.basename(folder) + "-" + name))
+    photo = os.path.join(FIXTURES, "exif-orientation", "Landscape_1.jpg")
+    rgba = os.path.join(FIXTURES, "pngsuite", "basn6a08.png")
+    with tempfile.TemporaryDirectory() as tmp:
+        small = os.path.join(tmp, "small.jpg")
+        run("convert", photo, "-resize", "24x16!", "-quality", "60", small)  # keeps the EXIF block
+        odd = os.path.join(tmp, "odd.png")
+        run("convert", photo, "-strip", "-resize", "17x11!", odd)
+        for name, source, options in [("small.heic", small, []), ("small.avif", small, ["-A"]),
+                                      ("odd-grid.heic", odd, []), ("odd.avif", odd, ["-A"]),
+                                      ("thumbnail.heic", small, ["-t", "8"]),
+                                      ("lossless.heic", odd, ["-L", "-p", "chroma=444", "--matrix_coefficients=0"]),
+                                      ("alpha-small.heic", rgba, []), ("alpha-small.avif", rgba, ["-A"])]:
+            run("heif-enc", "-q", "30", *options, source, "-o", os.path.join(out, name))
+        with open(os.path.join(out, "small.heic"), "rb") as f:
+            data = f.read()
+        with open(os.path.join(out, "truncated.heic"), "wb") as f:
+            f.write(data[: len(data) * 2 // 3])
+
+
 if __name__ == "__main__":
     kind, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    {"exif": exif_seeds, "jpeg": jpeg_seeds, "png": png_seeds, "webp": webp_seeds, "tiff": tiff_seeds}[kind](out)
+    seeds = {"exif": exif_seeds, "jpeg": jpeg_seeds, "png": png_seeds, "heif": heif_seeds, "webp": webp_seeds,
+             "tiff": tiff_seeds}
+    seeds[kind](out)

@@ -10,7 +10,7 @@ FUZZ_SECONDS       ?= 60
 FUZZ_SMOKE_SECONDS ?= 15
 # More libFuzzer options, e.g. FUZZ_FLAGS=-jobs=2 or FUZZ_FLAGS=-only_ascii=1.
 FUZZ_FLAGS         ?=
-FUZZERS            := exif jpeg png webp tiff
+FUZZERS            := exif jpeg png heif webp tiff
 
 FUZZ_DIR     := .build/fuzz
 FUZZ_SWIFTC  ?= $(shell command -v swiftc)
@@ -20,7 +20,7 @@ FUZZ_CLANG   ?= $(dir $(FUZZ_SWIFTC))clang
 # directory (Sources/C*Shim/include) and then hides the new header's functions; `rm -rf .build` clears this one.
 FUZZ_SWIFTFLAGS := -sanitize=fuzzer,address -g -swift-version 6 -parse-as-library \
                    -module-cache-path $(FUZZ_DIR)/module-cache \
-                   -I $(FUZZ_DIR)/modules -I Sources/CJPEG -I Sources/CPNG -I Sources/CWebP -I Sources/CTIFF -I Sources/CLCMS -I $(FUZZ_DIR)/cmodules
+                   -I $(FUZZ_DIR)/modules -I Sources/CJPEG -I Sources/CPNG -I Sources/CHEIF -I Sources/CWebP -I Sources/CTIFF -I Sources/CLCMS -I $(FUZZ_DIR)/cmodules
 FUZZ_CFLAGS     := -fsanitize=fuzzer-no-link,address -g -fno-omit-frame-pointer $(shell pkg-config --cflags libpng16 libtiff-4)
 # lld: gold warns about every local ASan symbol it cannot export.
 FUZZ_LDFLAGS    := -use-ld=lld
@@ -42,7 +42,7 @@ fuzz-run-%: $(FUZZ_DIR)/%
 	@rm -rf $(FUZZ_DIR)/seeds-$* && /usr/bin/python3 Fuzz/make_seeds.py $* $(FUZZ_DIR)/seeds-$*
 	@mkdir -p $(FUZZ_DIR)/corpus-$* $(FUZZ_DIR)/artifacts/$*
 	@echo "fuzz: $* for $(FUZZ_SECONDS) s"
-	@$(FUZZ_DIR)/$* $(FUZZ_RUNFLAGS) -max_total_time=$(FUZZ_SECONDS) -dict=Fuzz/$*.dict \
+	@LSAN_OPTIONS=suppressions=$(CURDIR)/mk/lsan.supp $(FUZZ_DIR)/$* $(FUZZ_RUNFLAGS) -max_total_time=$(FUZZ_SECONDS) -dict=Fuzz/$*.dict \
 	    -artifact_prefix=$(FUZZ_DIR)/artifacts/$*/ $(FUZZ_DIR)/corpus-$* $(FUZZ_DIR)/seeds-$* \
 	    > $(FUZZ_DIR)/$*.log 2>&1; \
 	  status=$$?; grep -E "^#[0-9]+[[:space:]]+DONE|^stat::|^Done " $(FUZZ_DIR)/$*.log; \
@@ -107,6 +107,7 @@ $(eval $(call fuzz_swift_module,JPEG,Imaging ImageCodec EXIF,$(FUZZ_DIR)/cmodule
 $(eval $(call fuzz_swift_module,PNG,Imaging ImageCodec,$(FUZZ_DIR)/cmodules/CPNGShim/module.modulemap))
 $(eval $(call fuzz_swift_module,WebP,Imaging ImageCodec,Sources/CWebP/module.modulemap Sources/CWebP/shim.h))
 $(eval $(call fuzz_swift_module,Colour,,Sources/CLCMS/module.modulemap Sources/CLCMS/shim.h))
+$(eval $(call fuzz_swift_module,HEIF,Imaging ImageCodec Colour Platform,Sources/CHEIF/module.modulemap Sources/CHEIF/shim.h))
 $(eval $(call fuzz_swift_module,TIFF,Imaging EXIF ImageCodec Colour,$(FUZZ_DIR)/cmodules/CTIFFShim/module.modulemap Sources/CTIFF/module.modulemap Sources/CTIFF/shim.h))
 
 # Each entry point is compiled with the flags of the module it fuzzes.
@@ -124,3 +125,6 @@ $(FUZZ_DIR)/webp: Fuzz/WebPFuzzer.swift $(FUZZ_DIR)/WebP.o $(FUZZ_DIR)/ImageCode
 $(FUZZ_DIR)/tiff: Fuzz/TIFFFuzzer.swift $(FUZZ_DIR)/TIFF.o $(FUZZ_DIR)/Colour.o $(FUZZ_DIR)/ImageCodec.o \
                   $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/TIFFShim.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/TIFF.swift) $(FUZZ_LDFLAGS) -module-name TIFFFuzzer $^ -ltiff -llcms2 -o $@
+$(FUZZ_DIR)/heif: Fuzz/HEIFFuzzer.swift $(FUZZ_DIR)/HEIF.o $(FUZZ_DIR)/Colour.o $(FUZZ_DIR)/ImageCodec.o \
+                  $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
+	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/HEIF.swift) $(FUZZ_LDFLAGS) -module-name HEIFFuzzer $^ $$(pkg-config --libs libheif lcms2) -o $@

@@ -1,3 +1,4 @@
+import HEIF
 import ImageCodec
 import JPEG
 import PNG
@@ -6,7 +7,7 @@ import WebP
 
 /// The image formats photobook reads, one codec each, in the order their signatures are tried. Adding a
 /// format is a module of its own and one line here; nothing else in the engine names a format.
-let codecs: [any ImageCodec] = [JPEGCodec(), PNGCodec(), WebPCodec(), TIFFCodec()]
+let codecs: [any ImageCodec] = [JPEGCodec(), PNGCodec(), HEIFCodec(), WebPCodec(), TIFFCodec()]
 
 /// An image format photobook reads, recognised by its first bytes, never by the file name.
 public struct ImageFormat: Sendable, Equatable, CustomStringConvertible {

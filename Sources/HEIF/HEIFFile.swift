@@ -1,0 +1,91 @@
+import CHEIF
+import ImageCodec
+
+/// One HEIF file opened by libheif over a `ByteSource`, and its primary image's handle; `deinit` releases the
+/// handle, frees the context and then the reader table libheif kept a pointer to.
+///
+/// Only the primary image (`heif_context_get_primary_image_handle`) is ever looked at: thumbnails, depth maps,
+/// alpha planes and other auxiliary images hang off it as separate handles and are never a photo.
+final class HEIFFile {
+    /// The longest side libheif accepts. In 1.15 `heif_context_set_maximum_image_size_limit(ctx, n)` is a limit on
+    /// each side (width and height alike, despite its parameter's name `maximum_width`), checked against every
+    /// `ispe` when the file is read and against a grid's output size when it is decoded; a larger size is refused
+    /// before anything is allocated for it. 65535 is the largest JPEG side: no camera writes more.
+    static let maximumSide = 65535
+
+    let kind: String
+    let handle: OpaquePointer
+    private let context: OpaquePointer
+    private let reader: HEIFByteReader
+    private let table: UnsafeMutablePointer<heif_reader>
+
+    /// Reads the file's boxes and finds the primary image. libheif 1.15 also reads the data of every item here
+    /// (its metadata loop runs over images and tiles too), so a file cut short or with an extent past its end
+    /// fails now, at probe; what it reads is bounded by the file's size, never by a size the file declares.
+    init(_ source: any ByteSource, kind: String) throws(CodecError) {
+        self.kind = kind
+        guard let context = heif_context_alloc() else { throw .failed("not enough memory to read the \(kind) file") }
+        let reader = HEIFByteReader(source)
+        let table = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)
+        table.initialize(to: HEIFByteReader.functions)
+        heif_context_set_maximum_image_size_limit(context, Int32(Self.maximumSide))
+        // 0, not 1: in 1.15 a value of 1 starts one background thread for a grid's tiles, 0 decodes them on the
+        // thread that calls heif_decode_image. photobook already runs one decode per worker (--jobs).
+        heif_context_set_max_decoding_threads(context, 0)
+        let failure = Self.failure(heif_context_read_from_reader(context, table, Unmanaged.passUnretained(reader).toOpaque(), nil),
+                                   kind: kind, reader: reader, source: source)
+        var handle: OpaquePointer?
+        let primary = failure ?? Self.failure(heif_context_get_primary_image_handle(context, &handle), kind: kind,
+                                              reader: reader, source: source)
+        guard primary == nil, let handle else {
+            heif_context_free(context)
+            table.deinitialize(count: 1)
+            table.deallocate()
+            throw primary ?? .failed("corrupt \(kind) (no primary image)")
+        }
+        self.context = context
+        self.reader = reader
+        self.table = table
+        self.handle = handle
+    }
+
+    deinit {
+        heif_image_handle_release(handle)
+        heif_context_free(context)
+        table.deinitialize(count: 1)
+        table.deallocate()
+    }
+
+    /// How many top-level images the file holds (a burst, or an image collection); the primary one is the photo.
+    var topLevelImageCount: Int { Int(heif_context_get_number_of_top_level_images(context)) }
+
+    /// The reason for a libheif error, worded for the photo's owner; nil for `heif_error_Ok`.
+    func failure(_ error: heif_error) -> CodecError? {
+        Self.failure(error, kind: kind, reader: reader, source: reader.source)
+    }
+
+    private static func failure(_ error: heif_error, kind: String, reader: HEIFByteReader,
+                                source: any ByteSource) -> CodecError? {
+        if error.code == heif_error_Ok { return nil }
+        if let failure = reader.failure { return failure }
+        // The message lives in the context or the image handle that failed: copied now, while both exist.
+        let message = error.message.map { String(cString: $0) } ?? "unknown error"
+        switch (error.code, error.subcode) {
+        case (heif_error_Memory_allocation_error, heif_suberror_Security_limit_exceeded):
+            return .failed("\(kind) image is too large (libheif: \(message))")
+        case (heif_error_Memory_allocation_error, _):
+            return .failed("not enough memory to decode the \(kind) image (libheif: \(message))")
+        case (heif_error_Unsupported_filetype, _):
+            return .failed("not a \(kind) image libheif can read (\(message))")
+        case (heif_error_Unsupported_feature, _):
+            return .failed("\(kind) image uses a feature libheif \(libraryVersion) cannot decode (\(message))")
+        default:
+            // libheif 1.15 stops reading the top-level boxes at the first one cut short and then complains of a
+            // missing box ("No 'meta' box"): the file's own box sizes tell a truncated file from a damaged one.
+            if let cut = HEIFBoxes.truncation(of: source) { return .failed("corrupt \(kind) (truncated file: \(cut))") }
+            return .failed("corrupt \(kind) (\(message))")
+        }
+    }
+
+    static var libraryVersion: String { String(cString: heif_get_version()) }
+}
