@@ -17,8 +17,19 @@ Standard library only. Settings, from the environment:
   BENCH_IMAGEMAGICK=1 also time ImageMagick (mogrify) + img2pdf on the 24 photos: slow, for reference only
   BENCH_JOBS=N        processes/threads for the corpus and the hand-made pipelines (default: the core count)
   BENCH_MEMORY=0      leave out the memory figures at the end (Bench/bench_memory.py, `make bench-memory`)
+  BENCH_WEBP_COUNT=96 WebPs in the grid case (made once from the first N corpus photos)
+  BENCH_ONLY=formats  only the HEIC and WebP cases (and the JPEG grid and the HEIC book's memory beside them)
+  BENCH_BUILD=0       use the binaries already in .build/release instead of building them (when another build of
+                      the same tree is running); the corpus tool must then be there unless the corpus is cached
+
+Other formats (issue: HEIC/HEIF/AVIF, WebP and TIFF input): 24 HEICs made once with heif-enc from 24 corpus JPEGs
+(.bench/heic-v1/) are timed like the 24 JPEGs, beside vipsthumbnail + img2pdf on the same HEICs (libvips reads
+them through the same libheif), with heif-convert's per-photo decode floor; lossy WebPs (cwebp, .bench/webp-v1-N/)
+are timed on a 2x2 grid beside the JPEG grid. A case photobook cannot build (a format not wired in yet) is printed
+as failed and the bench goes on.
 """
 
+import concurrent.futures
 import os
 import shlex
 import shutil
@@ -41,6 +52,21 @@ RUNS_96 = int(os.environ.get("BENCH_RUNS_96", "2"))
 IMAGEMAGICK = os.environ.get("BENCH_IMAGEMAGICK", "") == "1"
 # A4 at 300 dpi, the page photobook fills with --margin 0.
 A4_PIXELS = "2480x3508"
+BUILD = os.environ.get("BENCH_BUILD", "1") != "0"
+# The HEIC set: bump the version whenever the recipe below (or the corpus) changes.
+HEIC_SET = os.path.join(WORK, "heic-v1")
+HEIC_COUNT = 24
+# libheif's quality (x265's CRF is derived from it). At 55 the corpus's 12-MP photos come out at about 1.5-2 MB,
+# the size of a 12-MP HEIC from a phone (about 1-1.5 bits a pixel); libheif's default, 50, is a little smaller.
+# Preset "fast" rather than libheif's "slow": a phone's hardware encoder does not search as hard either, and
+# the set is made much sooner. x265 without its thread pool (so no WPP rows in the bitstream; a phone's HEIC is
+# a grid of independently coded 512x512 tiles instead): JOBS encoders run at once, and x265's threads wait on
+# one another for ever on a shared, busy machine. 4:2:0, 8 bits (heif-enc's defaults for a JPEG), as phones.
+HEIC_QUALITY = 55
+HEIC_ENCODE = ["-q", str(HEIC_QUALITY), "-p", "preset=fast", "-p", "x265:pools=none"]
+WEBP_COUNT = int(os.environ.get("BENCH_WEBP_COUNT", "96"))
+WEBP_QUALITY = 80
+WEBP_SET = os.path.join(WORK, f"webp-v1-{WEBP_COUNT}")
 
 
 def rel(path):
@@ -49,6 +75,13 @@ def rel(path):
 
 def say(text=""):
     print(text, flush=True)
+
+
+def build_product(product):
+    if not BUILD:
+        say(f"BENCH_BUILD=0: using {rel(os.path.join(ROOT, '.build', 'release', product))} as it is (not built)")
+        return
+    run_checked([SWIFT, "build", "-c", "release", "--product", product], f"building {product}")
 
 
 def run_checked(argv, what):
@@ -65,7 +98,7 @@ def run_checked(argv, what):
 class Run:
     """One timed child process: wall seconds, CPU seconds (user + sys), peak RSS in bytes, exit status."""
 
-    def __init__(self, argv, output):
+    def __init__(self, argv, output, check=True):
         for stale in (output,):
             if os.path.isdir(stale):
                 shutil.rmtree(stale)
@@ -83,19 +116,32 @@ class Run:
         self.status = child.returncode
         with open(log_path, "rb") as log:
             self.log = log.read().decode("utf-8", "replace").strip()
-        if self.status != 0:
+        if self.status != 0 and check:
             sys.exit(f"bench: {argv[0]} exited {self.status}:\n{self.log[-3000:]}")
 
 
 class Case:
     """A command run several times on one set of photos; its figures are the per-figure medians."""
 
-    def __init__(self, name, photos, argv, output, shown):
+    def __init__(self, name, photos, argv, output, shown, may_fail=False):
         self.name, self.photos, self.argv, self.output, self.shown = name, photos, argv, output, shown
         self.runs = []
+        # A case that may fail (a format photobook may not read yet) is then printed as failed, not fatal.
+        self.may_fail, self.failed = may_fail, None
+
+    @property
+    def ok(self):
+        return self.failed is None and bool(self.runs)
 
     def run_once(self):
-        run = Run(self.argv, self.output)
+        if self.failed:
+            return
+        run = Run(self.argv, self.output, check=not self.may_fail)
+        if run.status != 0 or not os.path.exists(self.output):
+            last = run.log.splitlines()[-1] if run.log else "no output"
+            self.failed = f"exit {run.status}: {last[:300]}" if run.status != 0 else f"no {rel(self.output)}"
+            say(f"  {self.name:<21} FAILED after {run.wall:.2f} s ({self.failed}); its other runs are skipped")
+            return
         run.size = os.path.getsize(self.output)
         run.stages = stage_timings(self.argv)
         self.runs.append(run)
@@ -108,6 +154,8 @@ class Case:
         return statistics.median(getattr(r, field) for r in self.runs)
 
     def row(self):
+        if not self.ok:
+            return f"{self.name:<21} {self.photos:3d} photos FAILED ({self.failed or 'not run'})"
         wall, cpu = self.median("wall"), self.median("cpu")
         runs = len(self.runs)
         return (f"{self.name:<21} {self.photos:3d} photos {wall:6.1f} s wall {cpu:6.1f} s CPU "
@@ -130,6 +178,8 @@ def stage_timings(argv):
 
 def stage_row(case):
     """Median seconds of each stage of a photobook case, and each stage's share of the build's wall time."""
+    if not case.ok:
+        return f"{case.name}: FAILED, no stage timings"
     runs = [r.stages for r in case.runs if r.stages]
     if not runs:
         return f"{case.name}: no stage timings (the report was not written)"
@@ -141,10 +191,13 @@ def stage_row(case):
     return f"{case.name + ', ' + str(case.photos) + ' photos:':<33} " + "  ".join(parts) + f"  total {total:5.2f} s"
 
 
+def target_row(label, value, goal, met):
+    return f"{label:<46} {value:<28} target {goal:<12} {'met' if met else 'NOT MET'}"
+
+
 def target_rows(photobook24, vips, grid96):
     """Issue 13's targets, each with the figure measured here (medians): met or not."""
-    def row(label, value, goal, met):
-        return f"{label:<46} {value:<28} target {goal:<12} {'met' if met else 'NOT MET'}"
+    row = target_row
     wall, cpu = photobook24.median("wall"), photobook24.median("cpu")
     rows = [row("photos/s, 24 photos A4", f"{photobook24.photos / wall:.1f}", ">= 18", photobook24.photos / wall >= 18),
             row("CPU / wall, 24 photos A4", f"{cpu / wall:.2f} ({cpu:.2f} s / {wall:.2f} s)", ">= 1.85",
@@ -183,12 +236,96 @@ def floor_rows(cases):
             f" ({spent / cpu:.2f}x the floor)")
 
 
+def format_rows(heic, heic_vips, webp_grid, grid96):
+    """The other formats' figures: the HEIC case against vips + img2pdf on the same HEICs (the issue's target),
+    and the WebP grid against the JPEG grid (no target: it should come close, each WebP being decoded at the
+    cell's size)."""
+    say("\nOther formats (the options of the JPEG cases; medians):\n")
+    for case in [c for c in (heic, heic_vips, webp_grid) if c]:
+        say("    " + case.row())
+    if heic and heic.ok and heic_vips and heic_vips.ok:
+        say(f"    HEIC: {heic_vips.name} / photobook: {heic_vips.median('wall') / heic.median('wall'):.2f}x the wall time,"
+            f" {heic_vips.median('cpu') / heic.median('cpu'):.2f}x the CPU,"
+            f" {heic_vips.median('peak') / heic.median('peak'):.2f}x the peak memory")
+    if webp_grid and webp_grid.ok:
+        rate, jpeg_rate = webp_grid.photos / webp_grid.median("wall"), grid96.photos / grid96.median("wall")
+        say(f"    WebP grid 2x2 against the JPEG grid 2x2: {rate:.1f} against {jpeg_rate:.1f} photos/s ({rate / jpeg_rate:.2f}x),"
+            f" CPU {1000 * webp_grid.median('cpu') / webp_grid.photos:.0f} against"
+            f" {1000 * grid96.median('cpu') / grid96.photos:.0f} ms a photo, peak {webp_grid.median('peak') / 1e6:.0f}"
+            f" against {grid96.median('peak') / 1e6:.0f} MB")
+    for case in [c for c in (heic, webp_grid) if c and c.ok]:
+        say("    " + stage_row(case))
+    say("\nTargets (the HEIC/WebP issue; medians of the runs above):")
+    if heic and heic.ok and heic_vips and heic_vips.ok:
+        share = heic.median("wall") / heic_vips.median("wall")
+        say("    " + target_row("HEIC: photobook / (vipsthumbnail + img2pdf) wall time", f"{share:.3f} ({heic.median('wall'):.2f} s"
+                                f" / {heic_vips.median('wall'):.2f} s)", "<= 0.35", share <= 0.35))
+    else:
+        why = ("no HEICs (heif-enc missing)" if not heic else
+               f"photobook failed: {heic.failed}" if not heic.ok else
+               "vipsthumbnail or img2pdf missing" if not heic_vips else f"vips + img2pdf failed: {heic_vips.failed}")
+        say(f"    HEIC: photobook / (vipsthumbnail + img2pdf) wall time, goal <= 0.35: not measured ({why})")
+    if webp_grid and webp_grid.ok:
+        rate = webp_grid.photos / webp_grid.median("wall")
+        say(f"    WebP grid 2x2, {webp_grid.photos} photos: {rate:.1f} photos/s, {rate / (grid96.photos / grid96.median('wall')):.2f}x"
+            f" the JPEG grid's (no target; far below 1 would say the WebPs are not decoded at the cell's size)")
+    else:
+        why = "no WebPs (cwebp missing)" if not webp_grid else f"photobook failed: {webp_grid.failed}"
+        say(f"    WebP grid 2x2: not measured ({why})")
+
+
+def heif_floor_rows(heic, heic_vips, photos):
+    """The HEIC decode floor (Bench/codec_floor.py): heif-convert on each of the same HEICs, printed beside the
+    HEIC case."""
+    import codec_floor
+    if not codec_floor.heif_available():
+        say("\nHEIC decode floor: not measured (heif-convert missing: apt-get install libheif-examples)")
+        return None
+    folder, names = photos
+    paths = [os.path.join(folder, n) for n in names]
+    try:
+        cpus, walls, startup = codec_floor.heif_floor(paths)
+        costs, written = codec_floor.heif_output_costs(paths[0])
+    except (OSError, RuntimeError) as error:
+        say(f"\nHEIC decode floor: not measured ({error})")
+        return None
+    total = sum(cpus)
+    ceiling = len(cpus) / (total / CORES) if total > 0 else float("inf")
+    say(f"\nHEIC decode floor (heif-convert PHOTO x.y4m, x.y4m a link to /dev/null: libheif 1.15 + libde265's decode to"
+        f" YCbCr 4:2:0 planes, no RGB, no resampling, no PDF; one process a photo, less its start-up,"
+        f" {1000 * startup:.0f} ms; Bench/codec_floor.py):")
+    say(f"    {len(cpus)} HEICs: {total:5.2f} s CPU, {1000 * statistics.median(cpus):4.0f} ms CPU a photo (median;"
+        f" {1000 * min(cpus):.0f}-{1000 * max(cpus):.0f}), {1000 * statistics.median(walls):4.0f} ms wall a photo"
+        f" -> at most {ceiling:5.1f} photos/s on {CORES} cores")
+    for case in (heic, heic_vips):
+        if case and case.ok:
+            say(f"    {case.name} spends {case.median('cpu'):5.2f} s CPU ({case.median('cpu') / total:.2f}x the floor),"
+                f" {1000 * case.median('cpu') / case.photos:.0f} ms a photo")
+        elif case:
+            say(f"    {case.name}: FAILED, nothing to compare")
+    base = costs["y4m to /dev/null"]
+
+    def more(name):
+        return f"{round(1000 * max(0.0, costs[name] - base)):+d} ms"
+
+    if heic_vips and heic_vips.ok:
+        share = (total / CORES) / heic_vips.median("wall")
+        say(f"    the floor alone, spread over the {CORES} cores ({total / CORES:.2f} s), is {share:.2f} of {heic_vips.name}'s"
+            f" wall time ({heic_vips.median('wall'):.2f} s): the goal of 0.35 leaves {0.35 - share:+.2f} of it for"
+            f" everything else photobook does")
+    say(f"    the output's share, on {names[0]} (CPU with start-up, medians of 3): Y4M to /dev/null {1000 * base:.0f} ms (the floor's"
+        f" figure: writing to /dev/null is free, so no output encode is in it), Y4M to a file"
+        f" {1000 * costs['y4m file']:.0f} ms ({more('y4m file')}, the {written / 1e6:.0f} MB written),"
+        f" JPEG q90 {1000 * costs['jpeg q90']:.0f} ms ({more('jpeg q90')}: RGB conversion and encode)")
+    return total
+
+
 def ensure_corpus():
     manifest = os.path.join(CORPUS, "MANIFEST")
     if os.path.exists(manifest):
         say(f"corpus: {rel(CORPUS)} (cached; delete it to regenerate)")
         return
-    run_checked([SWIFT, "build", "-c", "release", "--product", "photobook-corpus"], "building photobook-corpus")
+    build_product("photobook-corpus")
     partial = CORPUS + ".partial"
     shutil.rmtree(partial, ignore_errors=True)
     wall, cpu = run_checked([CORPUS_TOOL, "--out", partial, "--count", "96", "--seed", str(CORPUS_SEED),
@@ -218,6 +355,156 @@ def photo_set(count):
     return folder, names
 
 
+def corpus_manifest():
+    """The corpus photos in order: (name, stored width, stored height, EXIF orientation), from its MANIFEST."""
+    photos = []
+    with open(os.path.join(CORPUS, "MANIFEST")) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            name, size, orientation = line.split()[:3]
+            width, height = (int(v) for v in size.split("x"))
+            photos.append((name, width, height, int(orientation.split("=")[1])))
+    return photos
+
+
+def linked_set(slug, names, source=CORPUS):
+    """A folder .bench/<slug> holding exactly `names` from `source` (hard links), read once into the page cache."""
+    folder = os.path.join(WORK, slug)
+    if sorted(os.listdir(folder) if os.path.isdir(folder) else []) != sorted(names):
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        for name in names:
+            try:
+                os.link(os.path.join(source, name), os.path.join(folder, name))
+            except OSError:
+                shutil.copyfile(os.path.join(source, name), os.path.join(folder, name))
+    warm(folder, names)
+    return folder, sorted(names)
+
+
+def warm(folder, names):
+    """Reads every byte once so that no case pays for the disk and the others not."""
+    for name in names:
+        with open(os.path.join(folder, name), "rb") as f:
+            while f.read(1 << 22):
+                pass
+
+
+def _quiet(argv):
+    """Runs a corpus-making tool; raises with its last words when it fails."""
+    result = subprocess.run(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if result.returncode != 0:
+        words = result.stdout.decode("utf-8", "replace").strip().splitlines()
+        raise RuntimeError(f"{' '.join(argv)}: exit {result.returncode}: {words[-1] if words else ''}")
+
+
+def _upright(path, orientation, scratch):
+    """The photo as it is seen: the corpus's sideways portraits (EXIF 6 and 8) turned upright with vips autorot
+    (its EXIF kept, orientation reset to 1, JPEG Q=97 so that the HEIC or WebP made from it loses nothing that
+    matters), since heif-enc 1.15 and cwebp store the pixels as given: without this they would come out sideways
+    (heif-enc writes no irot box and HEIF readers ignore the EXIF orientation; cwebp drops the EXIF)."""
+    if orientation in (0, 1) or not shutil.which("vips"):
+        return path
+    upright = os.path.join(scratch, os.path.splitext(os.path.basename(path))[0] + "-upright.jpg")
+    _quiet(["vips", "autorot", path, upright + "[Q=97]"])
+    return upright
+
+
+def derived_set(folder, photos, suffix, encode, recipe):
+    """Makes `folder` once (cached: delete it to remake): each corpus photo in `photos` (manifest rows) upright,
+    then `encode(source, output)` (an argv), JOBS at once; MANIFEST written last, so a folder with one is whole.
+    Returns (folder, names) of a folder of hard links to the photos alone (.bench/photos-<suffix>-<count>: no
+    MANIFEST, which the hand-made pipelines would take for a photo), or None when it cannot be made (said why)."""
+    manifest = os.path.join(folder, "MANIFEST")
+    if os.path.exists(manifest):
+        with open(manifest) as f:
+            names = [line.split()[0] for line in f if line.strip() and not line.startswith("#")]
+        say(f"{rel(folder)}: {len(names)} photos (cached; delete it to remake)")
+        return linked_set(f"photos-{suffix[1:]}-{len(names)}", names, source=folder)
+    partial = folder + ".partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    os.makedirs(os.path.join(partial, ".scratch"))
+    sideways = sum(1 for p in photos if p[3] not in (0, 1))
+    if sideways and not shutil.which("vips"):
+        say(f"  vips not found: the {sideways} sideways portraits stay sideways (apt-get install libvips-tools)")
+
+    def make(photo):
+        name, width, height, orientation = photo
+        out = os.path.splitext(name)[0] + suffix
+        source = _upright(os.path.join(CORPUS, name), orientation, os.path.join(partial, ".scratch"))
+        _quiet(encode(source, os.path.join(partial, out)))
+        if source != os.path.join(CORPUS, name):
+            os.remove(source)
+        if orientation >= 5 and source != os.path.join(CORPUS, name):
+            width, height = height, width
+        return f"{out} {width}x{height} from={name} {os.path.getsize(os.path.join(partial, out))}"
+
+    started = time.monotonic()
+    before = os.times()
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=JOBS) as pool:
+            lines = list(pool.map(make, photos))
+    except (OSError, RuntimeError) as error:
+        say(f"  could not make {rel(folder)}: {error}")
+        shutil.rmtree(partial, ignore_errors=True)
+        return None
+    after = os.times()
+    os.rmdir(os.path.join(partial, ".scratch"))
+    with open(os.path.join(partial, "MANIFEST"), "w") as f:
+        f.write(f"# {recipe}\n" + "\n".join(lines) + "\n")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.rename(partial, folder)
+    sizes = [int(line.split()[-1]) for line in lines]
+    say(f"{rel(folder)}: made {len(lines)} photos in {time.monotonic() - started:.0f} s wall, "
+        f"{(after.children_user - before.children_user) + (after.children_system - before.children_system):.0f} s CPU, "
+        f"{statistics.mean(sizes) / 1e6:.2f} MB each on average")
+    names = [line.split()[0] for line in lines]
+    return linked_set(f"photos-{suffix[1:]}-{len(names)}", names, source=folder)
+
+
+def heic_sources():
+    """The corpus JPEGs the HEICs are made from: the first 24 (a phone's folder of HEICs has no PNG), so the
+    same mix of 20 landscapes and 4 portraits (3 stored sideways with EXIF 6 or 8, made upright, 1 upright)."""
+    return [p for p in corpus_manifest() if p[0].lower().endswith(".jpg")][:HEIC_COUNT]
+
+
+def ensure_heic():
+    if not shutil.which("heif-enc"):
+        say("heif-enc not found: no HEIC case (apt-get install libheif-examples)")
+        return None
+    return derived_set(HEIC_SET, heic_sources(), ".heic",
+                       lambda source, out: ["heif-enc"] + HEIC_ENCODE + ["-o", out, source],
+                       f"heif-enc {' '.join(HEIC_ENCODE)} ({version(['heif-enc'], 'libheif')}) of upright corpus JPEGs")
+
+
+def ensure_webp():
+    if not shutil.which("cwebp"):
+        say("cwebp not found: no WebP case (apt-get install webp)")
+        return None
+    # The first WEBP_COUNT corpus photos, PNGs (screenshot-like) included: the same mix as the JPEG grid case.
+    return derived_set(WEBP_SET, corpus_manifest()[:WEBP_COUNT], ".webp",
+                       lambda source, out: ["cwebp", "-quiet", "-q", str(WEBP_QUALITY), "-metadata", "exif",
+                                            source, "-o", out],
+                       f"cwebp -q {WEBP_QUALITY} -metadata exif of upright corpus photos")
+
+
+def format_case(name, photos, slug, grid=None):
+    """photobook on a folder of another format (HEIC, WebP): the options of the JPEG cases (A4 is the default page
+    size, said here as well), allowed to fail while the format is not wired in."""
+    folder, names = photos
+    output = os.path.join(WORK, slug + ".pdf")
+    argv = [PHOTOBOOK, "build", rel(folder), "-o", rel(output), "--page-size", "a4", "--margin", "0", "--quiet",
+            "--report", rel(os.path.join(WORK, slug + ".json"))]
+    if grid:
+        argv += ["--layout", "grid " + grid]
+    shown = " ".join(shlex.quote(a) for a in [rel(PHOTOBOOK)] + argv[1:])
+    return Case(name, len(names), argv, output, shown, may_fail=True)
+
+
+VIPS_RESIZE = (f"-n1 vipsthumbnail --size {A4_PIXELS} --smartcrop=centre -o \"$PWD/{{pages}}/%s.jpg[Q=90]\"")
+
+
 def photobook_case(count, lossless=True, grid=None):
     folder, names = photo_set(count)
     slug = f"photobook-{count}{'' if lossless else '-pixels'}{'-grid' + grid if grid else ''}"
@@ -237,10 +524,11 @@ def photobook_case(count, lossless=True, grid=None):
                 "PHOTOBOOK_LOSSLESS_CROPS=0 " + shown)
 
 
-def shell_case(name, count, resize):
-    """A hand-made pipeline: resize every photo in parallel (`resize` is the xargs command), then img2pdf."""
-    folder, names = photo_set(count)
-    slug = name.split()[0]
+def shell_case(name, count, resize, photos=None, slug=None):
+    """A hand-made pipeline: resize every photo in parallel (`resize` is the xargs command), then img2pdf.
+    `photos` (folder, names) instead of the first `count` corpus photos."""
+    folder, names = photos or photo_set(count)
+    slug = slug or name.split()[0]
     pages = os.path.join(WORK, f"{slug}-{count}-pages")
     output = os.path.join(WORK, f"{slug}-{count}.pdf")
     script = (f"rm -rf {rel(pages)} && mkdir {rel(pages)} && "
@@ -267,6 +555,81 @@ def dry_run(count, build):
             f"{whole:.1f} s (headers and the plan only)"), " ".join(shlex.quote(a) for a in [rel(PHOTOBOOK)] + argv[1:])
 
 
+def format_cases(heic_photos, webp_photos):
+    """Runs the other formats' cases: photobook on the HEICs alternating with vips + img2pdf on them, then the
+    WebP grid. Returns (heic, heic_vips, webp_grid), each None when its photos or tools are missing."""
+    heic = heic_vips = webp_grid = None
+    if heic_photos:
+        count = len(heic_photos[1])
+        heic = format_case("photobook HEIC", heic_photos, f"photobook-heic-{count}")
+        if shutil.which("vipsthumbnail") and shutil.which("img2pdf"):
+            heic_vips = shell_case("vips + img2pdf HEIC", count, VIPS_RESIZE, photos=heic_photos, slug="vips-heic")
+            heic_vips.may_fail = True  # a libvips built without libheif
+        say(f"\n{count} HEICs, {RUNS} runs each, alternating:")
+        for _ in range(RUNS):
+            for case in (heic, heic_vips):
+                if case:
+                    case.run_once()
+    if webp_photos:
+        webp_grid = format_case("photobook WebP grid", webp_photos, f"photobook-webp-{len(webp_photos[1])}-grid",
+                                grid="2x2")
+        say(f"\n{len(webp_photos[1])} WebPs on a 2x2 grid, {RUNS_96} runs:")
+        for _ in range(RUNS_96):
+            webp_grid.run_once()
+
+    return heic, heic_vips, webp_grid
+
+
+def format_report(formats, grid96, heic_photos, webp_photos):
+    """Prints the other formats' results, targets, HEIC decode floor, commands and notes."""
+    heic, heic_vips, webp_grid = formats
+    format_rows(heic, heic_vips, webp_grid, grid96)
+    if heic_photos:
+        heif_floor_rows(heic, heic_vips, heic_photos)
+    say("\nCommands of the other formats (from the repository root):")
+    for case in (heic, heic_vips, webp_grid):
+        if case:
+            say(f"  {case.name}, {case.photos} photos:\n    {case.shown}")
+    if heic_photos:
+        say(f"  HEIC decode floor, each photo:\n    heif-convert --quiet {rel(heic_photos[0])}/IMG_0001.heic"
+            f" /tmp/.../decoded.y4m   (decoded.y4m -> /dev/null)")
+        say(f"  HEIC set, each photo (vips autorot first for EXIF 6 and 8):\n    heif-enc {' '.join(HEIC_ENCODE)}"
+            f" -o {rel(HEIC_SET)}/IMG_0001.heic {rel(CORPUS)}/IMG_0001.jpg")
+    if webp_photos:
+        say(f"  WebP set, each photo:\n    cwebp -quiet -q {WEBP_QUALITY} -metadata exif {rel(CORPUS)}/IMG_0001.jpg"
+            f" -o {rel(WEBP_SET)}/IMG_0001.webp")
+    say("\nNotes on the other formats:")
+    if heic_photos:
+        say(f"  HEIC set: {rel(HEIC_SET)}: the first {len(heic_photos[1])} corpus JPEGs (no PNG: 20 landscapes, 4"
+            f" portraits, 3 of them stored sideways with EXIF 6/8 and turned upright with vips autorot first, since"
+            f" heif-enc 1.15 writes no irot box), heif-enc {' '.join(HEIC_ENCODE)}: one 4000x3000 or 3000x4000 HEVC"
+            f" image each (not the 512x512 tiles of a phone's grid image, which heif-enc 1.15 cannot write), 4:2:0, 8"
+            f" bits, EXIF kept; sizes in its MANIFEST.")
+    if webp_photos:
+        say(f"  WebP set: {rel(WEBP_SET)}: the first {len(webp_photos[1])} corpus photos (PNGs included), upright,"
+            f" cwebp -q {WEBP_QUALITY} (lossy, 4:2:0).")
+
+
+def formats_only(heic_photos, webp_photos, started):
+    """BENCH_ONLY=formats: the HEIC and WebP cases alone, with the JPEG grid they are set against, and the HEIC
+    book's memory (for whoever wires a format in and wants the figures again without the rest)."""
+    grid96 = photobook_case(96, grid="2x2")
+    say(f"\n96 photos on a 2x2 grid (the JPEG grid the WebP grid is set against), {RUNS_96} runs:")
+    for _ in range(RUNS_96):
+        grid96.run_once()
+    formats = format_cases(heic_photos, webp_photos)
+    say(f"\nResults (A4 pages of 2480x3508 pixels at 300 dpi, full bleed, photos cropped to fill, JPEG quality 90):\n")
+    say("    " + grid96.row())
+    format_report(formats, grid96, heic_photos, webp_photos)
+    say(f"  Versions: {version([PHOTOBOOK, '--version'])}; {version(['vipsthumbnail', '--vips-version'])}; "
+        f"{version(['img2pdf', '--version'])}; {version(['heif-enc', '--help'], 'libheif')}; "
+        f"cwebp {version(['cwebp', '-version'])}.")
+    say(f"  machine at the end: {machine()}.  This took {time.monotonic() - started:.0f} s.")
+    if os.environ.get("BENCH_MEMORY", "1") != "0":
+        import bench_memory
+        bench_memory.heic_only()
+
+
 def machine():
     model = ""
     try:
@@ -277,10 +640,14 @@ def machine():
     return f"{CORES} cores ({model}), load average {os.getloadavg()[0]:.1f}"
 
 
-def version(argv):
+def version(argv, containing=None):
+    """The first line of a tool's output (standard error too), or the first that holds `containing`."""
     try:
-        out = subprocess.run(argv, capture_output=True, text=True).stdout.strip().splitlines()
-        return out[0] if out else "?"
+        result = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        out = (result.stdout + result.stderr).strip().splitlines()
+        if containing:
+            out = [line.strip() for line in out if containing in line] or out
+        return " ".join(out[0].split()) if out else "?"
     except OSError:
         return "?"
 
@@ -292,8 +659,13 @@ def main():
     if os.getloadavg()[0] > CORES / 2:
         say("warning: the machine is busy with other work: wall times will be longer than on an idle machine "
             "(CPU times are less affected); compare runs made under the same load")
-    run_checked([SWIFT, "build", "-c", "release", "--product", "photobook"], "building photobook")
+    build_product("photobook")
     ensure_corpus()
+    # The other formats' photos, made once from the corpus (before any timing).
+    heic_photos = ensure_heic()
+    webp_photos = ensure_webp()
+    if os.environ.get("BENCH_ONLY", "") == "formats":
+        return formats_only(heic_photos, webp_photos, started)
 
     photobook24 = photobook_case(24)
     pixels24 = photobook_case(24, lossless=False)
@@ -302,7 +674,7 @@ def main():
         others.append(shell_case(
             "vips + img2pdf", 24,
             # -o is relative to each photo's folder unless absolute; --smartcrop is 8.14's name for --crop.
-            f"-n1 vipsthumbnail --size {A4_PIXELS} --smartcrop=centre -o \"$PWD/{{pages}}/%s.jpg[Q=90]\""))
+            VIPS_RESIZE))
     else:
         say("vipsthumbnail or img2pdf not found: no comparison (apt-get install libvips-tools img2pdf)")
     if IMAGEMAGICK:
@@ -326,6 +698,7 @@ def main():
         grid96.run_once()
 
     dry_row, dry_command = dry_run(96, photobook96)
+    formats = format_cases(heic_photos, webp_photos)
 
     say("\nResults (A4 pages of 2480x3508 pixels at 300 dpi, full bleed, photos cropped to fill, JPEG quality 90):\n")
     for case in [photobook24, pixels24] + others + [photobook96, grid96]:
@@ -349,6 +722,7 @@ def main():
     for line in target_rows(photobook24, vips, grid96):
         say("    " + line)
     floor_rows([photobook24, grid96])
+    format_report(formats, grid96, heic_photos, webp_photos)
 
     say("\nCommands (run from the repository root; each timed as one process with wait4):")
     for case in [photobook24, pixels24] + others + [photobook96, grid96]:
@@ -366,7 +740,8 @@ def main():
     say(f"  CPU = user + sys of the process and every child it waited for; cores = CPU / wall; peak = largest"
         f" resident set of any one process (the pipelines run {JOBS} resizers at once).")
     say(f"  Versions: {version([PHOTOBOOK, '--version'])}; {version(['vipsthumbnail', '--vips-version'])}; "
-        f"{version(['img2pdf', '--version'])}; {version([SWIFT, '--version'])}.")
+        f"{version(['img2pdf', '--version'])}; {version([SWIFT, '--version'])}; "
+        f"{version(['heif-enc', '--help'], 'libheif')}; cwebp {version(['cwebp', '-version'])}.")
     if os.getloadavg()[0] > CORES / 2:
         say("  The machine was busy with other work (see the load averages): wall times are inflated.")
     say(f"  machine at the end: {machine()}.  make bench took {time.monotonic() - started:.0f} s.")

@@ -12,6 +12,11 @@ The 800 photos are copies of the 96 corpus photos (each its own file, so photobo
 in .bench/photos-800 (about 2.5 GB); the 800-page book (about 1.2 GB) is deleted after it is measured.
 Figures are printed, with the issue's targets beside them, never asserted. Takes several minutes.
 
+A book of the 24 HEICs of `make bench` (.bench/heic-v1, made once with heif-enc) is built beside a book of the
+24 JPEGs they were made from, and the difference of their peaks is set against one decoded 12-MP HEIC per
+worker (photobook's --jobs, by default the core count): 12e6 * 3 bytes of RGB each, and the larger budget with
+libheif's own planes (see heic_report). Until photobook reads HEIC, that build is printed as failed.
+
 Settings, from the environment:
   BENCH_MEMORY_COUNT=800   photos in the large book
   BENCH_MEMORY_IN_MEMORY=1 also build the large book from memory (slow, and needs about its size in RAM)
@@ -77,7 +82,7 @@ class DiskSampler(threading.Thread):
 class Build:
     """One photobook build, timed as in `make bench`, with its disk sampled."""
 
-    def __init__(self, folder, count, output, in_memory=False):
+    def __init__(self, folder, count, output, in_memory=False, name=None, may_fail=False):
         tmpdir = tempfile.mkdtemp(prefix="bench-memory-tmpdir-", dir=bench.WORK)
         # SOURCE_DATE_EPOCH: the book from page files and the one from memory must then be the same bytes.
         argv = ["env", f"TMPDIR={tmpdir}", "SOURCE_DATE_EPOCH=1700000000"] + (["PHOTOBOOK_TEST_IMAGES_IN_MEMORY=1"] if in_memory else []) + [
@@ -85,17 +90,25 @@ class Build:
         self.command = " ".join(argv)
         sampler = DiskSampler(output, tmpdir)
         sampler.start()
-        run = bench.Run(argv, output)
+        run = bench.Run(argv, output, check=not may_fail)
         sampler.stop()
         shutil.rmtree(tmpdir, ignore_errors=True)
         self.count, self.wall, self.cpu, self.peak = count, run.wall, run.cpu, run.peak
+        self.name = name or f"{count} photos" + (", from memory" if in_memory else "")
+        self.failed = None
+        if run.status != 0 or not os.path.exists(output):
+            words = run.log.splitlines()
+            self.failed = f"exit {run.status}: {words[-1][:300] if words else 'no output'}"
+            bench.say(f"  {self.name}: FAILED ({self.failed})   (load average {os.getloadavg()[0]:.1f})")
+            return
         self.size = os.path.getsize(output)
         self.disk, self.tmp = sampler.peak_beside, sampler.peak_tmpdir
         self.left = sampler.left_beside + sampler.left_tmpdir
-        self.name = f"{count} photos" + (", from memory" if in_memory else "")
         bench.say(f"  {self.row()}   (load average {os.getloadavg()[0]:.1f})")
 
     def row(self):
+        if self.failed:
+            return f"{self.name:<22} FAILED ({self.failed})"
         return (f"{self.name:<22} peak {self.peak / 1e6:6.0f} MB   {self.count / self.wall:5.1f} photos/s "
                 f"({self.wall:5.0f} s wall, {self.cpu:5.0f} s CPU)   book {self.size / 1e6:6.0f} MB   "
                 f"disk beside the output: peak {self.disk / 1e6:6.0f} MB, left {self.left / 1e6:.0f} MB   "
@@ -139,6 +152,64 @@ def verdict(met):
     return "met" if met else "NOT MET"
 
 
+# What one decoded 12-MP HEIC holds, in bytes a pixel: the RGB photobook works from (3), and the planes libheif
+# and libde265 hold while they make it: the YCbCr 4:2:0 image libheif copies the decoded picture into (1.5) and
+# libde265's own decoded picture (1.5), both alive while the colour conversion writes the RGB. Not counted:
+# libde265's per-picture metadata (a few MB) and the compressed file, read whole (about 2 MB).
+HEIC_RGB_BYTES = 3
+HEIC_PLANE_BYTES = 1.5 + 1.5
+
+
+def heic_report():
+    """A book of the bench's 24 HEICs against one of the 24 JPEGs they were made from: returns its Builds (the
+    HEIC one may have failed), or [] when there are no HEICs."""
+    photos = bench.ensure_heic()
+    if not photos:
+        bench.say("  no HEIC book (no HEICs: heif-enc missing)")
+        return []
+    heic_folder, names = photos
+    sources = bench.heic_sources()
+    jpeg_folder, _ = bench.linked_set(f"photos-heic-sources-{len(sources)}", [p[0] for p in sources])
+    bench.warm(heic_folder, names)
+    jpeg = Build(jpeg_folder, len(sources), os.path.join(bench.WORK, "memory-heic-sources.pdf"),
+                 name=f"{len(sources)} JPEGs (HEICs' own)")
+    heic = Build(heic_folder, len(names), os.path.join(bench.WORK, "memory-heic.pdf"),
+                 name=f"{len(names)} HEICs", may_fail=True)
+    heic.pixels = max(p[1] * p[2] for p in sources)
+    return [jpeg, heic]
+
+
+def heic_verdict(jpeg, heic):
+    jobs = bench.CORES  # photobook's default --jobs, and Build passes none
+    if heic.failed:
+        bench.say(f"  HEIC peak - JPEG peak against one decoded 12-MP HEIC per worker: not measured (the HEIC book"
+                  f" failed: {heic.failed})")
+        return
+    growth = heic.peak - jpeg.peak
+    strict = heic.pixels * HEIC_RGB_BYTES * jobs
+    planes = heic.pixels * (HEIC_RGB_BYTES + HEIC_PLANE_BYTES) * jobs
+    bench.say(f"  HEIC peak - JPEG peak (the same {heic.count} photos): {heic.peak / 1e6:.0f} - {jpeg.peak / 1e6:.0f} ="
+              f" {growth / 1e6:+.0f} MB; one decoded {heic.pixels / 1e6:.0f}-MP HEIC per worker ({jobs} workers):"
+              f" RGB {heic.pixels / 1e6:.0f}e6 * {HEIC_RGB_BYTES} B * {jobs} = {strict / 1e6:.0f} MB, {verdict(growth <= strict)};"
+              f" with libheif's YCbCr 4:2:0 copy and libde265's picture (+{HEIC_PLANE_BYTES:g} B a pixel)"
+              f" {planes / 1e6:.0f} MB, {verdict(growth <= planes)}")
+
+
+def heic_only():
+    """The HEIC book against the JPEG book alone (bench.py's BENCH_ONLY=formats)."""
+    bench.say("\nMemory of a book of HEICs against one of the same photos as JPEGs: A4, --margin 0, one photo per page")
+    builds = heic_report()
+    if builds:
+        bench.say("\nResults (peak = largest resident set of the photobook process):\n")
+        for build in builds:
+            bench.say("    " + build.row())
+        bench.say("")
+        heic_verdict(*builds)
+        bench.say("\nCommands (from the repository root):")
+        for build in builds:
+            bench.say(f"  {build.name}: {build.command}")
+
+
 def report():
     bench.say(f"\nMemory at any book size (issue 14): A4, --margin 0, one photo per page")
     small_folder, _ = bench.photo_set(24)
@@ -153,7 +224,8 @@ def report():
     large = Build(large_folder, LARGE, large_out)
     os.remove(large_out)
     dry_row, dry_command = dry_run(large_folder, LARGE, large)
-    builds = [small, from_memory, large]
+    heic_builds = heic_report()
+    builds = [small, from_memory, large] + heic_builds
     if LARGE_IN_MEMORY:
         builds.append(Build(large_folder, LARGE, large_out, in_memory=True))
         os.remove(large_out)
@@ -173,8 +245,11 @@ def report():
     bench.say(dry_row)
     bench.say(f"  the 24-photo book from page files is byte for byte the one from memory (SOURCE_DATE_EPOCH set): "
               f"{'yes' if same else 'NO'}; memory saved at 24 photos: {(from_memory.peak - small.peak) / 1e6:.0f} MB")
-    bench.say(f"  TMPDIR used: {max(b.tmp for b in builds) / 1e6:.0f} MB at most; left behind anywhere: "
-              f"{sum(b.left for b in builds) / 1e6:.0f} MB")
+    if heic_builds:
+        heic_verdict(*heic_builds)
+    done = [b for b in builds if not b.failed]
+    bench.say(f"  TMPDIR used: {max(b.tmp for b in done) / 1e6:.0f} MB at most; left behind anywhere: "
+              f"{sum(b.left for b in done) / 1e6:.0f} MB")
     bench.say("\nCommands (from the repository root):")
     for build in builds:
         bench.say(f"  {build.name}: {build.command}")
@@ -184,7 +259,7 @@ def report():
 def main():
     os.makedirs(bench.WORK, exist_ok=True)
     bench.say(f"machine: {bench.machine()}")
-    bench.run_checked([bench.SWIFT, "build", "-c", "release", "--product", "photobook"], "building photobook")
+    bench.build_product("photobook")
     bench.ensure_corpus()
     report()
 

@@ -12,6 +12,7 @@ page can do without, with the tools of the library photobook links (libjpeg-turb
 No resampling, no turning upright, no PDF; files come from the page cache; each process's CPU (user + sys, from
 wait4) less the CPU of starting one (`cjpeg -version`, median of 5). The sum is the CPU of the codec work alone,
 and `photos / (floor CPU / cores)` the most photos/s the cores could give doing nothing else.
+For HEIC (heif_floor, below): libheif's heif-convert decoding each photo to Y4M on /dev/null, the same way.
 Standard library only.
 """
 
@@ -24,6 +25,7 @@ import struct
 import tempfile
 import resource
 import statistics
+import time
 import zlib
 
 TOOLS = ("djpeg", "cjpeg", "jpegtran")
@@ -158,3 +160,49 @@ def floor(report_path, root, quality=90):
             total += tool(["djpeg", "-scale", f"{eighths}/8", "-crop", f"{cw}x{ch}+{(sw - cw) // 2}+{(sh - ch) // 2}", path])
             total += tool(["cjpeg", "-quality", str(quality)] + sampling + [_page_ppm(folder, pw, ph, cache)])
     return total, len(photos)
+
+
+# The HEIC decode floor: libheif's own command-line decoder (heif-convert, the libheif and libde265 that photobook
+# and libvips link) on each photo, one process each, as above less the CPU of starting it. Its output is Y4M
+# written to /dev/null through a symbolic link named *.y4m (heif-convert picks its writer by the suffix): Y4M is
+# the decoded YCbCr 4:2:0 planes as libheif hands them over (no conversion to RGB, no compression), so the figure
+# is the HEVC decode and libheif's copy of its planes, with no output encode in it; heif_output_costs() measures
+# what a Y4M file on disk and a JPEG (heif-convert's other writers) would have added, on one photo.
+
+def heif_available():
+    return shutil.which("heif-convert") is not None
+
+
+def _heif_startup():
+    return statistics.median(_cpu(["heif-convert", "--list-decoders"]) for _ in range(5))
+
+
+def heif_floor(paths):
+    """Per-photo CPU seconds (user + sys, less start-up) and wall seconds of `heif-convert PHOTO /dev/null.y4m`."""
+    startup = _heif_startup()
+    cpus, walls = [], []
+    with tempfile.TemporaryDirectory(prefix="photobook-floor-") as folder:
+        sink = os.path.join(folder, "decoded.y4m")
+        os.symlink(os.devnull, sink)
+        for path in paths:
+            started = time.monotonic()
+            cpu = _cpu(["heif-convert", "--quiet", path, sink])
+            walls.append(time.monotonic() - started)
+            cpus.append(max(0.0, cpu - startup))
+    return cpus, walls, startup
+
+
+def heif_output_costs(path, repeats=3):
+    """CPU seconds heif-convert spends on one photo with each output: Y4M to /dev/null (the floor), Y4M to a file,
+    JPEG (quality 90): the difference from the first is what writing or encoding the output costs."""
+    with tempfile.TemporaryDirectory(prefix="photobook-floor-") as folder:
+        sink = os.path.join(folder, "null.y4m")
+        os.symlink(os.devnull, sink)
+        outputs = {"y4m to /dev/null": ([], sink), "y4m file": ([], os.path.join(folder, "out.y4m")),
+                   "jpeg q90": (["-q", "90"], os.path.join(folder, "out.jpg"))}
+        runs = {name: [] for name in outputs}
+        for _ in range(repeats):  # interleaved, the median of each: the machine may be shared
+            for name, (options, out) in outputs.items():
+                runs[name].append(_cpu(["heif-convert", "--quiet"] + options + [path, out]))
+        written = os.path.getsize(os.path.join(folder, "out.y4m"))
+    return {name: statistics.median(cpus) for name, cpus in runs.items()}, written
