@@ -1,4 +1,5 @@
 import CHEIF
+import Imaging
 
 /// One decoded image from libheif, 8-bit interleaved RGB or RGBA; `deinit` releases it.
 final class HEIFPicture {
@@ -44,26 +45,6 @@ final class HEIFPicture {
             rgb.baseAddress!.update(from: source, count: count * 3)
             return
         }
-        var s = 0, d = 0
-        for _ in 0..<count {
-            let a = UInt32(source[s + 3])
-            if a == 255 {
-                rgb[d] = source[s]; rgb[d + 1] = source[s + 1]; rgb[d + 2] = source[s + 2]
-            } else if premultiplied {
-                // Colour already multiplied by alpha: white shows through by (255 - a).
-                let white = 255 - a
-                rgb[d] = UInt8(min(255, UInt32(source[s]) + white))
-                rgb[d + 1] = UInt8(min(255, UInt32(source[s + 1]) + white))
-                rgb[d + 2] = UInt8(min(255, UInt32(source[s + 2]) + white))
-            } else {
-                // round((c * a + 255 * (255 - a)) / 255), as for PNG: 255 is odd, so +127 rounds.
-                let white = 255 * (255 - a) + 127
-                rgb[d] = UInt8((UInt32(source[s]) * a + white) / 255)
-                rgb[d + 1] = UInt8((UInt32(source[s + 1]) * a + white) / 255)
-                rgb[d + 2] = UInt8((UInt32(source[s + 2]) * a + white) / 255)
-            }
-            s += 4
-            d += 3
-        }
+        AlphaComposite.overWhite(source, into: rgb.baseAddress!, count: count, premultiplied: premultiplied)
     }
 }

@@ -168,24 +168,10 @@ public enum PNGDecoder {
         return rgb
     }
 
-    /// out = round((c * a + 255 * (255 - a)) / 255) for each colour sample c with alpha a.
+    /// `pixelCount` RGBA pixels of `rgba` over white into `rgb` from pixel `firstPixel` on (`AlphaComposite`).
     static func compositeOverWhite(_ rgba: UnsafeBufferPointer<UInt8>, into rgb: UnsafeMutableBufferPointer<UInt8>,
                                    firstPixel: Int, pixelCount: Int) {
-        var s = 0
-        var d = firstPixel * 3
-        for _ in 0..<pixelCount {
-            let a = UInt32(rgba[s + 3])
-            if a == 255 {
-                rgb[d] = rgba[s]; rgb[d + 1] = rgba[s + 1]; rgb[d + 2] = rgba[s + 2]
-            } else {
-                // 255 is odd, so the exact quotient is never halfway: adding 127 before dividing rounds.
-                let white = 255 * (255 - a) + 127
-                rgb[d] = UInt8((UInt32(rgba[s]) * a + white) / 255)
-                rgb[d + 1] = UInt8((UInt32(rgba[s + 1]) * a + white) / 255)
-                rgb[d + 2] = UInt8((UInt32(rgba[s + 2]) * a + white) / 255)
-            }
-            s += 4
-            d += 3
-        }
+        precondition(rgba.count >= pixelCount * 4 && rgb.count >= (firstPixel + pixelCount) * 3, "composite out of range")
+        AlphaComposite.overWhite(rgba.baseAddress!, into: rgb.baseAddress! + firstPixel * 3, count: pixelCount)
     }
 }

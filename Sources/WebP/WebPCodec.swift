@@ -139,21 +139,9 @@ public struct WebPCodec: ImageCodec {
         return RGBImage(width: keep.width, height: keep.height, pixels: rgb)
     }
 
-    /// out = round((c * a + 255 * (255 - a)) / 255) for each colour sample c with alpha a (as the PNG codec).
+    /// `count` RGBA pixels over white into RGB (`AlphaComposite`, as the PNG codec does).
     static func compositeOverWhite(_ rgba: UnsafePointer<UInt8>, into rgb: UnsafeMutablePointer<UInt8>, count: Int) {
-        for i in 0..<count {
-            let s = i * 4, d = i * 3
-            let a = UInt32(rgba[s + 3])
-            if a == 255 {
-                rgb[d] = rgba[s]; rgb[d + 1] = rgba[s + 1]; rgb[d + 2] = rgba[s + 2]
-            } else {
-                // 255 is odd, so the exact quotient is never halfway: adding 127 before dividing rounds.
-                let white = 255 * (255 - a) + 127
-                rgb[d] = UInt8((UInt32(rgba[s]) * a + white) / 255)
-                rgb[d + 1] = UInt8((UInt32(rgba[s + 1]) * a + white) / 255)
-                rgb[d + 2] = UInt8((UInt32(rgba[s + 2]) * a + white) / 255)
-            }
-        }
+        AlphaComposite.overWhite(rgba, into: rgb, count: count)
     }
 
     // MARK: - Animations

@@ -194,4 +194,34 @@ import Testing
         #expect(zip(rgb, expected).contains { abs(Int($0) - Int($1)) >= 20 },
                 "without its profile the photo should look different: \(rgb) vs \(expected)")
     }
+
+    /// A wide-gamut HEIC (an Adobe RGB profile in its `colr` box, as a phone's Display P3 one is) stays wide-gamut
+    /// under colour management: Ghostscript shows its page as ImageMagick converts the same pixels to sRGB.
+    @Test func aWideGamutHEICStaysWideGamutUnderColourManagement() throws {
+        let scratch = try Scratch()
+        let png = scratch.file("wide.png"), heic = scratch.file("wide.heic")
+        // An RGB PNG (ImageMagick would write one flat colour as a 1-bit palette, which heif-enc 1.15 misreads).
+        #expect(try Run.command("/usr/bin/convert", ["-size", "128x128", "xc:rgb(30,200,60)", "-profile", Self.adobeRGB,
+                                                     "-define", "png:color-type=2", png]).status == 0)
+        // heif-enc carries the PNG's iCCP profile into the HEIC's colr box.
+        let encode = try Run.command("/usr/bin/heif-enc", ["-q", "95", png, "-o", heic])
+        #expect(encode.status == 0, "\(encode.stderr)")
+        let converted = scratch.file("srgb.ppm")
+        #expect(try Run.command("/usr/bin/convert", [png, "-profile", "/usr/share/color/icc/ghostscript/srgb.icc",
+                                                     converted]).status == 0)
+        let reference = try readPPM(converted)
+        let expected = Array(reference.rgb[(64 * reference.width + 64) * 3 ..< (64 * reference.width + 64) * 3 + 3])
+        #expect(expected[0] < 10 && expected[2] < 45, "Adobe RGB's green is more saturated than sRGB's: \(expected)")
+        let out = scratch.file("book.pdf"), page = scratch.file("page.ppm")
+        let run = try Run.photobook(["build", heic, "-o", out, "--page-size", "60x80mm"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.colourSpaces(out).count == 1 && Self.colourSpaces(out) != [.device("DeviceRGB")])
+        let gs = try Run.command("/usr/bin/gs", ["-q", "-dSAFER", "-sDEVICE=ppmraw", "-r36", "-o", page, out])
+        #expect(gs.status == 0, "\(gs.stderr)")
+        let shown = try readPPM(page)
+        let centre = (shown.height / 2 * shown.width + shown.width / 2) * 3
+        let rgb = Array(shown.rgb[centre..<(centre + 3)])
+        // HEVC at q95 of a flat colour, YCbCr and back: a few levels.
+        #expect(zip(rgb, expected).allSatisfy { abs(Int($0) - Int($1)) <= 5 }, "\(rgb), expected \(expected)")
+    }
 }
