@@ -57,7 +57,9 @@ static tmsize_t proc_read(thandle_t handle, void *buffer, tmsize_t count) {
     pbtiff_file *file = (pbtiff_file *)handle;
     if (count <= 0) return 0;
     int64_t got = file->read(file->context, file->position, buffer, (size_t)count);
-    if (got < 0) return -1;
+    /* Trap: libtiff 4.5's TIFFReadAndRealloc adds a -1 from the read proc to the bytes it has, then memsets from one
+       byte before its buffer (ASan saw it). A failed read is a short read of 0 bytes; the Swift side keeps the cause. */
+    if (got < 0) return 0;
     file->position += (uint64_t)got;
     return (tmsize_t)got;
 }
