@@ -107,18 +107,8 @@ public struct WebPCodec: ImageCodec {
         let keep = plan.keep
         let direct = !hasAlpha && keep.width == decodedWidth && keep.height == decodedHeight
         // Every byte of the buffer is written by libwebp (or by the copy below) before it is read: pooled.
-        var decoded = BufferPool.shared.take(decodedWidth * decodedHeight * options.bytesPerPixel)
-        let result: Result<Void, CodecError> = bytes.withUnsafeBufferPointer { input in
-            decoded.withUnsafeMutableBufferPointer { output in
-                Result { () throws(CodecError) in
-                    try WebPIncrementalDecoder.decode(input, options, into: output, shouldCancel: shouldCancel)
-                }
-            }
-        }
-        if case .failure(let error) = result {
-            BufferPool.shared.giveBack(decoded)
-            throw error
-        }
+        let decoded = try Self.decodePooled(bytes, options, byteCount: decodedWidth * decodedHeight * options.bytesPerPixel,
+                                            shouldCancel: shouldCancel)
         if direct { return RGBImage(width: decodedWidth, height: decodedHeight, pixels: decoded) }
         var rgb = BufferPool.shared.take(keep.width * keep.height * 3)
         decoded.withUnsafeBufferPointer { source in
@@ -137,6 +127,25 @@ public struct WebPCodec: ImageCodec {
         }
         BufferPool.shared.giveBack(decoded)
         return RGBImage(width: keep.width, height: keep.height, pixels: rgb)
+    }
+
+    /// `bytes` decoded as `options` say into a pooled buffer of `byteCount` bytes, which goes back to the pool
+    /// when the decode fails or is cancelled.
+    static func decodePooled(_ bytes: [UInt8], _ options: WebPIncrementalDecoder.Options, byteCount: Int,
+                             shouldCancel: () -> Bool) throws(CodecError) -> [UInt8] {
+        var pixels = BufferPool.shared.take(byteCount)
+        let result: Result<Void, CodecError> = bytes.withUnsafeBufferPointer { input in
+            pixels.withUnsafeMutableBufferPointer { output in
+                Result { () throws(CodecError) in
+                    try WebPIncrementalDecoder.decode(input, options, into: output, shouldCancel: shouldCancel)
+                }
+            }
+        }
+        if case .failure(let error) = result {
+            BufferPool.shared.giveBack(pixels)
+            throw error
+        }
+        return pixels
     }
 
     /// `count` RGBA pixels over white into RGB (`AlphaComposite`, as the PNG codec does).
@@ -180,18 +189,8 @@ public struct WebPCodec: ImageCodec {
         if let overlap {
             let options = WebPIncrementalDecoder.Options(crop: overlap, scaledWidth: nil, scaledHeight: nil,
                                                          hasAlpha: true)
-            framePixels = BufferPool.shared.take(overlap.width * overlap.height * 4)
-            let result: Result<Void, CodecError> = bytes.withUnsafeBufferPointer { input in
-                framePixels.withUnsafeMutableBufferPointer { output in
-                    Result { () throws(CodecError) in
-                        try WebPIncrementalDecoder.decode(input, options, into: output, shouldCancel: shouldCancel)
-                    }
-                }
-            }
-            if case .failure(let error) = result {
-                BufferPool.shared.giveBack(framePixels)
-                throw error
-            }
+            framePixels = try Self.decodePooled(bytes, options, byteCount: overlap.width * overlap.height * 4,
+                                                shouldCancel: shouldCancel)
         }
         var shrink = BoxShrink(region: region, factor: factor)
         var row = [UInt8](repeating: 255, count: region.width * 3)
