@@ -16,7 +16,8 @@ TEST_PACKAGES  := poppler-utils qpdf python3-png python3-jsonschema python3-pil 
 
 all: build
 
-# Installs the Debian packages whose headers are missing (through sudo when not root).
+# Installs the Debian packages whose headers are missing (through sudo when not root). Without recommends:
+# libavcodec-dev's would bring Mesa and every VA-API driver, none of which a build uses.
 deps:
 	@missing=""; \
 	[ -f /usr/include/jpeglib.h ] || [ -f /usr/include/x86_64-linux-gnu/jpeglib.h ] || [ -f /usr/include/$$(gcc -dumpmachine 2>/dev/null)/jpeglib.h ] || missing="$$missing libjpeg-dev"; \
@@ -24,6 +25,8 @@ deps:
 	[ -f /usr/include/hpdf.h ] || missing="$$missing libhpdf-dev"; \
 	arch=$$(gcc -dumpmachine 2>/dev/null); \
 	[ -f /usr/include/libheif/heif.h ] || [ -f /usr/include/$$arch/libheif/heif.h ] || missing="$$missing libheif-dev"; \
+	[ -f /usr/include/$$arch/libavcodec/avcodec.h ] || [ -f /usr/include/libavcodec/avcodec.h ] || missing="$$missing libavcodec-dev"; \
+	[ -f /usr/include/dav1d/dav1d.h ] || missing="$$missing libdav1d-dev"; \
 	[ -f /usr/include/webp/demux.h ] || missing="$$missing libwebp-dev"; \
 	[ -f /usr/include/tiffio.h ] || [ -f /usr/include/$$arch/tiffio.h ] || missing="$$missing libtiff-dev"; \
 	[ -f /usr/include/lcms2.h ] || missing="$$missing liblcms2-dev"; \
@@ -32,7 +35,7 @@ deps:
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
 # Every program a test runs. The end-to-end tests name /usr/bin/... paths, so those are what is checked; for
@@ -76,12 +79,13 @@ build: deps
 
 # The whole suite (end-to-end tests run the release binary, as a user would), then the concurrency tests
 # again under ThreadSanitizer.
-# Tests that measure the process's peak memory run alone, after the rest: beside other suites they would see
-# those suites' memory too.
-MEMORY_TESTS := TIFFMemoryTests
+# Tests that measure the whole process (its peak memory, its threads) run after the rest, one suite at a time:
+# beside other suites they would count those suites' memory and threads too.
+ALONE_TESTS := TIFFMemoryTests HEIFThreadTests
+ALONE_PATTERN := $(subst $(eval) ,|,$(ALONE_TESTS))
 test: test-deps build
-	PHOTOBOOK_BIN=$(CURDIR)/$(BIN) timeout $(TEST_TIMEOUT) $(SWIFT) test --skip '$(MEMORY_TESTS)'
-	timeout $(TEST_TIMEOUT) $(SWIFT) test --skip-build --filter '$(MEMORY_TESTS)'
+	PHOTOBOOK_BIN=$(CURDIR)/$(BIN) timeout $(TEST_TIMEOUT) $(SWIFT) test --skip '$(ALONE_PATTERN)'
+	for suite in $(ALONE_TESTS); do timeout $(TEST_TIMEOUT) $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
 	$(MAKE) tsan
 
 # Sample books from the photos in Fixtures/: one photo per page shown whole, a contact sheet, the automatic

@@ -28,6 +28,10 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/CJPEGShim"),
         // libtiff's error and warning handlers take a va_list: formatted in C, handed to Swift as text.
         .target(name: "CTIFFShim", dependencies: ["CTIFF"], path: "Sources/CTIFFShim"),
+        // libheif decoder plugins of our own: HEVC through libavcodec (faster than libheif's libde265), AV1
+        // through dav1d with one thread (libheif's own plugin takes one a CPU).
+        .target(name: "CHEIFDecoders", dependencies: ["CHEIF"], path: "Sources/CHEIFDecoders",
+                linkerSettings: [.linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("dav1d")]),
         // zlib for CPNGShim too: a PNG's iCCP profile is inflated by us (libpng is told to skip the chunk).
         .target(name: "CPNGShim", dependencies: ["CPNG", "CZlib"], path: "Sources/CPNGShim"),
         // zlib, for the benchmark's corpus tool; the shim turns zlib's deflateInit2 macro into a function.
@@ -44,7 +48,7 @@ let package = Package(
         .target(name: "Colour", dependencies: ["CLCMS"]),
         .target(name: "JPEG", dependencies: ["CJPEGShim", "Imaging", "ImageCodec", "EXIF"]),
         .target(name: "PNG", dependencies: ["CPNGShim", "Imaging", "ImageCodec"]),
-        .target(name: "HEIF", dependencies: ["CHEIF", "Imaging", "ImageCodec", "Colour", "Platform"]),
+        .target(name: "HEIF", dependencies: ["CHEIF", "CHEIFDecoders", "Imaging", "ImageCodec", "Colour", "Platform"]),
         .target(name: "WebP", dependencies: ["CWebP", "Imaging", "ImageCodec"]),
         .target(name: "TIFF", dependencies: ["CTIFF", "CTIFFShim", "Imaging", "ImageCodec", "Colour", "EXIF"]),
         // Platform: an image stream read from its file at save time (PDFDocument+FileImage.swift).

@@ -6,4 +6,4 @@ ASAN_TESTS := JPEGTests|PNGTests|HEIFTests|WebPTests|TIFFTests|ImageCodecTests|C
 .PHONY: asan
 asan: test-deps
 	ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/mk/lsan.supp:print_suppressions=0 \
-	  timeout $(TEST_TIMEOUT) $(SWIFT) test --scratch-path .build/asan --sanitize=address --filter '$(ASAN_TESTS)' --skip '$(MEMORY_TESTS)'
+	  timeout $(TEST_TIMEOUT) $(SWIFT) test --scratch-path .build/asan --sanitize=address --filter '$(ASAN_TESTS)' --skip '$(ALONE_PATTERN)'

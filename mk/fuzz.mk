@@ -55,7 +55,7 @@ fuzz-run-%: $(FUZZ_DIR)/%
 
 # ---- building ----
 
-$(FUZZ_DIR)/modules $(FUZZ_DIR)/flags $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim $(FUZZ_DIR)/cmodules/CTIFFShim:
+$(FUZZ_DIR)/modules $(FUZZ_DIR)/flags $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim $(FUZZ_DIR)/cmodules/CTIFFShim $(FUZZ_DIR)/cmodules/CHEIFDecoders:
 	@mkdir -p $@
 
 # Each module is compiled with the optimisation and warning flags of the shipped binary, read from Package.swift
@@ -72,7 +72,7 @@ $(FUZZ_DIR)/flags/%.c: $(FUZZ_DIR)/package.json mk/release_flags.py
 	@cmp -s $@.tmp $@ && rm $@.tmp || { mv $@.tmp $@; echo "fuzz: $* gets $$(cat $@)"; }
 
 # The module maps SwiftPM would generate for the two C targets.
-$(FUZZ_DIR)/cmodules/%/module.modulemap: | $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim $(FUZZ_DIR)/cmodules/CTIFFShim
+$(FUZZ_DIR)/cmodules/%/module.modulemap: | $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim $(FUZZ_DIR)/cmodules/CTIFFShim $(FUZZ_DIR)/cmodules/CHEIFDecoders
 	@printf 'module %s {\n    umbrella "%s"\n    export *\n}\n' $* "$(CURDIR)/Sources/$*/include" > $@
 
 $(FUZZ_DIR)/JPEGShim.o: Sources/CJPEGShim/jpeg_shim.c Sources/CJPEGShim/include/jpeg_shim.h $(FUZZ_DIR)/flags/CJPEGShim.c
@@ -89,6 +89,10 @@ $(FUZZ_DIR)/PNGRows.o: Sources/CPNGShim/png_rows.c Sources/CPNGShim/include/png_
 # libtiff's va_list error and warning handlers and its variadic TIFFGetField, in C.
 $(FUZZ_DIR)/TIFFShim.o: Sources/CTIFFShim/tiff_shim.c Sources/CTIFFShim/include/tiff_shim.h $(FUZZ_DIR)/flags/CTIFFShim.c
 	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CTIFFShim.c) -I Sources/CTIFFShim/include -c $< -o $@
+
+# photobook's libheif decoder plugins (HEVC through libavcodec, AV1 through dav1d): fuzzed with libheif.
+$(FUZZ_DIR)/HEIFDecoders.o: Sources/CHEIFDecoders/heif_decoders.c Sources/CHEIFDecoders/include/heif_decoders.h $(FUZZ_DIR)/flags/CHEIFDecoders.c
+	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CHEIFDecoders.c) -I Sources/CHEIFDecoders/include -c $< -o $@
 
 # One Swift module: an object file and the .swiftmodule its dependents import. swiftc leaves an output it
 # would write unchanged alone, so the object is touched to tell make it is up to date.
@@ -107,7 +111,7 @@ $(eval $(call fuzz_swift_module,JPEG,Imaging ImageCodec EXIF,$(FUZZ_DIR)/cmodule
 $(eval $(call fuzz_swift_module,PNG,Imaging ImageCodec,$(FUZZ_DIR)/cmodules/CPNGShim/module.modulemap))
 $(eval $(call fuzz_swift_module,WebP,Imaging ImageCodec,Sources/CWebP/module.modulemap Sources/CWebP/shim.h))
 $(eval $(call fuzz_swift_module,Colour,,Sources/CLCMS/module.modulemap Sources/CLCMS/shim.h))
-$(eval $(call fuzz_swift_module,HEIF,Imaging ImageCodec Colour Platform,Sources/CHEIF/module.modulemap Sources/CHEIF/shim.h))
+$(eval $(call fuzz_swift_module,HEIF,Imaging ImageCodec Colour Platform,$(FUZZ_DIR)/cmodules/CHEIFDecoders/module.modulemap Sources/CHEIF/module.modulemap Sources/CHEIF/shim.h))
 $(eval $(call fuzz_swift_module,TIFF,Imaging EXIF ImageCodec Colour,$(FUZZ_DIR)/cmodules/CTIFFShim/module.modulemap Sources/CTIFF/module.modulemap Sources/CTIFF/shim.h))
 
 # Each entry point is compiled with the flags of the module it fuzzes.
@@ -126,5 +130,5 @@ $(FUZZ_DIR)/tiff: Fuzz/TIFFFuzzer.swift $(FUZZ_DIR)/TIFF.o $(FUZZ_DIR)/Colour.o 
                   $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/TIFFShim.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/TIFF.swift) $(FUZZ_LDFLAGS) -module-name TIFFFuzzer $^ -ltiff -llcms2 -o $@
 $(FUZZ_DIR)/heif: Fuzz/HEIFFuzzer.swift $(FUZZ_DIR)/HEIF.o $(FUZZ_DIR)/Colour.o $(FUZZ_DIR)/ImageCodec.o \
-                  $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
-	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/HEIF.swift) $(FUZZ_LDFLAGS) -module-name HEIFFuzzer $^ $$(pkg-config --libs libheif lcms2) -o $@
+                  $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/HEIFDecoders.o
+	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/HEIF.swift) $(FUZZ_LDFLAGS) -module-name HEIFFuzzer $^ $$(pkg-config --libs libheif lcms2 libavcodec libavutil dav1d) -o $@

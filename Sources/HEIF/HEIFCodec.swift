@@ -2,7 +2,8 @@ import CHEIF
 import ImageCodec
 import Imaging
 
-/// HEIC and AVIF photos through libheif 1.15 (HEVC by libde265, AV1 by dav1d): the primary image only, with
+/// HEIC and AVIF photos through libheif 1.15 (HEVC by libavcodec, AV1 by dav1d, through photobook's own decoder
+/// plugins: CHEIFDecoders): the primary image only, with
 /// the file's own rotation, mirroring and crop (irot, imir, clap) applied by libheif while it decodes.
 ///
 /// libheif decodes a whole picture or nothing (no region, no scale, no cancel): a decode takes the whole
@@ -15,10 +16,10 @@ public struct HEIFCodec: ImageCodec {
     /// Not "avifs": an AVIF image sequence is an animation, not a photo (one that also holds a still primary
     /// image is still read when it comes under another name: `recognises` knows its brand).
     public var fileExtensions: Set<String> { ["heic", "heif", "hif", "avif"] }
-    // CPU time of one decode of a 12-megapixel HEIC (4032x3024, one decode thread, this machine under load):
-    // ~40 ns a pixel at 0.7 MB a photo, ~110 at 4 MB (libde265's entropy decoding grows with the bits); an
-    // iPhone's 2-3 MB lie between. AVIF (dav1d) takes ~25. Every pixel is decoded whatever part is kept; the
-    // copy out through BoxShrink is ~2 per pixel handed out.
+    // CPU time of one decode of a 12-megapixel HEIC (4000x3000, one thread, this machine): ~60 ns a pixel at
+    // 1.7 MB a photo with libavcodec (libde265 took ~85; entropy decoding grows with the bits, so an iPhone's
+    // 2-3 MB take more), libheif's conversion to RGB included. AVIF (dav1d) takes ~25. Every pixel is decoded
+    // whatever part is kept; the copy out through BoxShrink is ~2 per pixel handed out.
     public var cost: DecodeCost { DecodeCost(perStoredPixel: 60, perDecodedPixel: 2) }
 
     /// How many decodes cancelled while libheif worked are still running on their own threads (each ends by
@@ -86,7 +87,7 @@ public struct HEIFCodec: ImageCodec {
             }
         }
         if shouldCancel() { throw .cancelled }
-        let picture = try HEIFDecodeJob.decode(file, shouldCancel: shouldCancel)
+        let picture = try HEIFDecodeJob.decode(file, maxPixels: request.maxPixels, shouldCancel: shouldCancel)
         if shouldCancel() { throw .cancelled }
         // The decoded size is the truth: libheif 1.15 computes the handle's size from the properties in their
         // ipma order, so an irot listed before the ispe leaves the handle's size unturned.

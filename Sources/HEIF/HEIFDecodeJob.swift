@@ -1,4 +1,5 @@
 import CHEIF
+import CHEIFDecoders
 import Dispatch
 import ImageCodec
 import Platform
@@ -11,28 +12,32 @@ import Synchronization
 /// 0.5-1.4 s of CPU here: checking only before and after would delay a stop by that much. The caller waits in
 /// slices of `pollInterval` and asks between them; once told to stop it returns at once and the decode runs on
 /// to its end on its own thread, which then releases the file and the picture. The caller does no work
-/// while it waits, so a worker still keeps one decode busy at a time. Threads below libheif's: libheif 1.15's
-/// libde265 plugin starts one worker thread per decode (which does the work while libheif waits), and its
-/// dav1d plugin keeps dav1d's default of a thread per CPU (`n_threads` 0; 3 threads seen on 2 cores), which
-/// libheif offers no way to set.
+/// while it waits, so a worker still keeps one decode busy at a time. No threads below it: photobook's own
+/// decoder plugins (CHEIFDecoders) decode HEVC with libavcodec and AV1 with dav1d on this thread, one thread
+/// each, where libheif 1.15's own start a libde265 worker thread per decode and dav1d's default of a thread per
+/// CPU (3 seen on 2 cores), which libheif offers no way to set.
 final class HEIFDecodeJob: @unchecked Sendable {
     /// How long the caller waits between two calls of `shouldCancel`.
     static let pollInterval = DispatchTimeInterval.milliseconds(25)
 
     // Touched by the decoding thread only until `finished` is signalled, then by the caller only.
     private let file: HEIFFile
+    private let maxPixels: Int
     private var outcome: Result<HEIFPicture, CodecError>?
     private let finished = DispatchSemaphore(value: 0)
 
-    private init(_ file: HEIFFile) { self.file = file }
+    private init(_ file: HEIFFile, maxPixels: Int) {
+        self.file = file
+        self.maxPixels = maxPixels
+    }
 
     /// How many decodes are still running on their threads, abandoned ones included.
     static let running = Mutex(0)
 
-    /// The primary image of `file` decoded to 8-bit interleaved RGB, or RGBA when it has alpha; `.cancelled`
-    /// as soon as `shouldCancel` says so while libheif works.
-    static func decode(_ file: HEIFFile, shouldCancel: () -> Bool) throws(CodecError) -> HEIFPicture {
-        let job = HEIFDecodeJob(file)
+    /// The primary image of `file` decoded to planar RGB (and alpha), no coded picture in it over `maxPixels`;
+    /// `.cancelled` as soon as `shouldCancel` says so while libheif works.
+    static func decode(_ file: HEIFFile, maxPixels: Int, shouldCancel: () -> Bool) throws(CodecError) -> HEIFPicture {
+        let job = HEIFDecodeJob(file, maxPixels: maxPixels)
         running.withLock { $0 += 1 }
         // A joinable POSIX thread, not Foundation's Thread.detachNewThread: a decode that ends normally is
         // joined, so nothing of its thread outlives the call (LeakSanitizer in the fuzzer saw Foundation's
@@ -67,14 +72,13 @@ final class HEIFDecodeJob: @unchecked Sendable {
             return .failure(.failed("not enough memory to decode the \(file.kind) image"))
         }
         defer { heif_decoding_options_free(options) }
-        // 10- and 12-bit images come out as 8 bits a sample (interleaved RGB would otherwise be 16).
-        options.pointee.convert_hdr_to_8bit = 1
-        let alpha = heif_image_handle_has_alpha_channel(file.handle) != 0
+        // The bitstream's own picture size is what the decoders allocate: bounded as the file's sizes are. Our
+        // plugins run on this thread (max_decoding_threads 0: HEIFFile).
+        pbheif_set_max_pixels(UInt64(max(0, maxPixels)))
         var image: OpaquePointer?
-        // Damaged image data may still "succeed": libheif 1.15's libde265 plugin stops at libde265's first error
-        // and hands out whatever picture it has. A file cut short fails earlier, when its items are read.
-        let error = heif_decode_image(file.handle, &image, heif_colorspace_RGB,
-                                      alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options)
+        // Damaged image data may still "succeed": libavcodec conceals damaged slices and hands out the picture,
+        // as libheif 1.15's libde265 plugin did. A file cut short fails earlier, when its items are read.
+        let error = heif_decode_image(file.handle, &image, heif_colorspace_RGB, heif_chroma_444, options)
         if let failure = file.failure(error) {
             if let image { heif_image_release(image) }
             return .failure(failure)
@@ -82,7 +86,7 @@ final class HEIFDecodeJob: @unchecked Sendable {
         guard let image else { return .failure(.failed("corrupt \(file.kind) (libheif decoded no image)")) }
         guard let picture = HEIFPicture(image, premultiplied: heif_image_handle_is_premultiplied_alpha(file.handle) != 0)
         else {
-            return .failure(.failed("corrupt \(file.kind) (libheif did not give 8-bit RGB)"))
+            return .failure(.failed("corrupt \(file.kind) (libheif did not give planar RGB of 8 to 16 bits)"))
         }
         return .success(picture)
     }

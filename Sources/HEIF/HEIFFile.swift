@@ -1,4 +1,5 @@
 import CHEIF
+import CHEIFDecoders
 import ImageCodec
 
 /// One HEIF file opened by libheif over a `ByteSource`, and its primary image's handle; `deinit` releases the
@@ -32,6 +33,12 @@ final class HEIFFile {
         // 0, not 1: in 1.15 a value of 1 starts one background thread for a grid's tiles, 0 decodes them on the
         // thread that calls heif_decode_image. photobook already runs one decode per worker (--jobs).
         heif_context_set_max_decoding_threads(context, 0)
+        if let failure = Self.failure(pbheif_register_decoders(context), kind: kind, reader: reader, source: source) {
+            heif_context_free(context)
+            table.deinitialize(count: 1)
+            table.deallocate()
+            throw failure
+        }
         let failure = Self.failure(heif_context_read_from_reader(context, table, Unmanaged.passUnretained(reader).toOpaque(), nil),
                                    kind: kind, reader: reader, source: source)
         var handle: OpaquePointer?

@@ -121,7 +121,13 @@ import TestSupport
     }
 
     /// A 4-megapixel HEIC made by heif-enc from a generated picture (no fixture of that size is committed).
-    static let largeHEIC: [UInt8]? = {
+    static let largeHEIC: [UInt8]? = large(["-q", "60"], name: "out.heic")
+
+    /// The same picture as an AVIF (aom at its fastest).
+    static let largeAVIF: [UInt8]? = large(["-A", "-q", "40", "-p", "speed=9"], name: "out.avif")
+
+    /// A 2400x1600 picture of gradients and noise, encoded by heif-enc with `options`.
+    static func large(_ options: [String], name: String) -> [UInt8]? {
         let width = 2400, height = 1600
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         var noise = SeededBytes(state: 12)
@@ -139,11 +145,11 @@ import TestSupport
         guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil,
               FileManager.default.createFile(atPath: directory.appendingPathComponent("in.png").path,
                                              contents: Data(png)),
-              (try? ExternalCommand.output("heif-enc", ["-q", "60", directory.appendingPathComponent("in.png").path,
-                                                        "-o", directory.appendingPathComponent("out.heic").path]))
+              (try? ExternalCommand.output("heif-enc", options + [directory.appendingPathComponent("in.png").path,
+                                                        "-o", directory.appendingPathComponent(name).path]))
                 != nil else { return nil }
-        return try? Fixtures.read(directory.appendingPathComponent("out.heic").path)
-    }()
+        return try? Fixtures.read(directory.appendingPathComponent(name).path)
+    }
 
     /// libheif cannot be interrupted, so a stop asked for while it works is answered within a poll interval
     /// (25 ms) instead of after the whole decode: the decode goes on alone on its thread and frees itself.

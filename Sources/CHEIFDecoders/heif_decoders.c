@@ -1,0 +1,315 @@
+#include "heif_decoders.h"
+
+#include <libheif/heif_plugin.h>
+#include <libavcodec/avcodec.h>
+#include <libavutil/log.h>
+#include <libavutil/pixdesc.h>
+#include <dav1d/dav1d.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Above libheif 1.15's own plugins (libde265 100, dav1d 150, aom 100). */
+enum { PRIORITY = 1000 };
+
+static _Thread_local uint64_t max_pixels;
+
+void pbheif_set_max_pixels(uint64_t pixels) {
+    /* The coded picture is the shown one padded to whole coding blocks (a 160x107 HEIC codes 160x112), and a
+     * grid's tiles may overhang its canvas: room for both, still far from what a lying header could ask. */
+    max_pixels = pixels == 0 ? 0 : pixels > UINT64_MAX / 4 ? UINT64_MAX : 2 * pixels + (1u << 20);
+}
+
+static struct heif_error ok(void) {
+    struct heif_error e = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
+    return e;
+}
+
+/* libheif keeps the pointer to `message` past the call: only string literals are handed out. */
+static struct heif_error failure(enum heif_suberror_code sub, const char *message) {
+    struct heif_error e = {heif_error_Decoder_plugin_error, sub, message};
+    return e;
+}
+
+static struct heif_error out_of_memory(void) {
+    struct heif_error e = {heif_error_Memory_allocation_error, heif_suberror_Unspecified,
+                           "not enough memory for the decoder"};
+    return e;
+}
+
+/* A coded picture bigger than the limit is refused before the decoder allocates its planes. */
+static int over_limit(uint64_t width, uint64_t height) {
+    return max_pixels != 0 && width * height > max_pixels;
+}
+
+/* One decoded picture's planes copied into a new heif_image: `planes` of `bits` (8 to 16; above 8, two bytes a
+ * sample, native order), the chroma planes subsampled by 2^shift_x and 2^shift_y. */
+static struct heif_error picture_to_heif(int width, int height, int planes, int bits, int shift_x, int shift_y,
+                                         uint8_t *const data[3], const ptrdiff_t stride[3],
+                                         const struct heif_color_profile_nclx *nclx, struct heif_image **out) {
+    enum heif_colorspace space = planes == 1 ? heif_colorspace_monochrome : heif_colorspace_YCbCr;
+    enum heif_chroma chroma;
+    if (planes == 1) chroma = heif_chroma_monochrome;
+    else if (shift_x == 1 && shift_y == 1) chroma = heif_chroma_420;
+    else if (shift_x == 1 && shift_y == 0) chroma = heif_chroma_422;
+    else if (shift_x == 0 && shift_y == 0) chroma = heif_chroma_444;
+    else return failure(heif_suberror_Unsupported_color_conversion, "unsupported chroma subsampling");
+    if (bits < 8 || bits > 16) return failure(heif_suberror_Unsupported_bit_depth, "unsupported bit depth");
+
+    struct heif_image *image = NULL;
+    struct heif_error e = heif_image_create(width, height, space, chroma, &image);
+    if (e.code != heif_error_Ok) return e;
+    static const enum heif_channel channels[3] = {heif_channel_Y, heif_channel_Cb, heif_channel_Cr};
+    size_t bytes = bits > 8 ? 2 : 1;
+    for (int c = 0; c < planes; c++) {
+        int w = c == 0 ? width : (width + (1 << shift_x) - 1) >> shift_x;
+        int h = c == 0 ? height : (height + (1 << shift_y) - 1) >> shift_y;
+        e = heif_image_add_plane(image, channels[c], w, h, bits);
+        if (e.code != heif_error_Ok) {
+            heif_image_release(image);
+            return e;
+        }
+        int out_stride = 0;
+        uint8_t *plane = heif_image_get_plane(image, channels[c], &out_stride);
+        for (int y = 0; y < h; y++) memcpy(plane + (size_t)y * out_stride, data[c] + y * stride[c], (size_t)w * bytes);
+    }
+    if (nclx) heif_image_set_nclx_color_profile(image, nclx);
+    *out = image;
+    return ok();
+}
+
+/* The colour description a bitstream carries; codes libheif's setters refuse stay "unspecified" (2), as
+ * libheif's own plugins leave them. */
+static void describe(struct heif_color_profile_nclx *nclx, int primaries, int transfer, int matrix, int full) {
+    nclx->color_primaries = heif_color_primaries_unspecified;
+    nclx->transfer_characteristics = heif_transfer_characteristic_unspecified;
+    nclx->matrix_coefficients = heif_matrix_coefficients_unspecified;
+    heif_nclx_color_profile_set_color_primaries(nclx, (uint16_t)primaries);
+    heif_nclx_color_profile_set_transfer_characteristics(nclx, (uint16_t)transfer);
+    heif_nclx_color_profile_set_matrix_coefficients(nclx, (uint16_t)matrix);
+    nclx->full_range_flag = (uint8_t)(full != 0);
+}
+
+/* ---- HEVC through libavcodec ---------------------------------------------------------------------------- */
+
+/* libheif 1.15 pushes the hvcC header's NAL units and then the image's, each behind a 4-byte big-endian length
+ * (what its own libde265 plugin assumes too); libavcodec without extradata wants Annex B: start codes. */
+typedef struct {
+    uint8_t *bytes;
+    size_t length, capacity;
+} hevc_stream;
+
+static const char *hevc_name(void) { return "photobook: HEVC through libavcodec " LIBAVCODEC_IDENT; }
+
+static int hevc_supports(enum heif_compression_format format) {
+    return format == heif_compression_HEVC ? PRIORITY : 0;
+}
+
+static struct heif_error hevc_new(void **decoder) {
+    hevc_stream *stream = calloc(1, sizeof *stream);
+    if (!stream) return out_of_memory();
+    *decoder = stream;
+    return ok();
+}
+
+static void hevc_free(void *decoder) {
+    hevc_stream *stream = decoder;
+    if (!stream) return;
+    free(stream->bytes);
+    free(stream);
+}
+
+static struct heif_error hevc_push(void *decoder, const void *data, size_t size) {
+    hevc_stream *stream = decoder;
+    const uint8_t *p = data;
+    size_t at = 0;
+    while (at < size) {
+        if (size - at < 4) return failure(heif_suberror_End_of_data, "NAL unit length cut short");
+        size_t n = ((size_t)p[at] << 24) | ((size_t)p[at + 1] << 16) | ((size_t)p[at + 2] << 8) | p[at + 3];
+        at += 4;
+        if (n > size - at) return failure(heif_suberror_End_of_data, "NAL unit longer than the image data");
+        size_t need = stream->length + 4 + n + AV_INPUT_BUFFER_PADDING_SIZE;
+        if (need > stream->capacity) {
+            size_t capacity = need > 2 * stream->capacity ? need : 2 * stream->capacity;
+            uint8_t *bytes = realloc(stream->bytes, capacity);
+            if (!bytes) return out_of_memory();
+            stream->bytes = bytes;
+            stream->capacity = capacity;
+        }
+        static const uint8_t start[4] = {0, 0, 0, 1};
+        memcpy(stream->bytes + stream->length, start, 4);
+        memcpy(stream->bytes + stream->length + 4, p + at, n);
+        stream->length += 4 + n;
+        at += n;
+    }
+    return ok();
+}
+
+static struct heif_error hevc_frame_to_heif(const AVFrame *frame, struct heif_image **out) {
+    const AVPixFmtDescriptor *format = av_pix_fmt_desc_get((enum AVPixelFormat)frame->format);
+    if (!format || (format->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BE |
+                                     AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_BITSTREAM)) ||
+        !(format->flags & AV_PIX_FMT_FLAG_PLANAR || format->nb_components == 1) ||
+        (format->nb_components != 1 && format->nb_components != 3))
+        return failure(heif_suberror_Unsupported_color_conversion, "libavcodec gave an unsupported pixel format");
+    int bits = format->comp[0].depth;
+    for (int c = 1; c < format->nb_components; c++)
+        if (format->comp[c].depth != bits || format->comp[c].plane != c)
+            return failure(heif_suberror_Unsupported_bit_depth, "libavcodec gave planes of different depths");
+    struct heif_color_profile_nclx *nclx = heif_nclx_color_profile_alloc();
+    if (!nclx) return out_of_memory();
+    /* FFmpeg's colour enums are the H.273 codes; the deprecated yuvj formats also mean full range. */
+    int full = frame->color_range == AVCOL_RANGE_JPEG || frame->format == AV_PIX_FMT_YUVJ420P ||
+               frame->format == AV_PIX_FMT_YUVJ422P || frame->format == AV_PIX_FMT_YUVJ444P;
+    describe(nclx, frame->color_primaries, frame->color_trc, frame->colorspace, full);
+    uint8_t *data[3] = {frame->data[0], frame->data[1], frame->data[2]};
+    ptrdiff_t stride[3] = {frame->linesize[0], frame->linesize[1], frame->linesize[2]};
+    struct heif_error e = picture_to_heif(frame->width, frame->height, format->nb_components, bits,
+                                          format->log2_chroma_w, format->log2_chroma_h, data, stride, nclx, out);
+    heif_nclx_color_profile_free(nclx);
+    return e;
+}
+
+static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
+    hevc_stream *stream = decoder;
+    if (stream->length == 0) return failure(heif_suberror_End_of_data, "no image data");
+    memset(stream->bytes + stream->length, 0, AV_INPUT_BUFFER_PADDING_SIZE);
+    const AVCodec *codec = avcodec_find_decoder(AV_CODEC_ID_HEVC);
+    if (!codec) return failure(heif_suberror_Unsupported_codec, "libavcodec has no HEVC decoder");
+    AVCodecContext *context = avcodec_alloc_context3(codec);
+    AVPacket *packet = av_packet_alloc();
+    AVFrame *frame = av_frame_alloc();
+    struct heif_error e;
+    if (!context || !packet || !frame) {
+        e = out_of_memory();
+        goto done;
+    }
+    context->thread_count = 1;
+    if (max_pixels != 0) context->max_pixels = max_pixels > INT64_MAX ? INT64_MAX : (int64_t)max_pixels;
+    if (avcodec_open2(context, codec, NULL) < 0) {
+        e = failure(heif_suberror_Unspecified, "libavcodec cannot open its HEVC decoder");
+        goto done;
+    }
+    packet->data = stream->bytes;
+    packet->size = stream->length > INT32_MAX ? INT32_MAX : (int)stream->length;
+    /* Damaged slices are concealed, as libde265 does: a picture that comes out at all is handed on. */
+    avcodec_send_packet(context, packet);
+    avcodec_send_packet(context, NULL);
+    int received = avcodec_receive_frame(context, frame);
+    if (received < 0 || frame->width <= 0 || frame->height <= 0) {
+        e = failure(heif_suberror_Unspecified, "libavcodec decoded no picture");
+        goto done;
+    }
+    if (over_limit((uint64_t)frame->width, (uint64_t)frame->height)) {
+        e = failure(heif_suberror_Security_limit_exceeded, "coded picture larger than the limit");
+        goto done;
+    }
+    e = hevc_frame_to_heif(frame, out);
+done:
+    av_frame_free(&frame);
+    av_packet_free(&packet);
+    avcodec_free_context(&context);
+    return e;
+}
+
+static void no_strictness(void *decoder, int flag) { (void)decoder; (void)flag; }
+
+static const struct heif_decoder_plugin hevc_plugin = {
+    3, hevc_name, NULL, NULL, hevc_supports, hevc_new, hevc_free, hevc_push, hevc_decode, no_strictness,
+    "photobook-libavcodec-hevc",
+};
+
+/* ---- AV1 through dav1d ---------------------------------------------------------------------------------- */
+
+typedef struct {
+    Dav1dContext *context;
+    Dav1dData data;
+} av1_decoder;
+
+static const char *av1_name(void) { return "photobook: AV1 through dav1d, one thread"; }
+
+static int av1_supports(enum heif_compression_format format) {
+    return format == heif_compression_AV1 ? PRIORITY : 0;
+}
+
+static struct heif_error av1_new(void **decoder) {
+    av1_decoder *d = calloc(1, sizeof *d);
+    if (!d) return out_of_memory();
+    Dav1dSettings settings;
+    dav1d_default_settings(&settings);
+    settings.n_threads = 1;
+    settings.max_frame_delay = 1;
+    settings.all_layers = 0;
+    /* dav1d checks this before it allocates a frame; 0 would be its own (no) limit. */
+    settings.frame_size_limit = max_pixels == 0 || max_pixels > UINT32_MAX ? 0 : (unsigned)max_pixels;
+    if (dav1d_open(&d->context, &settings) != 0) {
+        free(d);
+        return failure(heif_suberror_Unspecified, "dav1d cannot open a decoder");
+    }
+    *decoder = d;
+    return ok();
+}
+
+static void av1_free(void *decoder) {
+    av1_decoder *d = decoder;
+    if (!d) return;
+    if (d->data.sz) dav1d_data_unref(&d->data);
+    if (d->context) dav1d_close(&d->context);
+    free(d);
+}
+
+static struct heif_error av1_push(void *decoder, const void *data, size_t size) {
+    av1_decoder *d = decoder;
+    if (d->data.sz) return failure(heif_suberror_Unspecified, "image data pushed twice");
+    uint8_t *bytes = dav1d_data_create(&d->data, size);
+    if (!bytes) return out_of_memory();
+    memcpy(bytes, data, size);
+    return ok();
+}
+
+static struct heif_error av1_decode(void *decoder, struct heif_image **out) {
+    av1_decoder *d = decoder;
+    Dav1dPicture picture;
+    memset(&picture, 0, sizeof picture);
+    for (;;) {
+        int sent = d->data.sz ? dav1d_send_data(d->context, &d->data) : 0;
+        if (sent < 0 && sent != DAV1D_ERR(EAGAIN)) return failure(heif_suberror_Unspecified, "dav1d refused the image data");
+        int got = dav1d_get_picture(d->context, &picture);
+        if (got == 0) break;
+        if (got != DAV1D_ERR(EAGAIN) || d->data.sz == 0) {
+            /* All data sent and no picture yet: one last try once dav1d has drained. */
+            if (got == DAV1D_ERR(EAGAIN) && dav1d_get_picture(d->context, &picture) == 0) break;
+            return failure(heif_suberror_Unspecified, "dav1d decoded no picture");
+        }
+    }
+    int planes = picture.p.layout == DAV1D_PIXEL_LAYOUT_I400 ? 1 : 3;
+    int shift_x = picture.p.layout == DAV1D_PIXEL_LAYOUT_I420 || picture.p.layout == DAV1D_PIXEL_LAYOUT_I422;
+    int shift_y = picture.p.layout == DAV1D_PIXEL_LAYOUT_I420;
+    struct heif_color_profile_nclx *nclx = heif_nclx_color_profile_alloc();
+    struct heif_error e;
+    if (!nclx) {
+        e = out_of_memory();
+    } else {
+        describe(nclx, picture.seq_hdr->pri, picture.seq_hdr->trc, picture.seq_hdr->mtrx, picture.seq_hdr->color_range);
+        uint8_t *data[3] = {picture.data[0], picture.data[1], picture.data[2]};
+        ptrdiff_t stride[3] = {picture.stride[0], picture.stride[1], picture.stride[1]};
+        e = picture_to_heif(picture.p.w, picture.p.h, planes, picture.p.bpc, shift_x, shift_y, data, stride, nclx, out);
+        heif_nclx_color_profile_free(nclx);
+    }
+    dav1d_picture_unref(&picture);
+    return e;
+}
+
+static const struct heif_decoder_plugin av1_plugin = {
+    3, av1_name, NULL, NULL, av1_supports, av1_new, av1_free, av1_push, av1_decode, no_strictness,
+    "photobook-dav1d",
+};
+
+struct heif_error pbheif_register_decoders(struct heif_context *context) {
+    /* libavcodec logs damaged data to stderr: the reason a photo is refused is photobook's to tell. */
+    av_log_set_level(AV_LOG_QUIET);
+    /* heif_register_decoder is marked deprecated in 1.15 in favour of the process-wide registry, whose set of
+     * plugins is not guarded against a decode running on another thread; a context's own list is. */
+    struct heif_error e = heif_register_decoder(context, &hevc_plugin);
+    if (e.code != heif_error_Ok) return e;
+    return heif_register_decoder(context, &av1_plugin);
+}
