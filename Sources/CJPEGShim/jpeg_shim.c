@@ -227,6 +227,47 @@ static int map_color_space(J_COLOR_SPACE space) {
     }
 }
 
+/* One iMCU in pixels: a single-component file is coded one block at a time, whatever its sampling factors. */
+static void imcu_size(const struct jpeg_decompress_struct *source, int *width, int *height) {
+    if (source->num_components == 1) {
+        *width = DCTSIZE;
+        *height = DCTSIZE;
+    } else {
+        *width = DCTSIZE * source->max_h_samp_factor;
+        *height = DCTSIZE * source->max_v_samp_factor;
+    }
+}
+
+/* What the header says, after jpeg_read_header (the decoder and the transcoder alike). */
+static void describe_header(const struct jpeg_decompress_struct *cinfo, pb_jpeg_header *header) {
+    header->width = (int)cinfo->image_width;
+    header->height = (int)cinfo->image_height;
+    header->components = cinfo->num_components;
+    header->color_space = map_color_space(cinfo->jpeg_color_space);
+    header->precision = cinfo->data_precision;
+    header->progressive = cinfo->progressive_mode ? 1 : 0;
+    header->arithmetic = cinfo->arith_code ? 1 : 0;
+    header->saw_adobe_marker = cinfo->saw_Adobe_marker ? 1 : 0;
+    header->adobe_transform = cinfo->Adobe_transform;
+    header->saw_jfif_marker = cinfo->saw_JFIF_marker ? 1 : 0;
+    header->restart_interval = (int)cinfo->restart_interval;
+    header->max_h = cinfo->max_h_samp_factor;
+    header->max_v = cinfo->max_v_samp_factor;
+    for (int ci = 0; ci < cinfo->num_components && ci < 4; ci++) {
+        header->h[ci] = cinfo->comp_info[ci].h_samp_factor;
+        header->v[ci] = cinfo->comp_info[ci].v_samp_factor;
+    }
+    imcu_size(cinfo, &header->imcu_width, &header->imcu_height);
+    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker != NULL; marker = marker->next) {
+        if (marker->marker == JPEG_APP0 + 1 && marker->data_length >= 6 &&
+            memcmp(marker->data, "Exif\0\0", 6) == 0) {
+            header->exif = marker->data + 6;
+            header->exif_length = marker->data_length - 6;
+            break;
+        }
+    }
+}
+
 int pb_jpeg_decoder_read_header(pb_jpeg_decoder *decoder, const uint8_t *data, size_t length, int save_metadata,
                                 pb_jpeg_header *header) {
     if (decoder->errors.failure.status != PB_JPEG_OK)
@@ -247,26 +288,7 @@ int pb_jpeg_decoder_read_header(pb_jpeg_decoder *decoder, const uint8_t *data, s
     }
     jpeg_read_header(&decoder->cinfo, TRUE);
     decoder->header_read = 1;
-
-    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
-    header->width = (int)cinfo->image_width;
-    header->height = (int)cinfo->image_height;
-    header->components = cinfo->num_components;
-    header->color_space = map_color_space(cinfo->jpeg_color_space);
-    header->precision = cinfo->data_precision;
-    header->progressive = cinfo->progressive_mode ? 1 : 0;
-    header->arithmetic = cinfo->arith_code ? 1 : 0;
-    header->saw_adobe_marker = cinfo->saw_Adobe_marker ? 1 : 0;
-    header->adobe_transform = cinfo->Adobe_transform;
-    header->saw_jfif_marker = cinfo->saw_JFIF_marker ? 1 : 0;
-    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker != NULL; marker = marker->next) {
-        if (marker->marker == JPEG_APP0 + 1 && marker->data_length >= 6 &&
-            memcmp(marker->data, "Exif\0\0", 6) == 0) {
-            header->exif = marker->data + 6;
-            header->exif_length = marker->data_length - 6;
-            break;
-        }
-    }
+    describe_header(&decoder->cinfo, header);
     decoder->errors.jump = NULL;
     return PB_JPEG_OK;
 }
@@ -758,24 +780,13 @@ static int transcoder_failed(pb_jpeg_transcoder *transcoder) {
 static long div_round_up(long a, long b) { return (a + b - 1) / b; }
 static long round_up(long a, long b) { return div_round_up(a, b) * b; }
 
-/* One iMCU in pixels: a single-component file is coded one block at a time, whatever its sampling factors. */
-static void imcu_size(const struct jpeg_decompress_struct *source, int *width, int *height) {
-    if (source->num_components == 1) {
-        *width = DCTSIZE;
-        *height = DCTSIZE;
-    } else {
-        *width = DCTSIZE * source->max_h_samp_factor;
-        *height = DCTSIZE * source->max_v_samp_factor;
-    }
-}
-
 int pb_jpeg_transcoder_read_header(pb_jpeg_transcoder *transcoder, const uint8_t *data, size_t length,
-                                   pb_jpeg_layout *layout) {
+                                   pb_jpeg_header *header) {
     if (transcoder->errors.failure.status != PB_JPEG_OK)
         return transcoder->errors.failure.status;
-    if (transcoder->header_read || data == NULL || layout == NULL)
+    if (transcoder->header_read || data == NULL || header == NULL)
         return transcoder_misuse(transcoder, "read_header called twice or without data");
-    memset(layout, 0, sizeof *layout);
+    memset(header, 0, sizeof *header);
     jmp_buf jump;
     transcoder->errors.jump = &jump;
     if (setjmp(jump))
@@ -784,22 +795,7 @@ int pb_jpeg_transcoder_read_header(pb_jpeg_transcoder *transcoder, const uint8_t
     jpeg_mem_src(source, data, (unsigned long)length);
     jpeg_read_header(source, TRUE);
     transcoder->header_read = 1;
-    layout->width = (int)source->image_width;
-    layout->height = (int)source->image_height;
-    layout->components = source->num_components;
-    layout->color_space = map_color_space(source->jpeg_color_space);
-    layout->precision = source->data_precision;
-    layout->progressive = source->progressive_mode ? 1 : 0;
-    layout->arithmetic = source->arith_code ? 1 : 0;
-    layout->saw_adobe_marker = source->saw_Adobe_marker ? 1 : 0;
-    layout->restart_interval = (int)source->restart_interval;
-    layout->max_h = source->max_h_samp_factor;
-    layout->max_v = source->max_v_samp_factor;
-    for (int ci = 0; ci < source->num_components && ci < 4; ci++) {
-        layout->h[ci] = source->comp_info[ci].h_samp_factor;
-        layout->v[ci] = source->comp_info[ci].v_samp_factor;
-    }
-    imcu_size(source, &layout->imcu_width, &layout->imcu_height);
+    describe_header(source, header);
     transcoder->errors.jump = NULL;
     return PB_JPEG_OK;
 }
