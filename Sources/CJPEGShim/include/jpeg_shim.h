@@ -2,9 +2,9 @@
 #define PHOTOBOOK_JPEG_SHIM_H
 
 /*
- * The C side of the JPEG module: every libjpeg call runs inside a function of this file that owns its own
- * setjmp, so a libjpeg error never longjmps across a Swift frame. Each entry point returns a pb_jpeg_status;
- * on failure the handle keeps the formatted libjpeg message and the libjpeg message code.
+ * The C side of the JPEG module: every libjpeg call runs inside one of these functions, which owns its own
+ * setjmp (the error frame, frame.h), so a libjpeg error never longjmps across a Swift frame. Each entry point
+ * returns a pb_jpeg_status; on failure the handle keeps the formatted libjpeg message and the libjpeg message code.
  * After any failure a handle is spent: every later call returns the same status, only destroy is useful.
  */
 
@@ -61,7 +61,7 @@ typedef struct pb_jpeg_failure {
     char message[200]; /* the libjpeg text (format_message) of the error or first warning, or our own */
 } pb_jpeg_failure;
 
-/* What a JPEG's header says (jpeg_read_header), for the decoder and the transcoder alike. */
+/* What a JPEG's header says (jpeg_read_header), for the decoder and the transcoder alike (header.c). */
 typedef struct pb_jpeg_header {
     int width, height, components;
     int color_space;       /* PB_JPEG_CS_*, what libjpeg infers from the markers */
@@ -79,7 +79,7 @@ typedef struct pb_jpeg_header {
     size_t exif_length;
 } pb_jpeg_header;
 
-/* ---- decoding ---- */
+/* ---- decoding (decoder.c) ---- */
 
 typedef struct pb_jpeg_decoder pb_jpeg_decoder;
 
@@ -135,7 +135,7 @@ int pb_jpeg_decoder_next_row(const pb_jpeg_decoder *decoder);
 
 const pb_jpeg_failure *pb_jpeg_decoder_failure(const pb_jpeg_decoder *decoder);
 
-/* ---- encoding ---- */
+/* ---- encoding (encoder.c) ---- */
 
 typedef struct pb_jpeg_encoder_options {
     int width, height;
@@ -165,7 +165,7 @@ int pb_jpeg_encoder_finish(pb_jpeg_encoder *encoder, const uint8_t **output, siz
 const pb_jpeg_failure *pb_jpeg_encoder_failure(const pb_jpeg_encoder *encoder);
 
 
-/* ---- lossless transcoding (the DCT coefficients, never pixels) ---- */
+/* ---- lossless transcoding, the DCT coefficients and never pixels (transcoder.c) ---- */
 
 /* One component's quantised coefficients, as libjpeg keeps them after jpeg_read_coefficients. */
 typedef struct pb_jpeg_component_blocks {
