@@ -55,7 +55,8 @@ fuzz-run-%: $(FUZZ_DIR)/%
 
 # ---- building ----
 
-$(FUZZ_DIR)/modules $(FUZZ_DIR)/flags $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim $(FUZZ_DIR)/cmodules/CTIFFShim $(FUZZ_DIR)/cmodules/CHEIFDecoders:
+$(FUZZ_DIR)/modules $(FUZZ_DIR)/flags $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim $(FUZZ_DIR)/cmodules/CTIFFShim \
+$(FUZZ_DIR)/cmodules/CHEIFDecoders $(FUZZ_DIR)/CJPEGShim:
 	@mkdir -p $@
 
 # Each module is compiled with the optimisation and warning flags of the shipped binary, read from Package.swift
@@ -75,10 +76,11 @@ $(FUZZ_DIR)/flags/%.c: $(FUZZ_DIR)/package.json mk/release_flags.py
 $(FUZZ_DIR)/cmodules/%/module.modulemap: | $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim $(FUZZ_DIR)/cmodules/CTIFFShim $(FUZZ_DIR)/cmodules/CHEIFDecoders
 	@printf 'module %s {\n    umbrella "%s"\n    export *\n}\n' $* "$(CURDIR)/Sources/$*/include" > $@
 
-$(FUZZ_DIR)/JPEGShim.o: Sources/CJPEGShim/jpeg_shim.c Sources/CJPEGShim/include/jpeg_shim.h $(FUZZ_DIR)/flags/CJPEGShim.c
-	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CJPEGShim.c) -I Sources/CJPEGShim/include -c $< -o $@
-# libjpeg's large blocks, kept for the next photo: the shim calls it to count reuses, so it is linked too.
-$(FUZZ_DIR)/JPEGLargeBlocks.o: Sources/CJPEGShim/large_blocks.c Sources/CJPEGShim/include/jpeg_shim.h $(FUZZ_DIR)/flags/CJPEGShim.c
+# The JPEG shim, every C file of it as SwiftPM builds them (large_blocks.c too: the shim calls it to count
+# reuses); each depends on every header of the target, the private ones beside the sources too.
+JPEG_SHIM_OBJECTS := $(patsubst Sources/CJPEGShim/%.c,$(FUZZ_DIR)/CJPEGShim/%.o,$(wildcard Sources/CJPEGShim/*.c))
+$(JPEG_SHIM_OBJECTS): $(FUZZ_DIR)/CJPEGShim/%.o: Sources/CJPEGShim/%.c $(wildcard Sources/CJPEGShim/*.h Sources/CJPEGShim/include/*.h) \
+                                             $(FUZZ_DIR)/flags/CJPEGShim.c | $(FUZZ_DIR)/CJPEGShim
 	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CJPEGShim.c) -I Sources/CJPEGShim/include -c $< -o $@
 $(FUZZ_DIR)/PNGShim.o: Sources/CPNGShim/png_shim.c Sources/CPNGShim/include/png_shim.h $(FUZZ_DIR)/flags/CPNGShim.c
 	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CPNGShim.c) -I Sources/CPNGShim/include -c $< -o $@
@@ -107,7 +109,7 @@ $(eval $(call fuzz_swift_module,Imaging,,))
 $(eval $(call fuzz_swift_module,EXIF,,))
 $(eval $(call fuzz_swift_module,Platform,,))
 $(eval $(call fuzz_swift_module,ImageCodec,Imaging EXIF Platform,))
-$(eval $(call fuzz_swift_module,JPEG,Imaging ImageCodec EXIF,$(FUZZ_DIR)/cmodules/CJPEGShim/module.modulemap))
+$(eval $(call fuzz_swift_module,JPEG,Imaging ImageCodec EXIF,$(FUZZ_DIR)/cmodules/CJPEGShim/module.modulemap Sources/CJPEGShim/include/jpeg_shim.h))
 $(eval $(call fuzz_swift_module,PNG,Imaging ImageCodec,$(FUZZ_DIR)/cmodules/CPNGShim/module.modulemap))
 $(eval $(call fuzz_swift_module,WebP,Imaging ImageCodec,Sources/CWebP/module.modulemap Sources/CWebP/shim.h))
 $(eval $(call fuzz_swift_module,Colour,,Sources/CLCMS/module.modulemap Sources/CLCMS/shim.h))
@@ -117,8 +119,8 @@ $(eval $(call fuzz_swift_module,TIFF,Imaging EXIF ImageCodec Colour,$(FUZZ_DIR)/
 # Each entry point is compiled with the flags of the module it fuzzes.
 $(FUZZ_DIR)/exif: Fuzz/EXIFFuzzer.swift $(FUZZ_DIR)/EXIF.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/EXIF.swift) $(FUZZ_LDFLAGS) -module-name EXIFFuzzer $^ -o $@
-$(FUZZ_DIR)/jpeg: Fuzz/JPEGFuzzer.swift $(FUZZ_DIR)/JPEG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/JPEGShim.o \
-                  $(FUZZ_DIR)/JPEGLargeBlocks.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
+$(FUZZ_DIR)/jpeg: Fuzz/JPEGFuzzer.swift $(FUZZ_DIR)/JPEG.o $(FUZZ_DIR)/Imaging.o $(JPEG_SHIM_OBJECTS) \
+                  $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/JPEG.swift) $(FUZZ_LDFLAGS) -module-name JPEGFuzzer $^ -ljpeg -o $@
 $(FUZZ_DIR)/png: Fuzz/PNGFuzzer.swift $(FUZZ_DIR)/PNG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/PNGShim.o $(FUZZ_DIR)/PNGRows.o \
                  $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o

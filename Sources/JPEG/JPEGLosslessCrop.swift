@@ -82,7 +82,7 @@ public enum JPEGLosslessCrop {
     }
 
     /// Why a file with this layout cannot be copied block for block, or nil when it can.
-    static func unsuitability(_ layout: pb_jpeg_layout) -> String? {
+    static func unsuitability(_ layout: pb_jpeg_header) -> String? {
         let space = JPEGColorSpace(shim: layout.color_space)
         switch (space, layout.components) {
         case (.ycbcr, 3), (.grayscale, 1): break

@@ -190,10 +190,10 @@ final class TranscoderHandle {
     deinit { pb_jpeg_transcoder_destroy(raw) }
 
     /// `jpeg_read_header` over `bytes`, which must stay valid for the life of the handle.
-    func readHeader(_ bytes: UnsafeBufferPointer<UInt8>) throws(JPEGError) -> pb_jpeg_layout {
-        var layout = pb_jpeg_layout()
-        try check(pb_jpeg_transcoder_read_header(raw, bytes.baseAddress, bytes.count, &layout))
-        return layout
+    func readHeader(_ bytes: UnsafeBufferPointer<UInt8>) throws(JPEGError) -> pb_jpeg_header {
+        var header = pb_jpeg_header()
+        try check(pb_jpeg_transcoder_read_header(raw, bytes.baseAddress, bytes.count, &header))
+        return header
     }
 
     /// `jpeg_read_coefficients`: every scan entropy-decoded, nothing inverse-transformed.

@@ -2,9 +2,9 @@
 #define PHOTOBOOK_JPEG_SHIM_H
 
 /*
- * The C side of the JPEG module: every libjpeg call runs inside a function of this file that owns its own
- * setjmp, so a libjpeg error never longjmps across a Swift frame. Each entry point returns a pb_jpeg_status;
- * on failure the handle keeps the formatted libjpeg message and the libjpeg message code.
+ * The C side of the JPEG module: every libjpeg call runs inside one of these functions, which owns its own
+ * setjmp (the error frame, frame.h), so a libjpeg error never longjmps across a Swift frame. Each entry point
+ * returns a pb_jpeg_status; on failure the handle keeps the formatted libjpeg message and the libjpeg message code.
  * After any failure a handle is spent: every later call returns the same status, only destroy is useful.
  */
 
@@ -61,8 +61,7 @@ typedef struct pb_jpeg_failure {
     char message[200]; /* the libjpeg text (format_message) of the error or first warning, or our own */
 } pb_jpeg_failure;
 
-/* ---- decoding ---- */
-
+/* What a JPEG's header says (jpeg_read_header), for the decoder and the transcoder alike (header.c). */
 typedef struct pb_jpeg_header {
     int width, height, components;
     int color_space;       /* PB_JPEG_CS_*, what libjpeg infers from the markers */
@@ -72,9 +71,15 @@ typedef struct pb_jpeg_header {
     int saw_adobe_marker;
     int adobe_transform;
     int saw_jfif_marker;
+    int restart_interval;  /* in MCUs, 0 when the file has no restart markers */
+    int max_h, max_v;      /* the largest sampling factors */
+    int h[4], v[4];        /* each component's sampling factors (the first `components` entries) */
+    int imcu_width, imcu_height;  /* one iMCU in pixels, unscaled: the grid a lossless crop starts on */
     const uint8_t *exif;   /* TIFF bytes inside the first APP1 "Exif\0\0", or NULL; valid until destroy */
     size_t exif_length;
 } pb_jpeg_header;
+
+/* ---- decoding (decoder.c) ---- */
 
 typedef struct pb_jpeg_decoder pb_jpeg_decoder;
 
@@ -130,7 +135,7 @@ int pb_jpeg_decoder_next_row(const pb_jpeg_decoder *decoder);
 
 const pb_jpeg_failure *pb_jpeg_decoder_failure(const pb_jpeg_decoder *decoder);
 
-/* ---- encoding ---- */
+/* ---- encoding (encoder.c) ---- */
 
 typedef struct pb_jpeg_encoder_options {
     int width, height;
@@ -160,20 +165,7 @@ int pb_jpeg_encoder_finish(pb_jpeg_encoder *encoder, const uint8_t **output, siz
 const pb_jpeg_failure *pb_jpeg_encoder_failure(const pb_jpeg_encoder *encoder);
 
 
-/* ---- lossless transcoding (the DCT coefficients, never pixels) ---- */
-
-/* What a source JPEG's header says about its coefficients, for deciding whether they can be copied. */
-typedef struct pb_jpeg_layout {
-    int width, height, components;
-    int color_space;       /* PB_JPEG_CS_* */
-    int precision;
-    int progressive, arithmetic;
-    int saw_adobe_marker;
-    int restart_interval;  /* in MCUs, 0 when the file has no restart markers */
-    int max_h, max_v;      /* the largest sampling factors */
-    int h[4], v[4];        /* each component's sampling factors (the first `components` entries) */
-    int imcu_width, imcu_height;  /* one iMCU in pixels: the grid a lossless crop starts on */
-} pb_jpeg_layout;
+/* ---- lossless transcoding, the DCT coefficients and never pixels (transcoder.c) ---- */
 
 /* One component's quantised coefficients, as libjpeg keeps them after jpeg_read_coefficients. */
 typedef struct pb_jpeg_component_blocks {
@@ -191,9 +183,10 @@ pb_jpeg_transcoder *pb_jpeg_transcoder_create(int max_scans, pb_jpeg_cancel_fn s
 /* Frees both structs and the output buffer. */
 void pb_jpeg_transcoder_destroy(pb_jpeg_transcoder *transcoder);
 
-/* jpeg_read_header over data, which must stay valid until destroy. */
+/* jpeg_read_header over data, which must stay valid until destroy; the header's sampling factors and iMCU say
+ * whether the coefficients can be copied. No APP segment is kept (header->exif is NULL). */
 int pb_jpeg_transcoder_read_header(pb_jpeg_transcoder *transcoder, const uint8_t *data, size_t length,
-                                   pb_jpeg_layout *layout);
+                                   pb_jpeg_header *header);
 
 /* jpeg_read_coefficients: entropy-decodes every scan (any warning fails, as when decoding). Called by run when
  * needed; on its own, for reading coefficients with pb_jpeg_transcoder_component. */
