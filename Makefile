@@ -12,7 +12,7 @@ TEST_TIMEOUT ?= 2400
 BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev liblcms2-dev zlib1g-dev pkg-config
 TEST_PACKAGES  := poppler-utils qpdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl
 
-.PHONY: all deps test-deps build test demo install docs clean
+.PHONY: all deps test-deps build harness test demo install docs clean
 
 all: build
 
@@ -77,13 +77,19 @@ test-deps: deps
 build: deps
 	$(SWIFT) build -c release --product photobook
 
+# photobook with the test and benchmark switches (Sources/photobook-harness), for `make test` and `make bench`;
+# never installed.
+HARNESS := .build/release/photobook-harness
+harness: build
+	$(SWIFT) build -c release --product photobook-harness
+
 # The whole suite (end-to-end tests run the release binary, as a user would), then the concurrency tests
 # again under ThreadSanitizer.
 # Tests that measure the whole process (its peak memory, its threads) run after the rest, one suite at a time:
 # beside other suites they would count those suites' memory and threads too.
 ALONE_TESTS := TIFFMemoryTests HEIFThreadTests
 ALONE_PATTERN := $(subst $(eval) ,|,$(ALONE_TESTS))
-test: test-deps build
+test: test-deps build harness
 	PHOTOBOOK_BIN=$(CURDIR)/$(BIN) timeout $(TEST_TIMEOUT) $(SWIFT) test --skip '$(ALONE_PATTERN)'
 	for suite in $(ALONE_TESTS); do timeout $(TEST_TIMEOUT) $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
 	$(MAKE) tsan

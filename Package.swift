@@ -61,6 +61,9 @@ let package = Package(
                                                   "WebP", "TIFF", "PDF"]),
         .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Platform"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
+        // photobook with the test and benchmark switches (PHOTOBOOK_TEST_PAUSE...), which the shipped binary
+        // does not have: for the end-to-end tests and `make bench` only, never installed.
+        .executableTarget(name: "photobook-harness", dependencies: ["PhotoBookCLI", "Platform"]),
         .executableTarget(name: "photobook-corpus", dependencies: ["JPEG", "Imaging", "CZlib", "CZlibShim"]),
 
         // What several test targets need once: fixtures, checksums, file forgers, reference-tool runners.

@@ -43,6 +43,9 @@ WORK = os.path.join(ROOT, ".bench")
 CORPUS = os.path.join(WORK, "corpus-v1")  # bump the version whenever photobook-corpus draws different photos
 CORPUS_SEED = 20250611
 PHOTOBOOK = os.path.join(ROOT, ".build", "release", "photobook")
+# photobook with the benchmark's switches (PHOTOBOOK_LOSSLESS_CROPS, PHOTOBOOK_TEST_IMAGES_IN_MEMORY), which the
+# shipped binary does not have (Sources/photobook-harness); only the cases that use a switch run it.
+HARNESS = os.path.join(ROOT, ".build", "release", "photobook-harness")
 CORPUS_TOOL = os.path.join(ROOT, ".build", "release", "photobook-corpus")
 SWIFT = os.environ.get("SWIFT", "swift")
 CORES = os.cpu_count() or 1
@@ -520,7 +523,8 @@ def photobook_case(count, lossless=True, grid=None):
     if lossless:
         return Case("photobook", len(names), argv, output, shown)
     # The pages that lossless crops make (photos at their own resolution, cropped) decoded and encoded instead.
-    return Case("photobook (pixels)", len(names), ["env", "PHOTOBOOK_LOSSLESS_CROPS=0"] + argv, output,
+    shown = " ".join(shlex.quote(a) for a in [rel(HARNESS)] + argv[1:])
+    return Case("photobook (pixels)", len(names), ["env", "PHOTOBOOK_LOSSLESS_CROPS=0", HARNESS] + argv[1:], output,
                 "PHOTOBOOK_LOSSLESS_CROPS=0 " + shown)
 
 
@@ -660,6 +664,7 @@ def main():
         say("warning: the machine is busy with other work: wall times will be longer than on an idle machine "
             "(CPU times are less affected); compare runs made under the same load")
     build_product("photobook")
+    build_product("photobook-harness")
     ensure_corpus()
     # The other formats' photos, made once from the corpus (before any timing).
     heic_photos = ensure_heic()

@@ -86,7 +86,7 @@ class Build:
         tmpdir = tempfile.mkdtemp(prefix="bench-memory-tmpdir-", dir=bench.WORK)
         # SOURCE_DATE_EPOCH: the book from page files and the one from memory must then be the same bytes.
         argv = ["env", f"TMPDIR={tmpdir}", "SOURCE_DATE_EPOCH=1700000000"] + (["PHOTOBOOK_TEST_IMAGES_IN_MEMORY=1"] if in_memory else []) + [
-            bench.PHOTOBOOK, "build", bench.rel(folder), "-o", bench.rel(output), "--margin", "0", "--quiet"]
+            bench.HARNESS if in_memory else bench.PHOTOBOOK, "build", bench.rel(folder), "-o", bench.rel(output), "--margin", "0", "--quiet"]
         self.command = " ".join(argv)
         sampler = DiskSampler(output, tmpdir)
         sampler.start()
@@ -260,6 +260,7 @@ def main():
     os.makedirs(bench.WORK, exist_ok=True)
     bench.say(f"machine: {bench.machine()}")
     bench.build_product("photobook")
+    bench.build_product("photobook-harness")
     bench.ensure_corpus()
     report()
 

@@ -22,6 +22,10 @@ public struct BuildOptions: Sendable {
     /// The rendered pages are read into memory and embedded from there, as before issue 14, instead of being
     /// read from their files when the book is saved: the same PDF, more memory. For tests and `make bench`.
     public var imagesInMemory = false
+    /// Cropped JPEGs shown at their own resolution get a file of their own DCT blocks (LosslessCrop.swift);
+    /// false renders them from pixels, for `make bench`, which times both ways. Not a command-line option:
+    /// there is no reason to want the lossy way.
+    public var losslessCrops = true
     /// Titles, captions and page numbers; nil for a book of photos alone.
     public var text: TextOptions?
     /// The pages of a book description file, in place of the layout mode, order, captions and sections.
@@ -162,7 +166,8 @@ public final class BookBuilder: Sendable {
                 reports[index].pixelWidth = placed.pixelWidth
                 reports[index].pixelHeight = placed.pixelHeight
                 reports[index].effectiveDPI = placed.effectiveDPI
-                chains.append(makeChain(PhotoJob(info: info, placement: placed, keepOriginals: options.layout.keepOriginals),
+                chains.append(makeChain(PhotoJob(info: info, placement: placed, keepOriginals: options.layout.keepOriginals,
+                                                 losslessCrops: options.losslessCrops),
                                         photo: photo, key: key, directory: directory, round: round,
                                         announces: announces))
             }

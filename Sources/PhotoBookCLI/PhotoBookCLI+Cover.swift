@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import PhotoBook
 import Platform
@@ -8,7 +5,7 @@ import Platform
 extension PhotoBookCLI {
     /// `photobook cover`: checks everything before any photo is read, then makes the cover with the same commit,
     /// signals and test pauses as `build`.
-    static func runCover(_ arguments: [String]) -> ExitStatus {
+    static func runCover(_ arguments: [String], _ run: Run) -> ExitStatus {
         let command: CoverCommand
         do {
             command = try CoverCommand.parse(arguments)
@@ -25,8 +22,9 @@ extension PhotoBookCLI {
         var options = CoverOptions(geometry: command.geometry)
         options.dpi = Double(command.dpi)
         options.quality = command.quality
+        options.temporaryDirectory = run.environment.temporaryDirectory
         // The same reproducible dates as a book's (issue 12): the cover is printed beside it.
-        switch SourceDateEpoch.date(from: ProcessInfo.processInfo.environment[SourceDateEpoch.variable]) {
+        switch SourceDateEpoch.date(from: run.environment.sourceDateEpoch) {
         case .success(let date): options.creationDate = date
         case .failure(let error):
             say.error(error.message)
@@ -70,17 +68,15 @@ extension PhotoBookCLI {
             return .failure
         }
 
-        let environment = ProcessInfo.processInfo.environment
-        let pause = TestPause(point: environment["PHOTOBOOK_TEST_PAUSE"],
-                              holdFirstSignal: environment["PHOTOBOOK_TEST_PAUSE_HOLD"] == "1", say: say)
+        let harness = run.harness
         let hooks = BuildHooks(
-            decodeStarted: { _ in pause.reached("decode") },
+            decodeStarted: { _ in harness.reached(.decode) },
             pageStarted: { _, _ in
                 say.progress("photobook: photos ready, writing the cover")
-                pause.reached("page")
+                harness.reached(.page)
             },
-            beforeCommit: { pause.reached("commit") },
-            afterCommit: { pause.reached("committed") })
+            beforeCommit: { harness.reached(.commit) },
+            afterCommit: { harness.reached(.committed) })
         let builder = CoverBuilder(front: files[0], back: files.count > 1 ? files[1] : nil, outputPath: output,
                                    options: options, hooks: hooks)
         let signals = SignalHandler(onFirst: { _ in
@@ -89,17 +85,17 @@ extension PhotoBookCLI {
             } else {
                 say.status("the cover is already written; finishing", evenWhenQuiet: true)
             }
-            pause.release()
+            harness.heardSignal()
         }, onSecond: { _ in
             guard builder.session.abandon() else {
                 say.status("the cover is already written; finishing", evenWhenQuiet: true)
-                pause.release()
+                harness.heardSignal()
                 return
             }
             say.status("interrupted again: stopped at once, nothing was written", evenWhenQuiet: true)
-            _exit(ExitStatus.interrupted.rawValue)
+            ProcessExit.now(ExitStatus.interrupted.rawValue)
         })
-        pause.arm()
+        harness.armed()
         say.progress("photobook: preparing the cover's photos")
         let report = builder.run()
         signals.cancel()

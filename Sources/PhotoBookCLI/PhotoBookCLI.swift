@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import PhotoBook
 import Platform
@@ -8,8 +5,10 @@ import Synchronization
 
 /// The command line: parses, checks inputs and output before any work, runs the build, reports, exits.
 public enum PhotoBookCLI {
-    /// Runs the program and returns its exit status.
-    public static func main(_ arguments: [String]) -> Int32 {
+    /// Runs the program and returns its exit status. The environment is read here, once; `harness` is
+    /// `photobook-harness`'s (the tests' and the benchmark's), the default does nothing.
+    public static func main(_ arguments: [String], harness: RunHarness = RunHarness()) -> Int32 {
+        let run = Run(harness: harness, environment: RunEnvironment(ProcessInfo.processInfo.environment))
         let args = Array(arguments.dropFirst())
         switch args.first {
         case nil:
@@ -24,11 +23,11 @@ public enum PhotoBookCLI {
         case "help":
             return help(Array(args.dropFirst())).rawValue
         case "build":
-            return runBuild(Array(args.dropFirst())).rawValue
+            return runBuild(Array(args.dropFirst()), run).rawValue
         case "init":
-            return runInit(Array(args.dropFirst())).rawValue
+            return runInit(Array(args.dropFirst()), run).rawValue
         case "cover":
-            return runCover(Array(args.dropFirst())).rawValue
+            return runCover(Array(args.dropFirst()), run).rawValue
         case "completions":
             return runCompletions(Array(args.dropFirst())).rawValue
         case "presets":
@@ -66,13 +65,13 @@ public enum PhotoBookCLI {
     }
 
     /// `photobook init INPUT... -o book.json [options]` (InitCommand.swift).
-    static func runInit(_ arguments: [String]) -> ExitStatus {
+    static func runInit(_ arguments: [String], _ run: Run) -> ExitStatus {
         do {
             guard let (build, command) = try InitCommand.parse(arguments) else {
                 Diagnostics.standardOutput(HelpText.command(InitCommand.document))
                 return .success
             }
-            return execute(build, initialize: command)
+            return execute(build, run, initialize: command)
         } catch {
             Diagnostics().error(error.message)
             return error.status
@@ -119,7 +118,7 @@ public enum PhotoBookCLI {
         return .success
     }
 
-    static func runBuild(_ arguments: [String]) -> ExitStatus {
+    static func runBuild(_ arguments: [String], _ run: Run) -> ExitStatus {
         let command: BuildCommand
         var description: DescriptionInput?
         do {
@@ -143,11 +142,11 @@ public enum PhotoBookCLI {
             Diagnostics.standardOutput(HelpText.command(BuildCommand.document))
             return .success
         }
-        return execute(command, description: description)
+        return execute(command, run, description: description)
     }
 
     /// Runs a parsed build (or, with `initialize`, writes the description of the book it would build).
-    static func execute(_ command: BuildCommand, description: DescriptionInput? = nil,
+    static func execute(_ command: BuildCommand, _ run: Run, description: DescriptionInput? = nil,
                         initialize: InitCommand? = nil) -> ExitStatus {
         let say = Diagnostics(quiet: command.quiet, verbose: command.verbose)
         let output = command.output
@@ -160,7 +159,7 @@ public enum PhotoBookCLI {
         }
         var options = command.options
         options.given = description?.given
-        switch SourceDateEpoch.date(from: ProcessInfo.processInfo.environment[SourceDateEpoch.variable]) {
+        switch SourceDateEpoch.date(from: run.environment.sourceDateEpoch) {
         case .success(let date): options.creationDate = date
         case .failure(let error):
             say.error(error.message)
@@ -238,28 +237,27 @@ public enum PhotoBookCLI {
         let total = photos.count
         let done = Mutex(0)
         let meter = ProgressLine(total: total)
-        let environment = ProcessInfo.processInfo.environment
-        let pause = TestPause(point: environment["PHOTOBOOK_TEST_PAUSE"],
-                              holdFirstSignal: environment["PHOTOBOOK_TEST_PAUSE_HOLD"] == "1", say: say)
+        let harness = run.harness
         let hooks = BuildHooks(
-            decodeStarted: { _ in pause.reached("decode") },
+            decodeStarted: { _ in harness.reached(.decode) },
             photoFinished: { _ in
                 let count = done.withLock { $0 += 1; return $0 }
                 say.progress(meter.text(done: count))
             },
             pageStarted: { index, pages in
                 say.progress("photobook: all photos ready, writing page \(index + 1) of \(pages)")
-                if index == min(1, pages - 1) { pause.reached("page") }
+                if index == min(1, pages - 1) { harness.reached(.page) }
             },
-            beforeCommit: { pause.reached("commit") },
-            afterCommit: { pause.reached("committed") },
+            beforeCommit: { harness.reached(.commit) },
+            afterCommit: { harness.reached(.committed) },
             savingImage: { index, count in
                 // A spread's photo is two images, one per half: the save counts images, not photos.
                 say.progress("photobook: saving the book, image \(index + 1) of \(count)")
-                if index == 0 { pause.reached("save") }
+                if index == 0 { harness.reached(.save) }
             })
-        // The pages embedded from memory instead of from their files at the save: the same book (tests, bench).
-        options.imagesInMemory = environment["PHOTOBOOK_TEST_IMAGES_IN_MEMORY"] == "1"
+        // The same book either way; only the harness compares them.
+        options.imagesInMemory = harness.imagesInMemory
+        options.losslessCrops = harness.losslessCrops
         if command.dryRun || initialize != nil {
             // Plan-only: nothing is decoded or written, so there is nothing for a signal to clean up, and no
             // progress to show.
@@ -278,18 +276,18 @@ public enum PhotoBookCLI {
             } else {
                 say.status("the book is already written; finishing", evenWhenQuiet: true)
             }
-            pause.release()
+            harness.heardSignal()
         }, onSecond: { _ in
             // Decided under the session's lock: once the book is committed it stays and the run succeeds.
             guard builder.session.abandon() else {
                 say.status("the book is already written; finishing", evenWhenQuiet: true)
-                pause.release()
+                harness.heardSignal()
                 return
             }
             say.status("interrupted again: stopped at once, nothing was written", evenWhenQuiet: true)
-            _exit(ExitStatus.interrupted.rawValue)
+            ProcessExit.now(ExitStatus.interrupted.rawValue)
         })
-        pause.arm()
+        harness.armed()
         say.progress("photobook: 0 of \(total) photos")
         let report = builder.run()
         signals.cancel()

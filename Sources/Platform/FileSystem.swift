@@ -212,10 +212,6 @@ public enum FileSystem {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }
-
-    public static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
-    }
 }
 
 extension FileSystem {

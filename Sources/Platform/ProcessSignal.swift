@@ -26,3 +26,12 @@ public struct ProcessSignal: Sendable, Hashable {
         signal(rawValue, SIG_IGN)
     }
 }
+
+/// Leaving the process at once.
+public enum ProcessExit {
+    /// Ends the process with `status` without running atexit handlers or flushing stdio (`_exit`): for a second
+    /// interrupt, when nothing the process would still do may run.
+    public static func now(_ status: Int32) -> Never {
+        _exit(status)
+    }
+}

@@ -340,7 +340,7 @@ import Testing
         let old = Array("%PDF-1.4 the previous cover".utf8)
         let out = try scratch.write("cover.pdf", old)
         let photo = SignalTests.largePhotos + "/photo1.jpg"
-        let live = try LiveRun(Run.binary, ["cover", photo, "-o", out, "--interior-pages", "200", "--paper-ppi", "444",
+        let live = try LiveRun(Run.harness, ["cover", photo, "-o", out, "--interior-pages", "200", "--paper-ppi", "444",
                                             "--bleed", "3mm", "--title", "Interrupted"],
                                environment: ["TMPDIR": tmp, "PHOTOBOOK_TEST_PAUSE": point])
         #expect(live.waitForStderr(containing: "test: paused at \(point)", timeout: 120), "\(live.stderr)")
@@ -366,7 +366,7 @@ import Testing
         let tmp = try scratch.sub("tmp")
         let old = Array("%PDF-1.4 the previous cover".utf8)
         let out = try scratch.write("cover.pdf", old)
-        let live = try LiveRun(Run.binary, ["cover", SignalTests.largePhotos + "/photo2.jpg", "-o", out, "--spine", "1cm"],
+        let live = try LiveRun(Run.harness, ["cover", SignalTests.largePhotos + "/photo2.jpg", "-o", out, "--spine", "1cm"],
                                environment: ["TMPDIR": tmp, "PHOTOBOOK_TEST_PAUSE": "page", "PHOTOBOOK_TEST_PAUSE_HOLD": "1"])
         #expect(live.waitForStderr(containing: "test: paused at page", timeout: 120), "\(live.stderr)")
         kill(live.pid, SIGINT)

@@ -41,7 +41,7 @@ import Testing
         let files = try Run.command(Run.binary, ["build"] + photos + ["-o", fromFiles, "--sort", "given"] + options,
                                     environment: ["TMPDIR": tmp, "SOURCE_DATE_EPOCH": "1700000000"], timeout: Self.timeLimit)
         #expect(files.status == 0, "\(files.stderr)")
-        let memory = try Run.command(Run.binary, ["build"] + photos + ["-o", fromMemory, "--sort", "given"] + options,
+        let memory = try Run.command(Run.harness, ["build"] + photos + ["-o", fromMemory, "--sort", "given"] + options,
                                      environment: ["TMPDIR": tmp, "PHOTOBOOK_TEST_IMAGES_IN_MEMORY": "1", "SOURCE_DATE_EPOCH": "1700000000"],
                                      timeout: Self.timeLimit)
         #expect(memory.status == 0, "\(memory.stderr)")
@@ -78,7 +78,7 @@ import Testing
             }
             let out = scratch.file("book.pdf")
             _ = try scratch.write("book.pdf", Array("%PDF-1.4 the previous book".utf8))
-            let live = try LiveRun(Run.binary, ["build", folder, "-o", out, "--jobs", "2"],
+            let live = try LiveRun(Run.harness, ["build", folder, "-o", out, "--jobs", "2"],
                                    environment: ["TMPDIR": tmp, "PHOTOBOOK_TEST_PAUSE": "save"])
             let paused = live.waitForStderr(containing: "test: paused at save", timeout: FileStreamTests.timeLimit)
             (self.out, self.live) = (out, live)

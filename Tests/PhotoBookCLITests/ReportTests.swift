@@ -171,7 +171,7 @@ import Testing
         try DistinctPhotos.write(into: photos, count: 3)
         let tmp = try scratch.sub("tmp")
         let out = scratch.file("book.pdf"), reportPath = scratch.file("report.json")
-        let live = try LiveRun(Run.binary, ["build", photos, "-o", out, "--jobs", "1", "--report", reportPath],
+        let live = try LiveRun(Run.harness, ["build", photos, "-o", out, "--jobs", "1", "--report", reportPath],
                                environment: ["TMPDIR": tmp, "PHOTOBOOK_TEST_PAUSE": point])
         #expect(live.waitForStderr(containing: "test: paused at \(point)", timeout: 120), "\(live.stderr)")
         kill(live.pid, SIGINT)

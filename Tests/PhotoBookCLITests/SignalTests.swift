@@ -40,7 +40,7 @@ import Testing
         let oldBook = Array("%PDF-1.4 the previous book".utf8)
         _ = try scratch.write("book.pdf", oldBook)
 
-        let live = try LiveRun(Run.binary, ["build", Self.largePhotos, "-o", out, "--jobs", "2"],
+        let live = try LiveRun(Run.harness, ["build", Self.largePhotos, "-o", out, "--jobs", "2"],
                                environment: ["TMPDIR": tmp, "PHOTOBOOK_TEST_PAUSE": point,
                                              "PHOTOBOOK_TEST_PAUSE_HOLD": holdAfterFirstSignal ? "1" : "0"])
         #expect(live.waitForStderr(containing: "test: paused at \(point)", timeout: 120), "\(live.stderr)")
@@ -168,7 +168,7 @@ enum TestImages {
         let first = try scratch.copy(Run.fixture("exif-orientation/Landscape_1.jpg"), to: "photos/a.jpg")
         _ = try scratch.copy(Run.fixture("exif-orientation/Landscape_2.jpg"), to: "photos/b.jpg")
         let out = scratch.file("book.pdf")
-        let live = try LiveRun(Run.binary, ["build", photos, "-o", out, "--jobs", "1"],
+        let live = try LiveRun(Run.harness, ["build", photos, "-o", out, "--jobs", "1"],
                                environment: ["PHOTOBOOK_TEST_PAUSE": "decode"])
         #expect(live.waitForStderr(containing: "test: paused at decode", timeout: 60), "\(live.stderr)")
         switch change {

@@ -23,6 +23,12 @@ struct Run {
         return Fixtures.packageRoot.appendingPathComponent(".build/debug/photobook").path
     }()
 
+    /// `photobook-harness`, built beside `photobook`: the same program with the test switches
+    /// (PHOTOBOOK_TEST_PAUSE, PHOTOBOOK_TEST_IMAGES_IN_MEMORY...) that the shipped binary does not have.
+    static let harness: String = {
+        URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("photobook-harness").path
+    }()
+
     /// Runs `photobook` with `arguments`, with `TMPDIR` pointing at `tmpdir` when given.
     @discardableResult
     static func photobook(_ arguments: [String], tmpdir: String? = nil, timeout: Double = 300) throws -> Run {

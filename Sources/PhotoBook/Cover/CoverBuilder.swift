@@ -130,7 +130,7 @@ public final class CoverBuilder: Sendable {
             reports[index].page = 1
         }
 
-        let parent = options.temporaryDirectory ?? FileSystem.environment("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let parent = options.temporaryDirectory ?? "/tmp"
         let directory: String
         switch session.makeTemporaryDirectory(template: "\(parent)/photobook-XXXXXX") {
         case .failure(let failure):
@@ -141,7 +141,7 @@ public final class CoverBuilder: Sendable {
         var chains: [(decode: DecodeOperation, render: ResizeCropOperation)] = []
         var photos: [BuildCoverOperation.Photo] = []
         for (index, info) in infos.enumerated() {
-            let job = PhotoJob(info: info, placement: placements[index], keepOriginals: false)
+            let job = PhotoJob(info: info, placement: placements[index], keepOriginals: false, losslessCrops: true)
             let decode = DecodeOperation(job: job, maxPixels: options.maxPixels, session: session, hooks: hooks)
             let render = ResizeCropOperation(job: job, decode: decode, quality: options.quality, directory: directory,
                                              sequence: index + 1, session: session, hooks: hooks)

@@ -7,12 +7,6 @@ import Platform
 // upright, with no decode and no re-encode (`ImageCodec.losslessCrop`, `JPEGLosslessCrop`). The blocks come in whole iMCUs, so the file
 // shows a little more than the plan's crop; the page draws it at the plan's scale and clips it to the cell.
 
-extension PhotoJob {
-    /// `PHOTOBOOK_LOSSLESS_CROPS=0` in the environment renders these photos from pixels as before: for `make
-    /// bench`, which times both ways. Not an option: there is no reason to want the lossy way.
-    static let losslessCrops = FileSystem.environment("PHOTOBOOK_LOSSLESS_CROPS") != "0"
-}
-
 extension PlacedPhoto {
     /// True when the page shows the photo's own pixels, one for one: a crop of whole pixels exactly the planned
     /// pixel size, which nothing needs to resample (a photo with fewer pixels than the density asks for, or

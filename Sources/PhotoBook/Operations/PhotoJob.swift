@@ -22,12 +22,12 @@ final class PhotoJob: Sendable {
     /// more than the plan's crop, which the page clips to.
     let renderedCover = Mutex<SourceRect?>(nil)
 
-    init(info: PhotoInfo, placement: PlacedPhoto, keepOriginals: Bool) {
+    init(info: PhotoInfo, placement: PlacedPhoto, keepOriginals: Bool, losslessCrops: Bool) {
         self.info = info
         self.placement = placement
         passThrough = info.isEmbeddableAsIs
             && (keepOriginals || placement.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight))
-        lossless = Self.losslessCrops && info.format.codec.makesLosslessCrops && !passThrough && placement.copiesPixels
+        lossless = losslessCrops && info.format.codec.makesLosslessCrops && !passThrough && placement.copiesPixels
         storedCrop = info.orientation.storedRect(ofUpright: placement.crop, storedWidth: Double(info.storedWidth),
                                                  storedHeight: Double(info.storedHeight))
     }
