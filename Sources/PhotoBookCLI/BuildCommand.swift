@@ -40,12 +40,14 @@ struct BuildCommand {
     static var options: [Option<BuildCommand>] {
         [
             .value("output", short: "o", .outputFile(extensions: ["pdf"]), required: true, group: .files,
+                   description: .commandLineOnly,
                    help: "the PDF to write; replaced atomically when the whole book is ready", \.output),
             .value("report", .outputFile(metavar: "FILE", extensions: ["json"]), group: .files,
+                   description: .commandLineOnly,
                    help: "also write a JSON account of the build to FILE (- for standard output), whatever its "
                        + "outcome: the options, the pages, each photo's outcome, page, cell, crop and density, "
                        + "the warnings and the time taken (see docs/report.md)", \.report),
-            .flag("recursive", short: "r", group: .files,
+            .flag("recursive", short: "r", group: .files, description: .saidByThePages("the pages list every photo"),
                   help: "include photos in subfolders, following symbolic links but never round a loop", \.recursive),
             .value("sort", .choice(metavar: "ORDER", [
                        .name: "inputs in the order given, and natural name order (img2 before img10) within a "
@@ -57,9 +59,11 @@ struct BuildCommand {
                            + "local times compared as they are when no photo has one, equal moments in name order, "
                            + "and the photos without a date last, in name order (--verbose names them)",
                        .given: "exactly as given on the command line, a folder's photos in natural name order",
-                   ]), default: "name", group: .files, help: "the order of the photos in the book",
+                   ]), default: "name", group: .files,
+                   description: .saidByThePages("the pages list the photos in order"),
+                   help: "the order of the photos in the book",
                    \.options.order.sort),
-            .flag("reverse", group: .files,
+            .flag("reverse", group: .files, description: .saidByThePages("the pages list the photos in order"),
                   help: "the same book read backwards, whatever the order (with --sort date: newest first, the "
                       + "photos without a date at the start)", \.options.order.reverse),
             .value("max-pixels", .integer(1...pixelLimit), default: "100000000", group: .files,
@@ -88,17 +92,19 @@ struct BuildCommand {
                        + "numbers go to the outer corners", \.options.layout.binding),
             .value("pad-to", .integer(1...LayoutLimits.padTo), default: "1", group: .page,
                    help: "add blank pages at the end to make the page count a multiple of N", \.options.layout.padTo),
-            .flag("spreads", group: .page,
+            .flag("spreads", group: .page, description: .saidByThePages("a description lists its pages one by one"),
                   help: "a panorama (at least twice as wide as tall) crosses the gutter of a left-hand page and the "
                       + "right-hand page after it, full bleed, never a sheet; its caption on the right-hand page, no "
                       + "page number; pages face (page 1 on the right). A panorama due on a right-hand page waits "
                       + "while the photos after it fill that page (auto regroups them instead); a page is left "
                       + "blank, with a warning, only when nothing can fill it", \.options.layout.spreads),
             .value("layout", .layout, default: "single", group: .page,
+                   description: .saidByThePages("set a page's \"layout\" instead"),
                    help: "how photos share the pages", \.options.layout.mode),
             .value("gap", .length(), default: "4mm", group: .page,
                    help: "space between two photos on a page", \.options.layout.gap),
             .value("max-per-page", .integer(1...LayoutLimits.maxPerPage), default: "4", group: .page,
+                   description: .saidByThePages("set a page's \"layout\" instead"),
                    help: "the most photos the auto layout puts on a page", \.options.layout.maxPerPage),
             .value("fit", .choice(metavar: "MODE", [
                        .fill: "cover the photo's cell, cropping the overflow from the centre",
@@ -129,12 +135,14 @@ struct BuildCommand {
                        .date: "the capture date",
                        .none: "no captions",
                    ]), default: "none", group: .words,
+                   description: .saidByThePages("set a photo's \"caption\" instead"),
                    help: "a caption under each photo, on at most three lines", \.captions),
             .value("sections", .choice(metavar: "MODE", [
                        .folder: "each folder the photos come from (subfolders with -r), headed by its name",
                        .day: "each day the photos were taken, headed by the date; undated photos last",
                        .none: "no sections",
                    ]), default: "none", group: .words,
+                   description: .saidByThePages("set a page's \"heading\" instead"),
                    help: "start each section on a new page under a heading, with a bookmark", \.sections),
             .flag("page-numbers", group: .words,
                   help: "print each page's number at the bottom, as a printer counts (the title page unnumbered)",
@@ -142,19 +150,22 @@ struct BuildCommand {
             .value("font", .inputFile(extensions: ["ttf"]), default: BookFont.defaultPath, group: .words,
                    help: "the TrueType font for every word in the book, embedded", \.fontPath),
             .value("jobs", short: "j", .integer(1...jobsLimit), defaultText: "the number of cores", group: .running,
+                   description: .heldNotWritten,
                    help: "photos worked on at once", \.options.jobs),
             .flag("strict", group: .running,
                   help: "if any photo cannot be used, write nothing and fail (without it, such photos are left out "
                       + "with a warning)", \.options.strict),
-            .flag("dry-run", short: "n", group: .running,
+            .flag("dry-run", short: "n", group: .running, description: .commandLineOnly,
                   help: "read the photos' headers and plan the book, then print it page by page on stdout with "
                       + "every warning the build would give, and write nothing (-o may be left out); a photo that "
                       + "fails only when it is decoded, such as a truncated file, is found by a real build alone",
                   \.dryRun),
-            .flag("quiet", short: "q", group: .messages, help: "print errors only", \.quiet),
-            .flag("verbose", short: "v", group: .messages,
+            .flag("quiet", short: "q", group: .messages,
+                  description: .commandLineOnly, help: "print errors only", \.quiet),
+            .flag("verbose", short: "v", group: .messages, description: .commandLineOnly,
                   help: "also report skipped files and each photo's density", \.verbose),
-            .flag("help", short: "h", defaultText: nil, group: .messages, help: "show this help and exit", \.help),
+            .flag("help", short: "h", defaultText: nil, group: .messages,
+                  description: .commandLineOnly, help: "show this help and exit", \.help),
         ]
     }
 

@@ -18,16 +18,9 @@ struct DescriptionInput {
     }
 
     /// Options the file cannot hold, with what to do instead: the pages say what these would decide.
-    static let notInDescription: [String: String] = [
-        "output": "give it on the command line", "help": "give it on the command line",
-        "quiet": "give it on the command line", "verbose": "give it on the command line",
-        "dry-run": "give it on the command line", "report": "give it on the command line",
-        "spreads": "a description lists its pages one by one",
-        "recursive": "the pages list every photo", "sort": "the pages list the photos in order",
-        "reverse": "the pages list the photos in order",
-        "layout": "set a page's \"layout\" instead", "max-per-page": "set a page's \"layout\" instead",
-        "captions": "set a photo's \"caption\" instead", "sections": "set a page's \"heading\" instead",
-    ]
+    static let notInDescription: [String: String] = Dictionary(uniqueKeysWithValues: BuildCommand.options.compactMap { option in
+        option.spec.description.refusal.map { (option.spec.long, $0) }
+    })
 
     /// True when `inputs` name a description rather than photos; a description mixed with photos is refused.
     static func names(_ inputs: [String]) throws(CLIError) -> Bool {
@@ -152,7 +145,8 @@ struct DescriptionInput {
     /// Options given on the command line that a description decides itself.
     static func refuse(_ given: [String]) throws(CLIError) {
         for name in given {
-            if let instead = notInDescription[name], !["output", "help", "quiet", "verbose", "dry-run", "report"].contains(name) {
+            guard let option = BuildCommand.options.first(where: { $0.spec.long == name }) else { continue }
+            if case .saidByThePages(let instead) = option.spec.description {
                 throw .usage("--\(name): not used with a book description: \(instead)")
             }
         }

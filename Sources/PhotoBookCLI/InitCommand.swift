@@ -70,8 +70,9 @@ struct InitCommand {
         guard let plan = preview.plan else { return Summary.report(preview.report, output: output, options: options, say: say) }
         let folder = FileSystem.directoryName(output)
         var written: [String: OptionValue] = [:]
-        for (name, value) in given where DescriptionInput.notInDescription[name] == nil && name != "jobs" {
-            guard let option = BuildCommand.options.first(where: { $0.spec.long == name }) else { continue }
+        for (name, value) in given {
+            guard let option = BuildCommand.options.first(where: { $0.spec.long == name }),
+                  option.spec.description == .held else { continue }
             guard let value else { written[name] = .flag(true); continue }
             if case .files = option.spec.completion {
                 written[name] = .text(DescriptionInput.relative(value, to: folder))

@@ -20,6 +20,27 @@ enum OptionGroup: String, CaseIterable {
     case messages = "Messages"
 }
 
+/// What a book description file (`photobook init`, docs/book-description.md) may do with an option of `build`.
+enum DescriptionUse: Equatable {
+    /// The file may hold it, and `init` writes it when it is given.
+    case held
+    /// The file may hold it, but `init` does not write it: it is about the machine, not the book (`--jobs`).
+    case heldNotWritten
+    /// Only on the command line, with or without a description: how to run, not what to build.
+    case commandLineOnly
+    /// Neither in the file nor beside it: the description's pages say it (the words say how).
+    case saidByThePages(String)
+
+    /// Why a description file cannot hold it; nil when it can.
+    var refusal: String? {
+        switch self {
+        case .held, .heldNotWritten: nil
+        case .commandLineOnly: "give it on the command line"
+        case .saidByThePages(let instead): instead
+        }
+    }
+}
+
 /// An option as a reader and a shell see it: its names, its value, its default and what it does. Help, the man
 /// page, the README's table and the completion scripts are all written from this, so they cannot disagree.
 struct OptionSpec: Equatable {
@@ -38,6 +59,8 @@ struct OptionSpec: Equatable {
     var completion: Completion
     /// Must be given on every run (`--output`).
     var isRequired = false
+    /// Whether a book description may hold it (`build`'s options only).
+    var description: DescriptionUse = .held
 
     var longName: String { "--" + long }
     var shortName: String? { short.map { "-\($0)" } }
@@ -69,9 +92,10 @@ struct Option<Command> {
 
     /// A flag: present or not.
     static func flag(_ long: String, short: Character? = nil, defaultText: String? = "off", group: OptionGroup,
-                     help: String, _ keyPath: WritableKeyPath<Command, Bool>) -> Option {
+                     description: DescriptionUse = .held, help: String,
+                     _ keyPath: WritableKeyPath<Command, Bool>) -> Option {
         Option(spec: OptionSpec(long: long, short: short, metavar: nil, defaultText: defaultText, help: help, allowed: nil,
-                                group: group, completion: .none),
+                                group: group, completion: .none, description: description),
                defaultValue: nil,
                apply: { command, _ in command[keyPath: keyPath] = true })
     }
@@ -82,11 +106,11 @@ struct Option<Command> {
     ///   - defaultText: what help shows as the default when it is not `default` itself.
     static func value<Value>(_ long: String, short: Character? = nil, _ parser: ValueParser<Value>,
                              default: String? = nil, defaultText: String? = nil, required: Bool = false,
-                             group: OptionGroup, help: String,
+                             group: OptionGroup, description: DescriptionUse = .held, help: String,
                              _ keyPath: WritableKeyPath<Command, Value>) -> Option {
         Option(spec: OptionSpec(long: long, short: short, metavar: parser.metavar, defaultText: defaultText ?? `default`,
                                 help: help, allowed: parser.allowed, group: group, completion: parser.completion,
-                                isRequired: required),
+                                isRequired: required, description: description),
                defaultValue: `default`,
                apply: { command, value throws(ValueError) in
                    command[keyPath: keyPath] = try parser.parse(value ?? "")
@@ -108,11 +132,12 @@ struct Option<Command> {
 
     /// An option with a value that stays nil until it is given.
     static func value<Value>(_ long: String, short: Character? = nil, _ parser: ValueParser<Value>,
-                             defaultText: String? = nil, required: Bool = false, group: OptionGroup, help: String,
+                             defaultText: String? = nil, required: Bool = false, group: OptionGroup,
+                             description: DescriptionUse = .held, help: String,
                              _ keyPath: WritableKeyPath<Command, Value?>) -> Option {
         Option(spec: OptionSpec(long: long, short: short, metavar: parser.metavar, defaultText: defaultText,
                                 help: help, allowed: parser.allowed, group: group, completion: parser.completion,
-                                isRequired: required),
+                                isRequired: required, description: description),
                defaultValue: nil,
                apply: { command, value throws(ValueError) in
                    command[keyPath: keyPath] = try parser.parse(value ?? "")
