@@ -47,10 +47,16 @@ public enum OrientationSource: Sendable, Equatable {
     case fixed(Orientation)
 }
 
-/// An ICC profile found in a file, or why the one there cannot be used.
+/// An ICC profile found in a file, or why the one there cannot be used ("ICC profile chunk 2 of 3 is missing").
+/// Only the container is checked by the codec that finds it (chunks, size, compression); whether the bytes are
+/// a profile for the photo is the caller's to judge.
 public enum EmbeddedProfile: Sendable, Equatable {
     case profile([UInt8])
     case unusable(String)
+
+    /// The largest profile accepted: real ones are a few kilobytes (sRGB, Adobe RGB) to about a megabyte
+    /// (printer profiles with big lookup tables); a photo's profile of more is broken or hostile.
+    public static let maximumSize = 4 << 20
 }
 
 /// A rectangle of whole pixels of a stored picture.

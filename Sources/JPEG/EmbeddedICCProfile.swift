@@ -1,16 +1,7 @@
-/// An ICC profile a photo file carries: its bytes, or why they cannot be used.
-///
-/// Only the container is checked here (chunks, size); whether the bytes are a profile for the photo is the
-/// caller's to judge.
-public enum EmbeddedICCProfile: Sendable, Equatable {
-    case profile([UInt8])
-    /// Worded for a warning: "ICC profile chunk 2 of 3 is missing".
-    case unusable(String)
+import ImageCodec
 
-    /// The largest profile accepted: real ones are a few kilobytes (sRGB, Adobe RGB) to about a megabyte
-    /// (printer profiles with big lookup tables); a photo's profile of more is broken or hostile.
-    public static let maximumSize = 4 << 20
-
+/// A JPEG's ICC profile, from its APP2 chunks.
+extension EmbeddedProfile {
     /// Puts together the payloads of a JPEG's APP2 "ICC_PROFILE\0" segments (identifier removed): each is a
     /// sequence number (from 1), the chunk count, then its part of the profile (ICC.1:2010 B.4). They are joined
     /// by sequence number, whatever their order in the file; nil when there are none.
@@ -19,7 +10,7 @@ public enum EmbeddedICCProfile: Sendable, Equatable {
         self = Self.assemble(chunks)
     }
 
-    private static func assemble(_ chunks: [[UInt8]]) -> EmbeddedICCProfile {
+    private static func assemble(_ chunks: [[UInt8]]) -> EmbeddedProfile {
         var parts: [Int: ArraySlice<UInt8>] = [:]
         var count: Int? = nil
         var total = 0

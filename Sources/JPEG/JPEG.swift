@@ -1,3 +1,4 @@
+import ImageCodec
 import Imaging
 
 /// The colour space libjpeg infers from a JPEG's markers (JFIF, Adobe APP14, component ids).
@@ -15,7 +16,7 @@ public struct JPEGInfo: Sendable, Equatable {
     /// The TIFF structure of the first APP1 "Exif" segment (the "Exif\0\0" prefix removed), if any.
     public var exif: [UInt8]?
     /// The ICC profile of the APP2 "ICC_PROFILE" segments, put together, or why it cannot be; nil when none.
-    public var iccProfile: EmbeddedICCProfile?
+    public var iccProfile: EmbeddedProfile?
 
     public init(width: Int, height: Int, components: Int, colorSpace: JPEGColorSpace, isProgressive: Bool,
                 exif: [UInt8]? = nil) {

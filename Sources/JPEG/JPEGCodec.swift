@@ -40,11 +40,7 @@ public struct JPEGCodec: ImageCodec {
                 // readers do not decode arithmetic coding): the bytes can go into the PDF unchanged.
                 header.isEmbeddableAsIs = !info.isArithmetic && ((info.colorSpace == .ycbcr && info.components == 3)
                     || (info.colorSpace == .grayscale && info.components == 1))
-                switch info.iccProfile {
-                case .profile(let bytes)?: header.colorProfile = .profile(bytes)
-                case .unusable(let reason)?: header.colorProfile = .unusable(reason)
-                case nil: break
-                }
+                header.colorProfile = info.iccProfile
                 header.detail = [info.isProgressive ? "progressive" : nil, info.isArithmetic ? "arithmetic" : nil,
                                  info.colorSpace == .cmyk || info.colorSpace == .ycck ? "CMYK" : nil]
                     .compactMap { $0 }.joined(separator: ", ")

@@ -1,3 +1,4 @@
+import ImageCodec
 import CJPEGShim
 import Imaging
 
@@ -58,7 +59,7 @@ public enum JPEGDecoder {
                                     colorSpace: JPEGColorSpace(shim: header.color_space),
                                     isProgressive: header.progressive != 0, exif: exif)
                 info.isArithmetic = header.arithmetic != 0
-                info.iccProfile = EmbeddedICCProfile(jpegChunks: decoder.iccChunks())
+                info.iccProfile = EmbeddedProfile(jpegChunks: decoder.iccChunks())
                 return .success(.complete(info))
             } catch {
                 return .failure(error)

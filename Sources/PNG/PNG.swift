@@ -1,3 +1,4 @@
+import ImageCodec
 import Imaging
 
 /// What the header of a PNG says (IHDR and the ancillary chunks before the image data).
@@ -13,7 +14,7 @@ public struct PNGInfo: Sendable, Equatable {
     /// The XMP packet of an uncompressed iTXt "XML:com.adobe.xmp" chunk before the image data (`PNGChunks`).
     public var xmp: [UInt8]?
     /// The iCCP chunk's profile before the image data, or why it cannot be used; nil when there is none.
-    public var colorProfile: PNGColorProfile?
+    public var colorProfile: EmbeddedProfile?
 
     public init(width: Int, height: Int, bitDepth: Int, colorType: Int, isInterlaced: Bool, exif: [UInt8]?,
                 xmp: [UInt8]? = nil) {
@@ -61,7 +62,7 @@ public enum PNGDecoder {
     public static func readInfo(_ data: [UInt8]) throws(PNGError) -> PNGInfo {
         var info = try PNGReadSession.with(data) { (session) throws(PNGError) in try session.readHeader() }
         info.xmp = PNGChunks.xmpPacket(inPNG: data)
-        info.colorProfile = PNGColorProfile.find(inPNG: data)
+        info.colorProfile = EmbeddedProfile.find(inPNG: data)
         return info
     }
 
@@ -80,7 +81,7 @@ public enum PNGDecoder {
         return info.map {
             var info = $0
             info.xmp = PNGChunks.xmpPacket(inPNG: data)
-            info.colorProfile = PNGColorProfile.find(inPNG: data)
+            info.colorProfile = EmbeddedProfile.find(inPNG: data)
             return info
         }
     }

@@ -34,11 +34,7 @@ public struct PNGCodec: ImageCodec {
                 (header.exif, header.xmp) = (info.exif, info.xmp)
                 // Grey PNGs (colour types 0 and 4) have one colour component, the others three.
                 header.colorComponents = info.colorType & 2 == 0 ? 1 : 3
-                switch info.colorProfile {
-                case .profile(let bytes)?: header.colorProfile = .profile(bytes)
-                case .unusable(let reason)?: header.colorProfile = .unusable(reason)
-                case nil: break
-                }
+                header.colorProfile = info.colorProfile
                 header.detail = "\(info.bitDepth)-bit" + (info.isInterlaced ? ", interlaced" : "")
                 return header
             } catch {

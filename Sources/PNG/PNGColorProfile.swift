@@ -1,20 +1,14 @@
 import CPNGShim
+import ImageCodec
 
-/// A PNG's iCCP profile: its bytes inflated, or why they cannot be used.
+/// A PNG's iCCP profile, inflated.
 ///
 /// libpng is told to skip iCCP (it would check and drop a profile it dislikes with only a warning, on every
 /// decode); the probe reads it here instead, once, and the caller judges the profile itself.
-public enum PNGColorProfile: Sendable, Equatable {
-    case profile([UInt8])
-    /// Worded for a warning: "iCCP profile is not sound zlib data".
-    case unusable(String)
-
-    /// The largest profile inflated: as for a JPEG's APP2 chunks.
-    public static let maximumSize = 4 << 20
-
+extension EmbeddedProfile {
     /// The profile of the iCCP chunk before the image data; nil when there is none or the chunks are broken
     /// before it (libpng reports those).
-    public static func find(inPNG bytes: [UInt8]) -> PNGColorProfile? {
+    public static func find(inPNG bytes: [UInt8]) -> EmbeddedProfile? {
         guard let data = PNGChunks.chunkData(named: "iCCP", inPNG: bytes) else { return nil }
         // Profile name (1-79 Latin-1 bytes), NUL, compression method 0 (zlib), the compressed profile.
         guard let end = data.prefix(80).firstIndex(of: 0), end > data.startIndex, end + 1 < data.endIndex else {
