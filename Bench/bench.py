@@ -21,6 +21,9 @@ Standard library only. Settings, from the environment:
   BENCH_ONLY=formats  only the HEIC and WebP cases (and the JPEG grid and the HEIC book's memory beside them)
   BENCH_BUILD=0       use the binaries already in .build/release instead of building them (when another build of
                       the same tree is running); the corpus tool must then be there unless the corpus is cached
+  BENCH_SCRATCH=DIR   SwiftPM's scratch path (swift build --scratch-path DIR): the binaries are built and taken
+                      from DIR/release instead of .build/release (a second work tree of the repository)
+  BENCH_WORK=DIR      the folder of the corpus, the derived sets and the outputs, instead of .bench/
 
 Other formats (issue: HEIC/HEIF/AVIF, WebP and TIFF input): 24 HEICs made once with heif-enc from 24 corpus JPEGs
 (.bench/heic-v1/) are timed like the 24 JPEGs, beside vipsthumbnail + img2pdf on the same HEICs (libvips reads
@@ -39,11 +42,13 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WORK = os.path.join(ROOT, ".bench")
+WORK = os.path.abspath(os.environ.get("BENCH_WORK", os.path.join(ROOT, ".bench")))
 CORPUS = os.path.join(WORK, "corpus-v1")  # bump the version whenever photobook-corpus draws different photos
 CORPUS_SEED = 20250611
-PHOTOBOOK = os.path.join(ROOT, ".build", "release", "photobook")
-CORPUS_TOOL = os.path.join(ROOT, ".build", "release", "photobook-corpus")
+SCRATCH = os.path.abspath(os.environ["BENCH_SCRATCH"]) if os.environ.get("BENCH_SCRATCH") else None
+RELEASE = os.path.join(SCRATCH or os.path.join(ROOT, ".build"), "release")
+PHOTOBOOK = os.path.join(RELEASE, "photobook")
+CORPUS_TOOL = os.path.join(RELEASE, "photobook-corpus")
 SWIFT = os.environ.get("SWIFT", "swift")
 CORES = os.cpu_count() or 1
 JOBS = int(os.environ.get("BENCH_JOBS", str(max(2, CORES))))
@@ -79,9 +84,10 @@ def say(text=""):
 
 def build_product(product):
     if not BUILD:
-        say(f"BENCH_BUILD=0: using {rel(os.path.join(ROOT, '.build', 'release', product))} as it is (not built)")
+        say(f"BENCH_BUILD=0: using {rel(os.path.join(RELEASE, product))} as it is (not built)")
         return
-    run_checked([SWIFT, "build", "-c", "release", "--product", product], f"building {product}")
+    scratch = ["--scratch-path", SCRATCH] if SCRATCH else []
+    run_checked([SWIFT, "build", "-c", "release"] + scratch + ["--product", product], f"building {product}")
 
 
 def run_checked(argv, what):

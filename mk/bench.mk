@@ -5,6 +5,8 @@
 # heif-enc, .bench/heic-v1/) beside vipsthumbnail + img2pdf on them with heif-convert's decode floor, and a 2x2 grid
 # of WebPs (cwebp, .bench/webp-v1-96/); a case photobook cannot build yet is printed as failed.
 # BENCH_BUILD=0 uses the binaries in .build/release as they are (while another build of the tree runs).
+# BENCH_SCRATCH=DIR builds and takes the binaries from SwiftPM's scratch path DIR (a second work tree), and
+# BENCH_WORK=DIR keeps the corpus, the sets and the outputs in DIR instead of .bench/.
 # It ends with the memory figures of `make bench-memory` (an 800-photo book against a 24-photo one, issue 14; some
 # minutes and a few GB of disk in .bench/): BENCH_MEMORY=0 leaves them out. See Bench/bench_memory.py.
 
