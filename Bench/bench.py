@@ -18,15 +18,19 @@ Standard library only. Settings, from the environment:
   BENCH_JOBS=N        processes/threads for the corpus and the hand-made pipelines (default: the core count)
   BENCH_MEMORY=0      leave out the memory figures at the end (Bench/bench_memory.py, `make bench-memory`)
   BENCH_WEBP_COUNT=96 WebPs in the grid case (made once from the first N corpus photos)
-  BENCH_ONLY=formats  only the HEIC and WebP cases (and the JPEG grid and the HEIC book's memory beside them)
+  BENCH_ONLY=formats  only the HEIC and WebP cases (and the JPEG grid and the HEIC books' memory beside them)
   BENCH_BUILD=0       use the binaries already in .build/release instead of building them (when another build of
                       the same tree is running); the corpus tool must then be there unless the corpus is cached
+  BENCH_SCRATCH=DIR   SwiftPM's scratch path (swift build --scratch-path DIR): the binaries are built and taken
+                      from DIR/release instead of .build/release (a second work tree of the repository)
+  BENCH_WORK=DIR      the folder of the corpus, the derived sets and the outputs, instead of .bench/
 
 Other formats (issue: HEIC/HEIF/AVIF, WebP and TIFF input): 24 HEICs made once with heif-enc from 24 corpus JPEGs
 (.bench/heic-v1/) are timed like the 24 JPEGs, beside vipsthumbnail + img2pdf on the same HEICs (libvips reads
-them through the same libheif), with heif-convert's per-photo decode floor; lossy WebPs (cwebp, .bench/webp-v1-N/)
-are timed on a 2x2 grid beside the JPEG grid. A case photobook cannot build (a format not wired in yet) is printed
-as failed and the bench goes on.
+them through the same libheif), with heif-convert's per-photo decode floor; so are the same 24 photos as a phone
+stores them, grids of 512x512 HEVC tiles (.bench/heic-grid-v1/, each tile coded by heif-enc, muxed by
+Bench/heic_grid.py); lossy WebPs (cwebp, .bench/webp-v1-N/) are timed on a 2x2 grid beside the JPEG grid. A case
+photobook cannot build (a format not wired in yet) is printed as failed and the bench goes on.
 """
 
 import concurrent.futures
@@ -39,14 +43,16 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WORK = os.path.join(ROOT, ".bench")
+WORK = os.path.abspath(os.environ.get("BENCH_WORK", os.path.join(ROOT, ".bench")))
 CORPUS = os.path.join(WORK, "corpus-v1")  # bump the version whenever photobook-corpus draws different photos
 CORPUS_SEED = 20250611
-PHOTOBOOK = os.path.join(ROOT, ".build", "release", "photobook")
+SCRATCH = os.path.abspath(os.environ["BENCH_SCRATCH"]) if os.environ.get("BENCH_SCRATCH") else None
+RELEASE = os.path.join(SCRATCH or os.path.join(ROOT, ".build"), "release")
+PHOTOBOOK = os.path.join(RELEASE, "photobook")
 # photobook with the benchmark's switches (PHOTOBOOK_LOSSLESS_CROPS, PHOTOBOOK_TEST_IMAGES_IN_MEMORY), which the
 # shipped binary does not have (Sources/photobook-harness); only the cases that use a switch run it.
-HARNESS = os.path.join(ROOT, ".build", "release", "photobook-harness")
-CORPUS_TOOL = os.path.join(ROOT, ".build", "release", "photobook-corpus")
+HARNESS = os.path.join(RELEASE, "photobook-harness")
+CORPUS_TOOL = os.path.join(RELEASE, "photobook-corpus")
 SWIFT = os.environ.get("SWIFT", "swift")
 CORES = os.cpu_count() or 1
 JOBS = int(os.environ.get("BENCH_JOBS", str(max(2, CORES))))
@@ -67,6 +73,13 @@ HEIC_COUNT = 24
 # one another for ever on a shared, busy machine. 4:2:0, 8 bits (heif-enc's defaults for a JPEG), as phones.
 HEIC_QUALITY = 55
 HEIC_ENCODE = ["-q", str(HEIC_QUALITY), "-p", "preset=fast", "-p", "x265:pools=none"]
+# The phone-like HEIC set: the same photos, each a `grid` item of 512x512 HEVC tiles (hidden hvc1 items), as an
+# iPhone's HEIC and many Android phones' are; heif-enc 1.15 cannot write grids, so Bench/heic_grid.py codes each
+# tile with heif-enc (HEIC_ENCODE, at most 2 encoders at once) and muxes them. libheif decodes such a file tile by
+# tile into one canvas: its speed and memory are not those of one whole HEVC picture. Bump the version whenever
+# the recipe (or heic-v1's) changes.
+HEIC_GRID_SET = os.path.join(WORK, "heic-grid-v1")
+HEIC_GRID_TILE = 512
 WEBP_COUNT = int(os.environ.get("BENCH_WEBP_COUNT", "96"))
 WEBP_QUALITY = 80
 WEBP_SET = os.path.join(WORK, f"webp-v1-{WEBP_COUNT}")
@@ -82,9 +95,10 @@ def say(text=""):
 
 def build_product(product):
     if not BUILD:
-        say(f"BENCH_BUILD=0: using {rel(os.path.join(ROOT, '.build', 'release', product))} as it is (not built)")
+        say(f"BENCH_BUILD=0: using {rel(os.path.join(RELEASE, product))} as it is (not built)")
         return
-    run_checked([SWIFT, "build", "-c", "release", "--product", product], f"building {product}")
+    scratch = ["--scratch-path", SCRATCH] if SCRATCH else []
+    run_checked([SWIFT, "build", "-c", "release"] + scratch + ["--product", product], f"building {product}")
 
 
 def run_checked(argv, what):
@@ -143,12 +157,12 @@ class Case:
         if run.status != 0 or not os.path.exists(self.output):
             last = run.log.splitlines()[-1] if run.log else "no output"
             self.failed = f"exit {run.status}: {last[:300]}" if run.status != 0 else f"no {rel(self.output)}"
-            say(f"  {self.name:<21} FAILED after {run.wall:.2f} s ({self.failed}); its other runs are skipped")
+            say(f"  {self.name:<24} FAILED after {run.wall:.2f} s ({self.failed}); its other runs are skipped")
             return
         run.size = os.path.getsize(self.output)
         run.stages = stage_timings(self.argv)
         self.runs.append(run)
-        say(f"  {self.name:<21} run {len(self.runs)}: {run.wall:6.2f} s wall {run.cpu:6.2f} s CPU "
+        say(f"  {self.name:<24} run {len(self.runs)}: {run.wall:6.2f} s wall {run.cpu:6.2f} s CPU "
             f"peak {run.peak / 1e6:5.0f} MB   (load average {os.getloadavg()[0]:.1f})")
         if run.log:
             say("    its output: " + run.log[-2000:].replace("\n", "\n    "))
@@ -158,10 +172,10 @@ class Case:
 
     def row(self):
         if not self.ok:
-            return f"{self.name:<21} {self.photos:3d} photos FAILED ({self.failed or 'not run'})"
+            return f"{self.name:<24} {self.photos:3d} photos FAILED ({self.failed or 'not run'})"
         wall, cpu = self.median("wall"), self.median("cpu")
         runs = len(self.runs)
-        return (f"{self.name:<21} {self.photos:3d} photos {wall:6.1f} s wall {cpu:6.1f} s CPU "
+        return (f"{self.name:<24} {self.photos:3d} photos {wall:6.1f} s wall {cpu:6.1f} s CPU "
                 f"{cpu / wall:4.1f} cores {self.photos / wall:5.1f} photos/s "
                 f"peak {self.median('peak') / 1e6:5.0f} MB  output {self.median('size') / 1e6:4.0f} MB"
                 f"  ({'median of ' + str(runs) + ' runs' if runs > 1 else '1 run'})")
@@ -239,35 +253,35 @@ def floor_rows(cases):
             f" ({spent / cpu:.2f}x the floor)")
 
 
-def format_rows(heic, heic_vips, webp_grid, grid96):
-    """The other formats' figures: the HEIC case against vips + img2pdf on the same HEICs (the issue's target),
-    and the WebP grid against the JPEG grid (no target: it should come close, each WebP being decoded at the
-    cell's size)."""
+def format_rows(heics, webp_grid, grid96):
+    """The other formats' figures: each HEIC set's case against vips + img2pdf on the same HEICs (the issue's
+    target), and the WebP grid against the JPEG grid (no target: it should come close, each WebP being decoded at
+    the cell's size)."""
     say("\nOther formats (the options of the JPEG cases; medians):\n")
-    for case in [c for c in (heic, heic_vips, webp_grid) if c]:
+    for case in [c for h in heics for c in h.cases()] + ([webp_grid] if webp_grid else []):
         say("    " + case.row())
-    if heic and heic.ok and heic_vips and heic_vips.ok:
-        say(f"    HEIC: {heic_vips.name} / photobook: {heic_vips.median('wall') / heic.median('wall'):.2f}x the wall time,"
-            f" {heic_vips.median('cpu') / heic.median('cpu'):.2f}x the CPU,"
-            f" {heic_vips.median('peak') / heic.median('peak'):.2f}x the peak memory")
+    for h in heics:
+        if h.measured():
+            say(f"    {h.label}: {h.vips.name} / photobook: {h.vips.median('wall') / h.case.median('wall'):.2f}x the wall"
+                f" time, {h.vips.median('cpu') / h.case.median('cpu'):.2f}x the CPU,"
+                f" {h.vips.median('peak') / h.case.median('peak'):.2f}x the peak memory")
     if webp_grid and webp_grid.ok:
         rate, jpeg_rate = webp_grid.photos / webp_grid.median("wall"), grid96.photos / grid96.median("wall")
         say(f"    WebP grid 2x2 against the JPEG grid 2x2: {rate:.1f} against {jpeg_rate:.1f} photos/s ({rate / jpeg_rate:.2f}x),"
             f" CPU {1000 * webp_grid.median('cpu') / webp_grid.photos:.0f} against"
             f" {1000 * grid96.median('cpu') / grid96.photos:.0f} ms a photo, peak {webp_grid.median('peak') / 1e6:.0f}"
             f" against {grid96.median('peak') / 1e6:.0f} MB")
-    for case in [c for c in (heic, webp_grid) if c and c.ok]:
+    for case in [h.case for h in heics if h.case and h.case.ok] + ([webp_grid] if webp_grid and webp_grid.ok else []):
         say("    " + stage_row(case))
     say("\nTargets (the HEIC/WebP issue; medians of the runs above):")
-    if heic and heic.ok and heic_vips and heic_vips.ok:
-        share = heic.median("wall") / heic_vips.median("wall")
-        say("    " + target_row("HEIC: photobook / (vipsthumbnail + img2pdf) wall time", f"{share:.3f} ({heic.median('wall'):.2f} s"
-                                f" / {heic_vips.median('wall'):.2f} s)", "<= 0.35", share <= 0.35))
-    else:
-        why = ("no HEICs (heif-enc missing)" if not heic else
-               f"photobook failed: {heic.failed}" if not heic.ok else
-               "vipsthumbnail or img2pdf missing" if not heic_vips else f"vips + img2pdf failed: {heic_vips.failed}")
-        say(f"    HEIC: photobook / (vipsthumbnail + img2pdf) wall time, goal <= 0.35: not measured ({why})")
+    for h in heics:
+        label = f"{h.label}: photobook / (vipsthumbnail + img2pdf) wall time"
+        if h.measured():
+            share = h.case.median("wall") / h.vips.median("wall")
+            say("    " + target_row(label, f"{share:.3f} ({h.case.median('wall'):.2f} s / {h.vips.median('wall'):.2f} s)",
+                                    "<= 0.35", share <= 0.35))
+        else:
+            say(f"    {label}, goal <= 0.35: not measured ({h.why_not()})")
     if webp_grid and webp_grid.ok:
         rate = webp_grid.photos / webp_grid.median("wall")
         say(f"    WebP grid 2x2, {webp_grid.photos} photos: {rate:.1f} photos/s, {rate / (grid96.photos / grid96.median('wall')):.2f}x"
@@ -277,50 +291,46 @@ def format_rows(heic, heic_vips, webp_grid, grid96):
         say(f"    WebP grid 2x2: not measured ({why})")
 
 
-def heif_floor_rows(heic, heic_vips, photos):
-    """The HEIC decode floor (Bench/codec_floor.py): heif-convert on each of the same HEICs, printed beside the
-    HEIC case."""
+def heif_floor_rows(heic_set):
+    """The HEIC decode floor of a set (Bench/codec_floor.py): heif-convert on each of its HEICs, printed beside
+    its cases."""
     import codec_floor
-    if not codec_floor.heif_available():
-        say("\nHEIC decode floor: not measured (heif-convert missing: apt-get install libheif-examples)")
-        return None
-    folder, names = photos
+    folder, names = heic_set.photos
     paths = [os.path.join(folder, n) for n in names]
     try:
         cpus, walls, startup = codec_floor.heif_floor(paths)
         costs, written = codec_floor.heif_output_costs(paths[0])
     except (OSError, RuntimeError) as error:
-        say(f"\nHEIC decode floor: not measured ({error})")
-        return None
+        say(f"\n{heic_set.label} decode floor: not measured ({error})")
+        return
     total = sum(cpus)
     ceiling = len(cpus) / (total / CORES) if total > 0 else float("inf")
-    say(f"\nHEIC decode floor (heif-convert PHOTO x.y4m, x.y4m a link to /dev/null: libheif 1.15 + libde265's decode to"
-        f" YCbCr 4:2:0 planes, no RGB, no resampling, no PDF; one process a photo, less its start-up,"
-        f" {1000 * startup:.0f} ms; Bench/codec_floor.py):")
-    say(f"    {len(cpus)} HEICs: {total:5.2f} s CPU, {1000 * statistics.median(cpus):4.0f} ms CPU a photo (median;"
+    say(f"\n{heic_set.label} decode floor (heif-convert PHOTO x.y4m, x.y4m a link to /dev/null: libheif 1.15 + libde265's"
+        f" decode to YCbCr 4:2:0 planes{heic_set.floor_note}, no RGB, no resampling, no PDF; one process a photo, less its"
+        f" start-up, {1000 * startup:.0f} ms; Bench/codec_floor.py):")
+    say(f"    {len(cpus)} {heic_set.label}s: {total:5.2f} s CPU, {1000 * statistics.median(cpus):4.0f} ms CPU a photo (median;"
         f" {1000 * min(cpus):.0f}-{1000 * max(cpus):.0f}), {1000 * statistics.median(walls):4.0f} ms wall a photo"
         f" -> at most {ceiling:5.1f} photos/s on {CORES} cores")
-    for case in (heic, heic_vips):
-        if case and case.ok:
+    for case in heic_set.cases():
+        if case.ok:
             say(f"    {case.name} spends {case.median('cpu'):5.2f} s CPU ({case.median('cpu') / total:.2f}x the floor),"
                 f" {1000 * case.median('cpu') / case.photos:.0f} ms a photo")
-        elif case:
+        else:
             say(f"    {case.name}: FAILED, nothing to compare")
     base = costs["y4m to /dev/null"]
 
     def more(name):
         return f"{round(1000 * max(0.0, costs[name] - base)):+d} ms"
 
-    if heic_vips and heic_vips.ok:
-        share = (total / CORES) / heic_vips.median("wall")
-        say(f"    the floor alone, spread over the {CORES} cores ({total / CORES:.2f} s), is {share:.2f} of {heic_vips.name}'s"
-            f" wall time ({heic_vips.median('wall'):.2f} s): the goal of 0.35 leaves {0.35 - share:+.2f} of it for"
+    if heic_set.vips and heic_set.vips.ok:
+        share = (total / CORES) / heic_set.vips.median("wall")
+        say(f"    the floor alone, spread over the {CORES} cores ({total / CORES:.2f} s), is {share:.2f} of {heic_set.vips.name}'s"
+            f" wall time ({heic_set.vips.median('wall'):.2f} s): the goal of 0.35 leaves {0.35 - share:+.2f} of it for"
             f" everything else photobook does")
     say(f"    the output's share, on {names[0]} (CPU with start-up, medians of 3): Y4M to /dev/null {1000 * base:.0f} ms (the floor's"
         f" figure: writing to /dev/null is free, so no output encode is in it), Y4M to a file"
         f" {1000 * costs['y4m file']:.0f} ms ({more('y4m file')}, the {written / 1e6:.0f} MB written),"
         f" JPEG q90 {1000 * costs['jpeg q90']:.0f} ms ({more('jpeg q90')}: RGB conversion and encode)")
-    return total
 
 
 def ensure_corpus():
@@ -414,17 +424,19 @@ def _upright(path, orientation, scratch):
     return upright
 
 
-def derived_set(folder, photos, suffix, encode, recipe):
+def derived_set(folder, photos, suffix, encode, recipe, kind=None):
     """Makes `folder` once (cached: delete it to remake): each corpus photo in `photos` (manifest rows) upright,
-    then `encode(source, output)` (an argv), JOBS at once; MANIFEST written last, so a folder with one is whole.
-    Returns (folder, names) of a folder of hard links to the photos alone (.bench/photos-<suffix>-<count>: no
-    MANIFEST, which the hand-made pipelines would take for a photo), or None when it cannot be made (said why)."""
+    then `encode(source, output)` (which writes output), JOBS at once; MANIFEST written last, so a folder with
+    one is whole. Returns (folder, names) of a folder of hard links to the photos alone
+    (.bench/photos-<kind>-<count>, kind the suffix's by default: no MANIFEST, which the hand-made pipelines
+    would take for a photo), or None when it cannot be made (said why)."""
+    kind = kind or suffix[1:]
     manifest = os.path.join(folder, "MANIFEST")
     if os.path.exists(manifest):
         with open(manifest) as f:
             names = [line.split()[0] for line in f if line.strip() and not line.startswith("#")]
         say(f"{rel(folder)}: {len(names)} photos (cached; delete it to remake)")
-        return linked_set(f"photos-{suffix[1:]}-{len(names)}", names, source=folder)
+        return linked_set(f"photos-{kind}-{len(names)}", names, source=folder)
     partial = folder + ".partial"
     shutil.rmtree(partial, ignore_errors=True)
     os.makedirs(os.path.join(partial, ".scratch"))
@@ -436,7 +448,7 @@ def derived_set(folder, photos, suffix, encode, recipe):
         name, width, height, orientation = photo
         out = os.path.splitext(name)[0] + suffix
         source = _upright(os.path.join(CORPUS, name), orientation, os.path.join(partial, ".scratch"))
-        _quiet(encode(source, os.path.join(partial, out)))
+        encode(source, os.path.join(partial, out))
         if source != os.path.join(CORPUS, name):
             os.remove(source)
         if orientation >= 5 and source != os.path.join(CORPUS, name):
@@ -463,7 +475,7 @@ def derived_set(folder, photos, suffix, encode, recipe):
         f"{(after.children_user - before.children_user) + (after.children_system - before.children_system):.0f} s CPU, "
         f"{statistics.mean(sizes) / 1e6:.2f} MB each on average")
     names = [line.split()[0] for line in lines]
-    return linked_set(f"photos-{suffix[1:]}-{len(names)}", names, source=folder)
+    return linked_set(f"photos-{kind}-{len(names)}", names, source=folder)
 
 
 def heic_sources():
@@ -477,8 +489,59 @@ def ensure_heic():
         say("heif-enc not found: no HEIC case (apt-get install libheif-examples)")
         return None
     return derived_set(HEIC_SET, heic_sources(), ".heic",
-                       lambda source, out: ["heif-enc"] + HEIC_ENCODE + ["-o", out, source],
+                       lambda source, out: _quiet(["heif-enc"] + HEIC_ENCODE + ["-o", out, source]),
                        f"heif-enc {' '.join(HEIC_ENCODE)} ({version(['heif-enc'], 'libheif')}) of upright corpus JPEGs")
+
+
+def ensure_heic_grid():
+    """The phone-like HEIC set: the photos of ensure_heic() as grids of HEVC tiles (Bench/heic_grid.py)."""
+    if not shutil.which("heif-enc"):
+        say("heif-enc not found: no HEIC grid case (apt-get install libheif-examples)")
+        return None
+    import heic_grid
+    return derived_set(HEIC_GRID_SET, heic_sources(), ".heic",
+                       lambda source, out: heic_grid.make(source, out, HEIC_GRID_TILE, HEIC_ENCODE),
+                       f"Bench/heic_grid.py --tile {HEIC_GRID_TILE}: {HEIC_GRID_TILE}x{HEIC_GRID_TILE} tiles, each"
+                       f" heif-enc {' '.join(HEIC_ENCODE)} ({version(['heif-enc'], 'libheif')}), of upright corpus"
+                       f" JPEGs", kind="heic-grid")
+
+
+class HEICSet:
+    """A folder of HEICs (one kind of them) and its cases: photobook on it alternating with vipsthumbnail +
+    img2pdf on the same files, and heif-convert's decode floor beside them."""
+
+    def __init__(self, label, folder, photos, floor_note=""):
+        # photos: (folder of hard links, names), or None when the set could not be made.
+        self.label, self.folder, self.photos, self.floor_note = label, folder, photos, floor_note
+        self.case = self.vips = None
+
+    def make_cases(self):
+        if not self.photos:
+            return
+        count, slug = len(self.photos[1]), self.label.lower().replace(" ", "-")
+        self.case = format_case(f"photobook {self.label}", self.photos, f"photobook-{slug}-{count}")
+        if shutil.which("vipsthumbnail") and shutil.which("img2pdf"):
+            self.vips = shell_case(f"vips + img2pdf {self.label}", count, VIPS_RESIZE, photos=self.photos,
+                                   slug=f"vips-{slug}")
+            self.vips.may_fail = True  # a libvips built without libheif
+
+    def cases(self):
+        return [c for c in (self.case, self.vips) if c]
+
+    def measured(self):
+        return bool(self.case and self.case.ok and self.vips and self.vips.ok)
+
+    def why_not(self):
+        return ("no HEICs (heif-enc missing)" if not self.case else
+                f"photobook failed: {self.case.failed}" if not self.case.ok else
+                "vipsthumbnail or img2pdf missing" if not self.vips else f"vips + img2pdf failed: {self.vips.failed}")
+
+
+def ensure_heic_sets():
+    """The HEIC sets of the bench, made once: whole pictures (heif-enc's) and grids of tiles (a phone's)."""
+    return [HEICSet("HEIC", HEIC_SET, ensure_heic()),
+            HEICSet("HEIC grid", HEIC_GRID_SET, ensure_heic_grid(),
+                    floor_note=", tile by tile into one canvas")]
 
 
 def ensure_webp():
@@ -487,8 +550,8 @@ def ensure_webp():
         return None
     # The first WEBP_COUNT corpus photos, PNGs (screenshot-like) included: the same mix as the JPEG grid case.
     return derived_set(WEBP_SET, corpus_manifest()[:WEBP_COUNT], ".webp",
-                       lambda source, out: ["cwebp", "-quiet", "-q", str(WEBP_QUALITY), "-metadata", "exif",
-                                            source, "-o", out],
+                       lambda source, out: _quiet(["cwebp", "-quiet", "-q", str(WEBP_QUALITY), "-metadata", "exif",
+                                                   source, "-o", out]),
                        f"cwebp -q {WEBP_QUALITY} -metadata exif of upright corpus photos")
 
 
@@ -559,72 +622,81 @@ def dry_run(count, build):
             f"{whole:.1f} s (headers and the plan only)"), " ".join(shlex.quote(a) for a in [rel(PHOTOBOOK)] + argv[1:])
 
 
-def format_cases(heic_photos, webp_photos):
-    """Runs the other formats' cases: photobook on the HEICs alternating with vips + img2pdf on them, then the
-    WebP grid. Returns (heic, heic_vips, webp_grid), each None when its photos or tools are missing."""
-    heic = heic_vips = webp_grid = None
-    if heic_photos:
-        count = len(heic_photos[1])
-        heic = format_case("photobook HEIC", heic_photos, f"photobook-heic-{count}")
-        if shutil.which("vipsthumbnail") and shutil.which("img2pdf"):
-            heic_vips = shell_case("vips + img2pdf HEIC", count, VIPS_RESIZE, photos=heic_photos, slug="vips-heic")
-            heic_vips.may_fail = True  # a libvips built without libheif
-        say(f"\n{count} HEICs, {RUNS} runs each, alternating:")
+def format_cases(heics, webp_photos):
+    """Runs the other formats' cases: photobook on each HEIC set alternating with vips + img2pdf on it (all in
+    one round, so that every case sees the same machine), then the WebP grid. Returns the WebP grid case, None
+    when its photos are missing."""
+    webp_grid = None
+    for h in heics:
+        h.make_cases()
+    made = [h for h in heics if h.case]
+    if made:
+        say(f"\n{' and '.join(f'{len(h.photos[1])} {h.label}s' for h in made)}, {RUNS} run{'s' if RUNS != 1 else ''} each, alternating:")
         for _ in range(RUNS):
-            for case in (heic, heic_vips):
-                if case:
-                    case.run_once()
+            for case in [c for h in made for c in h.cases()]:
+                case.run_once()
     if webp_photos:
         webp_grid = format_case("photobook WebP grid", webp_photos, f"photobook-webp-{len(webp_photos[1])}-grid",
                                 grid="2x2")
         say(f"\n{len(webp_photos[1])} WebPs on a 2x2 grid, {RUNS_96} runs:")
         for _ in range(RUNS_96):
             webp_grid.run_once()
+    return webp_grid
 
-    return heic, heic_vips, webp_grid
 
-
-def format_report(formats, grid96, heic_photos, webp_photos):
-    """Prints the other formats' results, targets, HEIC decode floor, commands and notes."""
-    heic, heic_vips, webp_grid = formats
-    format_rows(heic, heic_vips, webp_grid, grid96)
-    if heic_photos:
-        heif_floor_rows(heic, heic_vips, heic_photos)
+def format_report(heics, webp_grid, grid96, webp_photos):
+    """Prints the other formats' results, targets, HEIC decode floors, commands and notes."""
+    import codec_floor
+    format_rows(heics, webp_grid, grid96)
+    made = [h for h in heics if h.photos]
+    if made and not codec_floor.heif_available():
+        say("\nHEIC decode floor: not measured (heif-convert missing: apt-get install libheif-examples)")
+    elif made:
+        for h in made:
+            heif_floor_rows(h)
     say("\nCommands of the other formats (from the repository root):")
-    for case in (heic, heic_vips, webp_grid):
-        if case:
-            say(f"  {case.name}, {case.photos} photos:\n    {case.shown}")
-    if heic_photos:
-        say(f"  HEIC decode floor, each photo:\n    heif-convert --quiet {rel(heic_photos[0])}/IMG_0001.heic"
+    for case in [c for h in heics for c in h.cases()] + ([webp_grid] if webp_grid else []):
+        say(f"  {case.name}, {case.photos} photos:\n    {case.shown}")
+    for h in made:
+        say(f"  {h.label} decode floor, each photo:\n    heif-convert --quiet {rel(h.photos[0])}/IMG_0001.heic"
             f" /tmp/.../decoded.y4m   (decoded.y4m -> /dev/null)")
+    if made:
         say(f"  HEIC set, each photo (vips autorot first for EXIF 6 and 8):\n    heif-enc {' '.join(HEIC_ENCODE)}"
             f" -o {rel(HEIC_SET)}/IMG_0001.heic {rel(CORPUS)}/IMG_0001.jpg")
+        say(f"  HEIC grid set, each photo (the same upright JPEG):\n    python3 {rel(os.path.join(ROOT, 'Bench', 'heic_grid.py'))}"
+            f" --tile {HEIC_GRID_TILE} {rel(CORPUS)}/IMG_0001.jpg {rel(HEIC_GRID_SET)}/IMG_0001.heic {' '.join(HEIC_ENCODE)}")
     if webp_photos:
         say(f"  WebP set, each photo:\n    cwebp -quiet -q {WEBP_QUALITY} -metadata exif {rel(CORPUS)}/IMG_0001.jpg"
             f" -o {rel(WEBP_SET)}/IMG_0001.webp")
     say("\nNotes on the other formats:")
-    if heic_photos:
-        say(f"  HEIC set: {rel(HEIC_SET)}: the first {len(heic_photos[1])} corpus JPEGs (no PNG: 20 landscapes, 4"
+    if made:
+        count = len(made[0].photos[1])
+        say(f"  HEIC set: {rel(HEIC_SET)}: the first {count} corpus JPEGs (no PNG: 20 landscapes, 4"
             f" portraits, 3 of them stored sideways with EXIF 6/8 and turned upright with vips autorot first, since"
             f" heif-enc 1.15 writes no irot box), heif-enc {' '.join(HEIC_ENCODE)}: one 4000x3000 or 3000x4000 HEVC"
             f" image each (not the 512x512 tiles of a phone's grid image, which heif-enc 1.15 cannot write), 4:2:0, 8"
             f" bits, EXIF kept; sizes in its MANIFEST.")
+        say(f"  HEIC grid set: {rel(HEIC_GRID_SET)}: the same {count} upright photos as a phone stores them: a grid"
+            f" item of 8x6 or 6x8 tiles of {HEIC_GRID_TILE}x{HEIC_GRID_TILE} (hidden hvc1 items, dimg in row-major"
+            f" order; the last row and column padded with edge pixels and cropped by the grid's output size), each"
+            f" tile heif-enc {' '.join(HEIC_ENCODE)}, muxed by Bench/heic_grid.py (one shared hvcC, EXIF with"
+            f" Orientation 1); libheif decodes it tile by tile into one canvas; sizes in its MANIFEST.")
     if webp_photos:
         say(f"  WebP set: {rel(WEBP_SET)}: the first {len(webp_photos[1])} corpus photos (PNGs included), upright,"
             f" cwebp -q {WEBP_QUALITY} (lossy, 4:2:0).")
 
 
-def formats_only(heic_photos, webp_photos, started):
+def formats_only(heics, webp_photos, started):
     """BENCH_ONLY=formats: the HEIC and WebP cases alone, with the JPEG grid they are set against, and the HEIC
-    book's memory (for whoever wires a format in and wants the figures again without the rest)."""
+    books' memory (for whoever wires a format in and wants the figures again without the rest)."""
     grid96 = photobook_case(96, grid="2x2")
     say(f"\n96 photos on a 2x2 grid (the JPEG grid the WebP grid is set against), {RUNS_96} runs:")
     for _ in range(RUNS_96):
         grid96.run_once()
-    formats = format_cases(heic_photos, webp_photos)
+    webp_grid = format_cases(heics, webp_photos)
     say(f"\nResults (A4 pages of 2480x3508 pixels at 300 dpi, full bleed, photos cropped to fill, JPEG quality 90):\n")
     say("    " + grid96.row())
-    format_report(formats, grid96, heic_photos, webp_photos)
+    format_report(heics, webp_grid, grid96, webp_photos)
     say(f"  Versions: {version([PHOTOBOOK, '--version'])}; {version(['vipsthumbnail', '--vips-version'])}; "
         f"{version(['img2pdf', '--version'])}; {version(['heif-enc', '--help'], 'libheif')}; "
         f"cwebp {version(['cwebp', '-version'])}.")
@@ -667,10 +739,10 @@ def main():
     build_product("photobook-harness")
     ensure_corpus()
     # The other formats' photos, made once from the corpus (before any timing).
-    heic_photos = ensure_heic()
+    heics = ensure_heic_sets()
     webp_photos = ensure_webp()
     if os.environ.get("BENCH_ONLY", "") == "formats":
-        return formats_only(heic_photos, webp_photos, started)
+        return formats_only(heics, webp_photos, started)
 
     photobook24 = photobook_case(24)
     pixels24 = photobook_case(24, lossless=False)
@@ -703,7 +775,7 @@ def main():
         grid96.run_once()
 
     dry_row, dry_command = dry_run(96, photobook96)
-    formats = format_cases(heic_photos, webp_photos)
+    webp_grid = format_cases(heics, webp_photos)
 
     say("\nResults (A4 pages of 2480x3508 pixels at 300 dpi, full bleed, photos cropped to fill, JPEG quality 90):\n")
     for case in [photobook24, pixels24] + others + [photobook96, grid96]:
@@ -727,7 +799,7 @@ def main():
     for line in target_rows(photobook24, vips, grid96):
         say("    " + line)
     floor_rows([photobook24, grid96])
-    format_report(formats, grid96, heic_photos, webp_photos)
+    format_report(heics, webp_grid, grid96, webp_photos)
 
     say("\nCommands (run from the repository root; each timed as one process with wait4):")
     for case in [photobook24, pixels24] + others + [photobook96, grid96]:

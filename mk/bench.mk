@@ -2,9 +2,12 @@
 # vipsthumbnail + img2pdf pipeline beside it. Figures are printed, not asserted. See Bench/bench.py.
 #   BENCH_RUNS=3 BENCH_RUNS_96=2 BENCH_IMAGEMAGICK=1 make bench
 # It also times a dry run of the 96 photos (headers and plan only) against their build, 24 HEICs (made once with
-# heif-enc, .bench/heic-v1/) beside vipsthumbnail + img2pdf on them with heif-convert's decode floor, and a 2x2 grid
+# heif-enc, .bench/heic-v1/) and the same photos as a phone's grids of 512x512 tiles (.bench/heic-grid-v1/, muxed by
+# Bench/heic_grid.py), each beside vipsthumbnail + img2pdf on them with heif-convert's decode floor, and a 2x2 grid
 # of WebPs (cwebp, .bench/webp-v1-96/); a case photobook cannot build yet is printed as failed.
 # BENCH_BUILD=0 uses the binaries in .build/release as they are (while another build of the tree runs).
+# BENCH_SCRATCH=DIR builds and takes the binaries from SwiftPM's scratch path DIR (a second work tree), and
+# BENCH_WORK=DIR keeps the corpus, the sets and the outputs in DIR instead of .bench/.
 # It ends with the memory figures of `make bench-memory` (an 800-photo book against a 24-photo one, issue 14; some
 # minutes and a few GB of disk in .bench/): BENCH_MEMORY=0 leaves them out. See Bench/bench_memory.py.
 

@@ -9,7 +9,7 @@ import TestSupport
 @Suite struct HEIFDecodeTests {
     /// The same pixels as heif-convert's PNG (libheif's own tool: the same YCbCr conversion), alpha over white.
     @Test(arguments: ["photo.heic", "photo.avif", "rotated.heic", "rotated-irot-first.heic", "transposed.avif",
-                      "alpha.heic", "alpha.avif", "deep10.heic", "icc.heic", "p3.avif", "pq.avif"])
+                      "alpha.heic", "alpha.avif", "deep10.heic", "icc.heic", "p3.avif", "pq.avif", "grid.heic"])
     func pixelsMatchHeifConvert(_ file: String) throws {
         let decoded = try HEIFFixtures.decodeWhole(try HEIFFixtures.bytes(file))
         let reference = try HEIFFixtures.reference(file)
@@ -23,9 +23,10 @@ import TestSupport
 
     /// An independent check of the pixels: the JPEG each HEIC and AVIF was encoded from, read by Pillow.
     /// rotated.heic came from a portrait JPEG with EXIF Orientation 6 (irot 270 in the HEIC): the decode must
-    /// match that JPEG turned upright once, and not the JPEG as stored nor turned twice.
+    /// match that JPEG turned upright once, and not the JPEG as stored nor turned twice. grid.heic's four 64x64
+    /// tiles are cropped to the 120x100 of its JPEG: tiles out of place or the padding shown would differ.
     @Test(arguments: [("photo.heic", "photo.jpg"), ("photo.avif", "photo.jpg"), ("rotated.heic", "rotated.jpg"),
-                      ("rotated-irot-first.heic", "rotated.jpg")])
+                      ("rotated-irot-first.heic", "rotated.jpg"), ("grid.heic", "grid.jpg")])
     func pixelsMatchTheSourceTurnedOnce(_ file: String, _ source: String) throws {
         let decoded = try HEIFFixtures.decodeWhole(try HEIFFixtures.bytes(file))
         let upright = try HEIFFixtures.pillow(Fixtures.path("heif/sources/" + source), upright: true)

@@ -9,7 +9,7 @@ import TestSupport
 @Suite struct HEIFDecoderPluginTests {
     /// HEVC decoding is exact, so libavcodec gives libde265's picture to the last bit: the same pixels as
     /// heif-convert's (libheif's own tool, decoding with libde265), after the same conversion to RGB.
-    @Test(arguments: ["photo.heic", "rotated.heic", "rotated-irot-first.heic", "icc.heic"])
+    @Test(arguments: ["photo.heic", "rotated.heic", "rotated-irot-first.heic", "icc.heic", "grid.heic"])
     func hevcPicturesAreExactlyLibde265s(_ file: String) throws {
         let decoded = try HEIFFixtures.decodeWhole(try HEIFFixtures.bytes(file))
         let reference = try HEIFFixtures.reference(file)

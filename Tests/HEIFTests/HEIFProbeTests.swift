@@ -24,6 +24,7 @@ import TestSupport
         Case(file: "icc.heic", width: 64, height: 48, detail: "HEIC"),
         Case(file: "p3.avif", width: 64, height: 48, detail: "AVIF"),
         Case(file: "pq.avif", width: 64, height: 48, detail: "AVIF"),
+        Case(file: "grid.heic", width: 120, height: 100, detail: "HEIC"),
     ]
 
     /// The size is the decoded picture's, and libheif's transformations are the only turn: never EXIF's on top.
@@ -59,6 +60,17 @@ import TestSupport
         #expect(String(decoding: exif, as: UTF8.self).contains("2021:07:14 09:30:05"))
         let xmp = String(decoding: try #require(header.xmp), as: UTF8.self)
         #expect(xmp.contains("<x:xmpmeta") && xmp.contains("Harbour at dawn"))
+    }
+
+    /// A phone's grid HEIC: the Exif item describes the grid (`cdsc` to the primary item, not to a tile), and
+    /// says Orientation 1 (the tiles are stored upright).
+    @Test func aGridsExifIsHandedOn() throws {
+        let header = try HEIFFixtures.codec.probe(try HEIFFixtures.source("grid.heic"))[0]
+        let exif = try #require(header.exif)
+        #expect(exif.starts(with: [0x4D, 0x4D, 0x00, 0x2A]))
+        #expect(HEIFFixtures.exifOrientation(exif) == 1)
+        #expect(String(decoding: exif, as: UTF8.self).contains("2022:08:20 16:45:10"))
+        #expect(header.xmp == nil)
     }
 
     @Test func iccProfileIsTheFilesOwn() throws {
