@@ -17,13 +17,6 @@ public struct GivenPage: Sendable, Equatable {
     }
 }
 
-/// Where a crop keeps its centre: fractions of the upright photo's width and height, from its top left corner.
-public struct FocusPoint: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
-    public init(x: Double, y: Double) { self.x = x; self.y = y }
-}
-
 /// A page arrangement as a description file names it: `single`, `grid 3x2`, or an automatic layout's tree
 /// (`[1 | 2]`, `[1 / [2 | 3]]`, and `1` for one photo on the whole area), as `--verbose` and `--dry-run` list it.
 public enum GivenLayout: Sendable, Equatable {

@@ -1,18 +1,5 @@
 import Imaging
 
-/// Which page of a spread: the left-hand (even) page or the right-hand (odd) page after it.
-public enum SpreadSide: String, Sendable, Equatable {
-    case left, right
-}
-
-/// A blank page left inside the book so that a spread starts on a left-hand page.
-public struct SpreadBlank: Sendable, Equatable {
-    /// The blank page's number (1-based).
-    public var page: Int
-    /// The photo (index among the planner's photos) whose spread follows it.
-    public var photoIndex: Int
-}
-
 /// Spreads (`--spreads`): a panorama crosses the gutter of a left-hand (even) page and the right-hand page after
 /// it, never from a right-hand page to the next left-hand page, which is the other side of the sheet.
 ///

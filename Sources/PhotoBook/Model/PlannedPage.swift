@@ -1,0 +1,22 @@
+/// One page of the book: its size, the photos on it in reading order, and its text.
+public struct PlannedPage: Sendable, Equatable {
+    public var size: PageSize
+    public var photos: [PlacedPhoto]
+    /// How the photos share the page (`single`, `grid 2x2`, `[1 / [2 | 3]]`, `title`), for listings and reports.
+    public var arrangement: String
+    /// Captions, titles, the page number: real text, set in the book's font.
+    public var texts: [PlacedText] = []
+    /// The number a printer gives the page (the title page counts, unprinted), and whether it is printed.
+    public var number: Int = 0
+    /// The heading of the section this page starts, when it starts one.
+    public var heading: String?
+    /// Where the sheet is cut and what must survive the cut, on this page (`size` is the whole PDF page).
+    public var trimBox = Rect(x: 0, y: 0, width: 0, height: 0)
+    public var artBox = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// How far printing may run: the trim plus the bleed. With crop marks it is smaller than the PDF page.
+    public var bleedBox = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// The trim marks drawn outside the bleed (`--crop-marks`), none without.
+    public var cropMarks: [MarkLine] = []
+    /// Which half of a spread this page holds, for a page that holds one; its geometry is final when planned.
+    public var spread: SpreadSide?
+}

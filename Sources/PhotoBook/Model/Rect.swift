@@ -1,0 +1,10 @@
+/// A rectangle on a page, in points, with the origin at the page's bottom-left corner (PDF's convention).
+public struct Rect: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+}
