@@ -260,7 +260,7 @@ public final class BookBuilder: Sendable {
                                       art: box(page.artBox))
             pages.append(.init(size: page.size, photos: photos, texts: page.texts, heading: page.heading, boxes: boxes,
                                cropMarks: page.cropMarks))
-            pageReports.append(PageReport(arrangement: page.arrangement,
+            pageReports.append(PageReport(kind: page.kind,
                                           photos: page.photos.map { usable[alive[$0.photoIndex]].index }))
         }
         for (key, render) in renders where !used.contains(key) { session.remove(temporaryFile: render.path) }
@@ -268,7 +268,7 @@ public final class BookBuilder: Sendable {
         let commit = BookCommit(outputPath: outputPath, session: session, hooks: hooks)
         let words = options.text.map { text in
             BuildPDFOperation.Words(fontPath: text.font.path, title: text.title, subtitle: text.subtitle,
-                                    author: text.author, hasTitlePage: plan.pages.first?.arrangement == "title")
+                                    author: text.author, hasTitlePage: plan.pages.first?.kind == .title)
         }
         let build = BuildPDFOperation(pages: pages, words: words, commit: commit, session: session, hooks: hooks,
                                       creationDate: options.creationDate, imagesInMemory: options.imagesInMemory)

@@ -192,7 +192,7 @@ extension BookBuilder {
                 reports[index].pixelHeight = placed.pixelHeight
                 reports[index].effectiveDPI = placed.effectiveDPI
             }
-            pageReports.append(PageReport(arrangement: page.arrangement,
+            pageReports.append(PageReport(kind: page.kind,
                                           photos: page.photos.map { prepared.usable[alive[$0.photoIndex]].index }))
         }
         var report = BuildReport(photos: reports, book: .succeeded, pagesWritten: 0, seconds: 0, pages: pageReports)

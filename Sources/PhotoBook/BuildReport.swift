@@ -42,10 +42,13 @@ public struct BuildWarning: Sendable, Equatable {
     }
 }
 
-/// One page of the book as planned: how its photos are arranged, and which they are (indices into `photos`).
+/// One page of the book as planned: what it is, and which photos are on it (indices into `photos`).
 public struct PageReport: Sendable, Equatable {
-    public var arrangement: String
+    public var kind: PageKind
     public var photos: [Int]
+
+    /// The kind's name, as the report and `--verbose` write it.
+    public var arrangement: String { kind.description }
 }
 
 /// What a build did, for the summary line, the exit status and tests.

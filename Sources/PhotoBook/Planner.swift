@@ -72,7 +72,7 @@ public enum Planner {
             var first = true
             for var page in sectionPages {
                 // A blank page before a spread is not where the section starts: its heading goes on the spread.
-                if page.arrangement == "blank" { pages.append(page); continue }
+                if page.kind == .blank { pages.append(page); continue }
                 if first, let headingText {
                     page.texts.insert(headingText, at: 0)
                     page.heading = headingText.lines.joined(separator: " ")
@@ -85,7 +85,7 @@ public enum Planner {
         var blank = 0
         var spreadBlanks: [SpreadBlank] = []
         while pages.count % max(1, options.padTo) != 0 {
-            pages.append(PlannedPage(size: options.mediaSize, photos: [], arrangement: "blank"))
+            pages.append(PlannedPage(kind: .blank, size: options.mediaSize))
             blank += 1
         }
         for number in pages.indices {
@@ -96,7 +96,7 @@ public enum Planner {
             pages[number].cropMarks = options.cropMarkLines
             // A spread's halves were planned on their own pages, bleed and all, and carry no number.
             if pages[number].spread != nil { continue }
-            if options.spreads, pages[number].arrangement == "blank", number + 1 < pages.count,
+            if options.spreads, pages[number].kind == .blank, number + 1 < pages.count,
                pages[number + 1].spread == .left, let photo = pages[number + 1].photos.first {
                 spreadBlanks.append(SpreadBlank(page: number + 1, photoIndex: photo.photoIndex))
             }
@@ -105,7 +105,7 @@ public enum Planner {
             if options.binding > 0 && (number + 1) % 2 == 1 { shift(&pages[number], by: options.binding) }
             if options.bleed > 0 { bleed(&pages[number], sizes: uprightSizes, options: options) }
             guard let text, text.pageNumbers, !(number == 0 && text.title != nil),
-                  pages[number].arrangement != "blank", let area = options.area(onPage: number + 1) else { continue }
+                  pages[number].kind != .blank, let area = options.area(onPage: number + 1) else { continue }
             pages[number].texts.append(text.pageNumber(number + 1, area: area))
         }
         var plan = BookPlan(pages: pages)
@@ -138,7 +138,7 @@ public enum Planner {
     /// A page of photos (indices into `sizes`) in the layout's cells, their captions under them.
     static func photoPage(_ layout: PageLayouts.Page, photos: [Int], sizes uprightSizes: [(width: Int, height: Int)],
                           options: LayoutOptions, text: BookText?) -> PlannedPage {
-        var page = PlannedPage(size: options.mediaSize, photos: [], arrangement: layout.name)
+        var page = PlannedPage(kind: .photos(layout.arrangement), size: options.mediaSize)
         for slot in 0..<layout.count {
             let index = photos[slot]
             var cell = layout.cells[slot]
@@ -203,7 +203,7 @@ public enum Planner {
     /// photo, when there is one, filling the rest.
     static func titlePage(_ title: BookText.Title, sizes: [(width: Int, height: Int)], area: Rect,
                           options: LayoutOptions, text: BookText) -> PlannedPage {
-        var page = PlannedPage(size: options.mediaSize, photos: [], arrangement: "title")
+        var page = PlannedPage(kind: .title, size: options.mediaSize)
         var top = area.y + area.height
         if title.coverPhoto == nil { top -= area.height / 4 }
         for (role, content, size, maxLines) in [(PlacedText.Role.title, Optional(title.title), 28.0, 3),

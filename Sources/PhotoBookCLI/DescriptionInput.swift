@@ -65,7 +65,7 @@ struct DescriptionInput {
                 throw fail("\(place).photos", "expected at least one photo (delete the page to drop it)")
             }
             if let layout = page.layout {
-                guard let known = GivenLayout(layout) else {
+                guard let known = PageArrangement(layout) else {
                     throw fail("\(place).layout", "expected single, grid CxR or an arrangement such as \"[1 | 2]\" "
                                + "or \"[1 / [2 | 3]]\" (photos numbered in reading order), not \"\(layout)\"")
                 }

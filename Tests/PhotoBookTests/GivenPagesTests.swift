@@ -23,15 +23,15 @@ struct GivenPagesTests {
     }
 
     @Test func layoutNamesAreTheListingsNames() {
-        #expect(GivenLayout("single") == .single)
-        #expect(GivenLayout("grid 3x4") == .grid(columns: 3, rows: 4))
-        #expect(GivenLayout(" [1|[2 / 3]] ") == .arrangement(.row([.photo, .column([.photo, .photo])])))
-        #expect(GivenLayout("1") == .arrangement(.photo))
+        #expect(PageArrangement("single") == .single)
+        #expect(PageArrangement("grid 3x4") == .grid(columns: 3, rows: 4))
+        #expect(PageArrangement(" [1|[2 / 3]] ") == .arranged(.row([.photo, .column([.photo, .photo])])))
+        #expect(PageArrangement("1") == .arranged(.photo))
         for wrong in ["", "grid", "grid 0x2", "grid 2x", "grid 21x1", "[1 | 3]", "[2 | 1]", "[1 | 2", "auto", "[1|2|3|4|5|6|7]"] {
-            #expect(GivenLayout(wrong) == nil, "\(wrong)")
+            #expect(PageArrangement(wrong) == nil, "\(wrong)")
         }
-        #expect(GivenLayout("grid 2x2")!.holds(3) && !GivenLayout("grid 2x2")!.holds(5))
-        #expect(GivenLayout("[1 | 2]")!.holds(2) && !GivenLayout("[1 | 2]")!.holds(1))
+        #expect(PageArrangement("grid 2x2")!.holds(3) && !PageArrangement("grid 2x2")!.holds(5))
+        #expect(PageArrangement("[1 | 2]")!.holds(2) && !PageArrangement("[1 | 2]")!.holds(1))
     }
 
     @Test func aPinnedLayoutIsUsedAndOneThatNoLongerHoldsGivesWay() throws {

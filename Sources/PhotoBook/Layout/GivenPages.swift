@@ -5,7 +5,7 @@ import Imaging
 public struct GivenPage: Sendable, Equatable {
     /// Indices of the photos given to the planner, in reading order.
     public var photos: [Int]
-    /// The arrangement pinned for the page (`GivenLayout`), or nil for the one that crops least.
+    /// The arrangement pinned for the page (`PageArrangement`), or nil for the one that crops least.
     public var layout: String?
     /// The heading the page starts a section with.
     public var heading: String?
@@ -14,52 +14,6 @@ public struct GivenPage: Sendable, Equatable {
         self.photos = photos
         self.layout = layout
         self.heading = heading
-    }
-}
-
-/// A page arrangement as a description file names it: `single`, `grid 3x2`, or an automatic layout's tree
-/// (`[1 | 2]`, `[1 / [2 | 3]]`, and `1` for one photo on the whole area), as `--verbose` and `--dry-run` list it.
-public enum GivenLayout: Sendable, Equatable {
-    case single
-    case grid(columns: Int, rows: Int)
-    case arrangement(Arrangement)
-
-    /// Nil when `name` is none of these; spaces inside the tree do not matter.
-    public init?(_ name: String) {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        if trimmed == "single" { self = .single; return }
-        if trimmed.hasPrefix("grid ") {
-            let size = trimmed.dropFirst(5).split(separator: "x", omittingEmptySubsequences: false)
-            guard size.count == 2, let columns = Int(size[0]), let rows = Int(size[1]),
-                  (1...LayoutLimits.gridSide).contains(columns), (1...LayoutLimits.gridSide).contains(rows) else { return nil }
-            self = .grid(columns: columns, rows: rows)
-            return
-        }
-        let compact = trimmed.filter { $0 != " " }
-        let count = compact.filter(\.isNumber).count
-        // An arrangement names its photos 1 to n in reading order; the enumeration is what the auto layout tries.
-        guard (1...LayoutLimits.maxPerPage).contains(count),
-              let found = Arrangement.all(of: count).first(where: { $0.description.filter { $0 != " " } == compact })
-        else { return nil }
-        self = .arrangement(found)
-    }
-
-    /// Whether a page of `count` photos can use it: a grid holds up to its cells, the others exactly their photos.
-    public func holds(_ count: Int) -> Bool {
-        switch self {
-        case .single: return count == 1
-        case .grid(let columns, let rows): return (1...(columns * rows)).contains(count)
-        case .arrangement(let arrangement): return arrangement.count == count
-        }
-    }
-
-    /// What it holds, for messages: `1 photo`, `1 to 6 photos`, `3 photos`.
-    public var capacity: String {
-        switch self {
-        case .single: return "1 photo"
-        case .grid(let columns, let rows): return columns * rows == 1 ? "1 photo" : "1 to \(columns * rows) photos"
-        case .arrangement(let arrangement): return arrangement.count == 1 ? "1 photo" : "\(arrangement.count) photos"
-        }
     }
 }
 
@@ -115,15 +69,15 @@ extension Planner {
                            text: BookText?) -> PageLayouts.Page? {
         let count = page.photos.count
         let aspects = page.photos.map { Double(max(sizes[$0].width, 1)) / Double(max(sizes[$0].height, 1)) }
-        let pinned = page.layout.flatMap(GivenLayout.init).flatMap { $0.holds(count) ? $0 : nil }
+        let pinned = page.layout.flatMap(PageArrangement.init).flatMap { $0.holds(count) ? $0 : nil }
         switch pinned {
         case .single?:
-            return PageLayouts.Page(count: 1, cells: [area], name: "single")
+            return PageLayouts.Page(count: 1, cells: [area], arrangement: .single)
         case .grid(let columns, let rows)?:
             guard let cells = PageLayouts.gridCells(columns: columns, rows: rows, area: area, gap: options.gap)
             else { return nil }
-            return PageLayouts.Page(count: count, cells: cells, name: LayoutMode.grid(columns: columns, rows: rows).description)
-        case .arrangement(let arrangement)?:
+            return PageLayouts.Page(count: count, cells: cells, arrangement: .grid(columns: columns, rows: rows))
+        case .arranged(let arrangement)?:
             return autoLayout(page, area: area, options: options, text: text)
                 .bestPage(aspects, arrangements: [arrangement])?.page
         case nil:

@@ -6,8 +6,8 @@ enum PageLayouts {
         var count: Int
         /// Their cells in reading order (the last page of a grid may have more cells than photos).
         var cells: [Rect]
-        /// What the verbose listing and the report call the arrangement.
-        var name: String
+        /// How the photos share the page.
+        var arrangement: PageArrangement
     }
 
     /// - Parameter bands: the height a photo's caption takes from a cell of a given width (photo index in
@@ -17,7 +17,7 @@ enum PageLayouts {
                       bands: ((Int, Double) -> Double)? = nil, firstArea: Rect? = nil) -> [Page]? {
         switch mode {
         case .single:
-            return aspects.indices.map { Page(count: 1, cells: [$0 == 0 ? firstArea ?? area : area], name: "single") }
+            return aspects.indices.map { Page(count: 1, cells: [$0 == 0 ? firstArea ?? area : area], arrangement: .single) }
         case .grid(let columns, let rows):
             guard let cells = gridCells(columns: columns, rows: rows, area: area, gap: gap),
                   let firstCells = gridCells(columns: columns, rows: rows, area: firstArea ?? area, gap: gap)
@@ -25,7 +25,7 @@ enum PageLayouts {
             let perPage = columns * rows
             return stride(from: 0, to: aspects.count, by: perPage).map { start in
                 Page(count: min(perPage, aspects.count - start), cells: start == 0 ? firstCells : cells,
-                     name: mode.description)
+                     arrangement: .grid(columns: columns, rows: rows))
             }
         case .auto:
             return AutoLayout(area: area, gap: gap, maxPerPage: maxPerPage, bands: bands, firstArea: firstArea)
@@ -147,13 +147,13 @@ struct AutoLayout {
             let cost = Double(aspects.count) * layout.cropShare * layout.cropShare + Self.pagePrice
                 + 1e-7 * Double(Self.readingInversions(layout.cells))
             if best == nil || cost < best!.cost {
-                best = (cost, PageLayouts.Page(count: aspects.count, cells: layout.cells, name: arrangement.description))
+                best = (cost, PageLayouts.Page(count: aspects.count, cells: layout.cells, arrangement: .arranged(arrangement)))
             }
         }
         if best == nil, aspects.count == 1 {
             // One photo always fits: the whole area, however much it crops.
             let share = 1 - min(area.width / area.height / aspects[0], aspects[0] / (area.width / area.height))
-            best = (share * share + Self.pagePrice, PageLayouts.Page(count: 1, cells: [area], name: "1"))
+            best = (share * share + Self.pagePrice, PageLayouts.Page(count: 1, cells: [area], arrangement: .arranged(.photo)))
         }
         return best
     }

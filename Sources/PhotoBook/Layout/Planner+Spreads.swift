@@ -55,7 +55,7 @@ extension Planner {
                                        text: text))
                 first = false
             case .blank:
-                pages.append(PlannedPage(size: options.mediaSize, photos: [], arrangement: "blank"))
+                pages.append(PlannedPage(kind: .blank, size: options.mediaSize))
             case .spread(let position):
                 guard let spread = spreadPages(sequence[position], sizes: sizes, headingArea: first ? firstArea : nil,
                                                options: options, text: text) else { return nil }
@@ -91,10 +91,8 @@ extension Planner {
         guard top - bottom >= LayoutOptions.minimumContentSide else { return nil }
         let halves = Spreads.halves(photoIndex: index, width: sizes[index].width, height: sizes[index].height,
                                     vertical: (bottom, top), options: options)
-        var leftPage = PlannedPage(size: options.mediaSize, photos: [halves[0]], arrangement: "spread, left half")
-        leftPage.spread = .left
-        var rightPage = PlannedPage(size: options.mediaSize, photos: [halves[1]], arrangement: "spread, right half")
-        rightPage.spread = .right
+        let leftPage = PlannedPage(kind: .spreadHalf(.left), size: options.mediaSize, photos: [halves[0]])
+        var rightPage = PlannedPage(kind: .spreadHalf(.right), size: options.mediaSize, photos: [halves[1]])
         if let caption { rightPage.texts.append(caption) }
         return [leftPage, rightPage]
     }

@@ -53,14 +53,14 @@ enum Spreads {
         switch mode {
         case .single:
             steps = waiting(panoramic: panoramic, perPage: 1, startPage: startPage) { positions, first in
-                PageLayouts.Page(count: 1, cells: [first ? firstArea ?? area : area], name: "single")
+                PageLayouts.Page(count: 1, cells: [first ? firstArea ?? area : area], arrangement: .single)
             }
         case .grid(let columns, let rows):
             guard let cells = PageLayouts.gridCells(columns: columns, rows: rows, area: area, gap: gap),
                   let firstCells = PageLayouts.gridCells(columns: columns, rows: rows, area: firstArea ?? area, gap: gap)
             else { return nil }
             steps = waiting(panoramic: panoramic, perPage: columns * rows, startPage: startPage) { positions, first in
-                PageLayouts.Page(count: positions.count, cells: first ? firstCells : cells, name: mode.description)
+                PageLayouts.Page(count: positions.count, cells: first ? firstCells : cells, arrangement: .grid(columns: columns, rows: rows))
             }
         case .auto:
             return AutoLayout(area: area, gap: gap, maxPerPage: maxPerPage, bands: bands, firstArea: firstArea)

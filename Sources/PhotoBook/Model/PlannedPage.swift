@@ -1,9 +1,8 @@
 /// One page of the book: its size, the photos on it in reading order, and its text.
 public struct PlannedPage: Sendable, Equatable {
+    public var kind: PageKind
     public var size: PageSize
     public var photos: [PlacedPhoto]
-    /// How the photos share the page (`single`, `grid 2x2`, `[1 / [2 | 3]]`, `title`), for listings and reports.
-    public var arrangement: String
     /// Captions, titles, the page number: real text, set in the book's font.
     public var texts: [PlacedText] = []
     /// The number a printer gives the page (the title page counts, unprinted), and whether it is printed.
@@ -17,6 +16,19 @@ public struct PlannedPage: Sendable, Equatable {
     public var bleedBox = Rect(x: 0, y: 0, width: 0, height: 0)
     /// The trim marks drawn outside the bleed (`--crop-marks`), none without.
     public var cropMarks: [MarkLine] = []
-    /// Which half of a spread this page holds, for a page that holds one; its geometry is final when planned.
-    public var spread: SpreadSide?
+
+    init(kind: PageKind, size: PageSize, photos: [PlacedPhoto] = []) {
+        self.kind = kind
+        self.size = size
+        self.photos = photos
+    }
+
+    /// The kind's name (`single`, `grid 2x2`, `[1 / [2 | 3]]`, `title`), for listings and reports.
+    public var arrangement: String { kind.description }
+
+    /// Which half of a spread this page holds, for a page that holds one.
+    public var spread: SpreadSide? {
+        if case .spreadHalf(let side) = kind { return side }
+        return nil
+    }
 }
