@@ -6,9 +6,9 @@ public struct GivenBook: Sendable {
     public struct Page: Sendable, Equatable {
         /// Indices into the builder's files, in reading order.
         public var photos: [Int]
-        public var layout: String?
+        public var layout: PageArrangement?
         public var heading: String?
-        public init(photos: [Int], layout: String? = nil, heading: String? = nil) {
+        public init(photos: [Int], layout: PageArrangement? = nil, heading: String? = nil) {
             self.photos = photos
             self.layout = layout
             self.heading = heading

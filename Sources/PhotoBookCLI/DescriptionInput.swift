@@ -64,15 +64,17 @@ struct DescriptionInput {
             guard !page.photos.isEmpty else {
                 throw fail("\(place).photos", "expected at least one photo (delete the page to drop it)")
             }
-            if let layout = page.layout {
-                guard let known = PageArrangement(layout) else {
+            var layout: PageArrangement?
+            if let typed = page.layout {
+                guard let known = PageArrangement(typed) else {
                     throw fail("\(place).layout", "expected single, grid CxR or an arrangement such as \"[1 | 2]\" "
-                               + "or \"[1 / [2 | 3]]\" (photos numbered in reading order), not \"\(layout)\"")
+                               + "or \"[1 / [2 | 3]]\" (photos numbered in reading order), not \"\(typed)\"")
                 }
                 guard known.holds(page.photos.count) else {
-                    throw fail("\(place).layout", "\"\(layout)\" holds \(known.capacity), the page has "
+                    throw fail("\(place).layout", "\"\(typed)\" holds \(known.capacity), the page has "
                                + "\(page.photos.count): fix it, or remove \"layout\" to let photobook choose")
                 }
+                layout = known
             } else if page.photos.count > LayoutLimits.maxPerPage {
                 throw fail("\(place).photos", "at most \(LayoutLimits.maxPerPage) photos on a page without a \"layout\" "
                            + "(\(page.photos.count) given; pin a grid such as \"grid 3x3\" for more)")
@@ -103,7 +105,7 @@ struct DescriptionInput {
                 indices.append(photos.count)
                 photos.append(file)
             }
-            book.pages.append(GivenBook.Page(photos: indices, layout: page.layout,
+            book.pages.append(GivenBook.Page(photos: indices, layout: layout,
                                              heading: page.heading.flatMap { $0.isEmpty ? nil : $0 }))
         }
         let input = DescriptionInput(path: path, description: description, photos: photos, inputIDs: inputIDs, given: book)

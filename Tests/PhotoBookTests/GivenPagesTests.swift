@@ -8,7 +8,7 @@ struct GivenPagesTests {
     /// The pages of `plan` as a description would list them.
     static func given(_ plan: BookPlan) -> [GivenPage] {
         plan.pages.filter { !$0.photos.isEmpty }.map { page in
-            GivenPage(photos: page.photos.map(\.photoIndex), layout: page.arrangement)
+            GivenPage(photos: page.photos.map(\.photoIndex), layout: PageArrangement(page.arrangement))
         }
     }
 
@@ -37,13 +37,13 @@ struct GivenPagesTests {
     @Test func aPinnedLayoutIsUsedAndOneThatNoLongerHoldsGivesWay() throws {
         let sizes = [(width: 3000, height: 2000), (width: 3000, height: 2000), (width: 2000, height: 3000)]
         let options = LayoutOptions(mode: .auto)
-        let pinned = try #require(Planner.plan(uprightSizes: sizes, pages: [GivenPage(photos: [0, 1, 2], layout: "[1 | 2 | 3]")],
+        let pinned = try #require(Planner.plan(uprightSizes: sizes, pages: [GivenPage(photos: [0, 1, 2], layout: PageArrangement("[1 | 2 | 3]"))],
                                                options: options))
         #expect(pinned.pages.map(\.arrangement) == ["[1 | 2 | 3]"])
         let cells = pinned.pages[0].photos.map(\.cell)
         #expect(cells[0].x < cells[1].x && cells[1].x < cells[2].x)
         // Two photos left of three (one failed to decode): the best arrangement of two.
-        let fewer = try #require(Planner.plan(uprightSizes: sizes, pages: [GivenPage(photos: [0, 1], layout: "[1 | 2 | 3]")],
+        let fewer = try #require(Planner.plan(uprightSizes: sizes, pages: [GivenPage(photos: [0, 1], layout: PageArrangement("[1 | 2 | 3]"))],
                                               options: options))
         #expect(fewer.pages[0].photos.count == 2 && fewer.pages[0].arrangement != "[1 | 2 | 3]")
     }

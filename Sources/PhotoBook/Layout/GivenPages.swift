@@ -6,11 +6,11 @@ public struct GivenPage: Sendable, Equatable {
     /// Indices of the photos given to the planner, in reading order.
     public var photos: [Int]
     /// The arrangement pinned for the page (`PageArrangement`), or nil for the one that crops least.
-    public var layout: String?
+    public var layout: PageArrangement?
     /// The heading the page starts a section with.
     public var heading: String?
 
-    public init(photos: [Int], layout: String? = nil, heading: String? = nil) {
+    public init(photos: [Int], layout: PageArrangement? = nil, heading: String? = nil) {
         self.photos = photos
         self.layout = layout
         self.heading = heading
@@ -69,7 +69,7 @@ extension Planner {
                            text: BookText?) -> PageLayouts.Page? {
         let count = page.photos.count
         let aspects = page.photos.map { Double(max(sizes[$0].width, 1)) / Double(max(sizes[$0].height, 1)) }
-        let pinned = page.layout.flatMap(PageArrangement.init).flatMap { $0.holds(count) ? $0 : nil }
+        let pinned = page.layout.flatMap { $0.holds(count) ? $0 : nil }
         switch pinned {
         case .single?:
             return PageLayouts.Page(count: 1, cells: [area], arrangement: .single)

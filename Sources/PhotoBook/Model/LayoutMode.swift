@@ -8,7 +8,7 @@ public enum LayoutLimits {
     public static let padTo = 64
 }
 
-/// How photos are shared out over pages.
+/// How photos are shared out over pages (`--layout`; its name is a `LayoutName`).
 public enum LayoutMode: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// One photo per page, in the area inside the margins.
     case single
@@ -16,12 +16,4 @@ public enum LayoutMode: Sendable, Equatable, Hashable, CustomStringConvertible {
     case grid(columns: Int, rows: Int)
     /// Pages of 1 to `LayoutOptions.maxPerPage` photos in arrangements chosen to crop as little as possible.
     case auto
-
-    public var description: String {
-        switch self {
-        case .single: return "single"
-        case .grid(let columns, let rows): return "grid \(columns)x\(rows)"
-        case .auto: return "auto"
-        }
-    }
 }
