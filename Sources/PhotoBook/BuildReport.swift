@@ -42,10 +42,10 @@ public struct BuildWarning: Sendable, Equatable {
     }
 }
 
-/// One page of the book as planned: what it is, and which photos are on it (indices into `photos`).
+/// One page of the book as planned: what it is, and which photos are on it.
 public struct PageReport: Sendable, Equatable {
     public var kind: PageKind
-    public var photos: [Int]
+    public var photos: [PhotoID]
 
     /// The kind's name, as the report and `--verbose` write it.
     public var arrangement: String { kind.description }

@@ -3,21 +3,26 @@ import Imaging
 /// Turns photo facts and layout options into pages. Pure: no I/O, no state.
 public enum Planner {
     /// Pages in the options' layout mode, photos in their order, each placed in its cell; with `text`, a title
-    /// page first, captions under their photos and page numbers in the footer.
-    /// - Parameter uprightSizes: each photo's pixel size as it is seen (EXIF orientation applied).
+    /// page first, captions under their photos, section headings and page numbers in the footer.
     /// - Returns: nil when the options cannot make a book (`LayoutOptions.problem`).
+    public static func plan(photos: [BookPhoto], options: LayoutOptions, text: BookText? = nil) -> BookPlan? {
+        plan(photos: photos, options: options, text: text, given: nil)
+    }
+
+    /// `plan` of photos numbered from 0 and without words of their own.
+    /// - Parameter uprightSizes: each photo's pixel size as it is seen (EXIF orientation applied).
     public static func plan(uprightSizes: [(width: Int, height: Int)], options: LayoutOptions,
                             text: BookText? = nil) -> BookPlan? {
-        plan(uprightSizes: uprightSizes, options: options, text: text, given: nil)
+        plan(photos: BookPhoto.numbered(uprightSizes), options: options, text: text, given: nil)
     }
 
     /// `plan`, with the pages of a description file in place of the options' layout when `given` is not nil.
-    static func plan(uprightSizes: [(width: Int, height: Int)], options: LayoutOptions, text: BookText?,
-                     given: [GivenPage]?) -> BookPlan? {
+    static func plan(photos: [BookPhoto], options: LayoutOptions, text: BookText?, given: [GivenPage]?) -> BookPlan? {
         guard options.problem == nil, var area = options.contentArea else { return nil }
+        let byID = Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var pages: [PlannedPage] = []
         if let title = text?.title, let text {
-            pages.append(titlePage(title, sizes: uprightSizes, area: area, options: options, text: text))
+            pages.append(titlePage(title, photos: photos, area: area, options: options, text: text))
         }
         if let text, text.pageNumbers {
             // The footer is inside the margins, so the number stays within the area a printer keeps safe.
@@ -26,11 +31,11 @@ public enum Planner {
             guard area.height >= LayoutOptions.minimumContentSide else { return nil }
         }
         let cover = text?.title?.coverPhoto
-        let sequence = uprightSizes.indices.filter { $0 != cover }
+        let sequence = photos.filter { $0.id != cover }
         // Sections: a run of photos with the same heading starts on a new page under that heading.
-        var sections: [(heading: String?, photos: ArraySlice<Int>)] = []
-        for (position, index) in sequence.enumerated() {
-            let heading = text?.heading(of: index)
+        var sections: [(heading: String?, photos: ArraySlice<BookPhoto>)] = []
+        for (position, photo) in sequence.enumerated() {
+            let heading = text?.heading(of: photo)
             if let last = sections.last, last.heading == heading {
                 sections[sections.count - 1].photos = sequence[last.photos.startIndex...position]
             } else {
@@ -39,12 +44,12 @@ public enum Planner {
         }
         if let given {
             // A description file says which photos share each page (GivenPages.swift).
-            guard let givenPages = planGiven(given, sizes: uprightSizes, area: area, options: options, text: text)
+            guard let givenPages = planGiven(given, photos: byID, area: area, options: options, text: text)
             else { return nil }
             pages += givenPages
             sections = []
         }
-        var headed: [(photos: [Int], firstArea: Rect?, headingText: PlacedText?)] = []
+        var headed: [(photos: [BookPhoto], firstArea: Rect?, headingText: PlacedText?)] = []
         for section in sections {
             var firstArea: Rect?
             var headingText: PlacedText?
@@ -59,14 +64,14 @@ public enum Planner {
         }
         // With spreads, each section's pagination depends on where the one before it ends: planned together.
         let spreadSections = options.spreads
-            ? planSectionsWithSpreads(headed.map { ($0.photos, $0.firstArea) }, sizes: uprightSizes, area: area,
+            ? planSectionsWithSpreads(headed.map { ($0.photos, $0.firstArea) }, area: area,
                                       options: options, text: text, firstPage: pages.count + 1)
             : nil
         if options.spreads && spreadSections == nil { return nil }
         for (number, section) in headed.enumerated() {
             let headingText = section.headingText
             let sectionPages = spreadSections?[number]
-                ?? planPhotos(section.photos, sizes: uprightSizes, area: area, firstArea: section.firstArea,
+                ?? planPhotos(section.photos, area: area, firstArea: section.firstArea,
                               options: options, text: text)
             guard let sectionPages else { return nil }
             var first = true
@@ -74,7 +79,7 @@ public enum Planner {
                 // A blank page before a spread is not where the section starts: its heading goes on the spread.
                 if page.kind == .blank { pages.append(page); continue }
                 if first, let headingText {
-                    page.texts.insert(headingText, at: 0)
+                    page.words.insert(headingText, at: 0)
                     page.heading = headingText.lines.joined(separator: " ")
                 }
                 first = false
@@ -98,15 +103,22 @@ public enum Planner {
             if pages[number].spread != nil { continue }
             if options.spreads, pages[number].kind == .blank, number + 1 < pages.count,
                pages[number + 1].spread == .left, let photo = pages[number + 1].photos.first {
-                spreadBlanks.append(SpreadBlank(page: number + 1, photoIndex: photo.photoIndex))
+                spreadBlanks.append(SpreadBlank(page: number + 1, photo: photo.photo))
             }
             // Everything was planned on a left-hand page; a right-hand one moves over by the binding. Then cells
             // on the trim edge run on over the bleed.
             if options.binding > 0 && (number + 1) % 2 == 1 { shift(&pages[number], by: options.binding) }
-            if options.bleed > 0 { bleed(&pages[number], sizes: uprightSizes, options: options) }
+            if options.bleed > 0 { bleed(&pages[number], photos: byID, options: options) }
             guard let text, text.pageNumbers, !(number == 0 && text.title != nil),
                   pages[number].kind != .blank, let area = options.area(onPage: number + 1) else { continue }
-            pages[number].texts.append(text.pageNumber(number + 1, area: area))
+            pages[number].pageNumber = text.pageNumber(number + 1, area: area)
+        }
+        // A crop moves towards its photo's focus point (a description's), on every page the photo is on.
+        for page in pages.indices {
+            for slot in pages[page].photos.indices {
+                guard let photo = byID[pages[page].photos[slot].photo], let point = photo.focus else { continue }
+                pages[page].photos[slot].focus(on: point, width: photo.width, height: photo.height)
+            }
         }
         var plan = BookPlan(pages: pages)
         plan.blankPages = blank
@@ -114,11 +126,10 @@ public enum Planner {
         return plan
     }
 
-    /// The pages of a run of photos (indices into `sizes`), their captions under them.
-    static func planPhotos(_ sequence: [Int], sizes uprightSizes: [(width: Int, height: Int)], area: Rect,
-                           firstArea: Rect?, options: LayoutOptions, text: BookText?,
-                           layouts given: [PageLayouts.Page]? = nil) -> [PlannedPage]? {
-        let aspects = sequence.map { Double(max(uprightSizes[$0].width, 1)) / Double(max(uprightSizes[$0].height, 1)) }
+    /// The pages of a run of photos, their captions under them.
+    static func planPhotos(_ sequence: [BookPhoto], area: Rect, firstArea: Rect?, options: LayoutOptions,
+                           text: BookText?, layouts given: [PageLayouts.Page]? = nil) -> [PlannedPage]? {
+        let aspects = sequence.map(\.aspect)
         let bands: ((Int, Double) -> Double)? = text.map { text in
             { slot, width in text.captionBand(text.caption(of: sequence[slot]), width: width) }
         }
@@ -128,36 +139,38 @@ public enum Planner {
         var pages: [PlannedPage] = []
         var next = 0
         for layout in layouts {
-            pages.append(photoPage(layout, photos: Array(sequence[next..<next + layout.count]), sizes: uprightSizes,
-                                   options: options, text: text))
+            pages.append(photoPage(layout, photos: Array(sequence[next..<next + layout.count]), options: options,
+                                   text: text))
             next += layout.count
         }
         return pages
     }
 
-    /// A page of photos (indices into `sizes`) in the layout's cells, their captions under them.
-    static func photoPage(_ layout: PageLayouts.Page, photos: [Int], sizes uprightSizes: [(width: Int, height: Int)],
-                          options: LayoutOptions, text: BookText?) -> PlannedPage {
+    /// A page of photos in the layout's cells, their captions under them.
+    static func photoPage(_ layout: PageLayouts.Page, photos: [BookPhoto], options: LayoutOptions,
+                          text: BookText?) -> PlannedPage {
         var page = PlannedPage(kind: .photos(layout.arrangement), size: options.mediaSize)
         for slot in 0..<layout.count {
-            let index = photos[slot]
+            let photo = photos[slot]
             var cell = layout.cells[slot]
-            if let text, let caption = text.caption(of: index) {
+            var placedCaption: PlacedText?
+            if let text, let caption = text.caption(of: photo) {
                 let (lines, _) = TextLines.wrap(caption, width: cell.width, size: text.captionSize,
                                                 maxLines: text.captionLines, measure: text.measure)
                 let band = text.captionBand(lines: lines.count)
                 if !lines.isEmpty && cell.height - band >= LayoutOptions.minimumContentSide {
-                    page.texts.append(PlacedText(role: .caption, lines: lines, size: text.captionSize,
-                                                 leading: text.captionLeading,
-                                                 box: Rect(x: cell.x, y: cell.y, width: cell.width,
-                                                           height: band - text.captionGap),
-                                                 alignment: .center))
+                    placedCaption = PlacedText(role: .caption, lines: lines, size: text.captionSize,
+                                               leading: text.captionLeading,
+                                               box: Rect(x: cell.x, y: cell.y, width: cell.width,
+                                                         height: band - text.captionGap),
+                                               alignment: .center)
                     cell.y += band
                     cell.height -= band
                 }
             }
-            page.photos.append(place(photoIndex: index, width: uprightSizes[index].width,
-                                     height: uprightSizes[index].height, in: cell, options: options))
+            var placed = place(photo.id, width: photo.width, height: photo.height, in: cell, options: options)
+            placed.caption = placedCaption
+            page.photos.append(placed)
         }
         return page
     }
@@ -166,21 +179,21 @@ public enum Planner {
         for i in page.photos.indices {
             page.photos[i].cell.x += dx
             page.photos[i].placement.x += dx
+            page.photos[i].caption?.box.x += dx
         }
-        for i in page.texts.indices { page.texts[i].box.x += dx }
+        for i in page.words.indices { page.words[i].box.x += dx }
+        page.pageNumber?.box.x += dx
     }
 
     /// Photos whose cells touch the trim edge, placed again in cells that run on over the bleed (not under their
     /// caption, which sits at the bottom of the cell).
-    static func bleed(_ page: inout PlannedPage, sizes: [(width: Int, height: Int)], options: LayoutOptions) {
-        let captions = page.texts.filter { $0.role == .caption }
+    static func bleed(_ page: inout PlannedPage, photos: [PhotoID: BookPhoto], options: LayoutOptions) {
         for i in page.photos.indices {
-            let photo = page.photos[i]
-            let captioned = captions.contains { abs($0.box.x - photo.cell.x) < 1e-6 && $0.box.y < photo.cell.y }
-            let cell = extendedIntoBleed(photo.cell, keepingBottom: captioned, options: options)
-            guard cell != photo.cell else { continue }
-            page.photos[i] = place(photoIndex: photo.photoIndex, width: sizes[photo.photoIndex].width,
-                                   height: sizes[photo.photoIndex].height, in: cell, options: options)
+            let placed = page.photos[i]
+            let cell = extendedIntoBleed(placed.cell, keepingBottom: placed.caption != nil, options: options)
+            guard cell != placed.cell, let photo = photos[placed.photo] else { continue }
+            page.photos[i] = place(photo.id, width: photo.width, height: photo.height, in: cell, options: options)
+            page.photos[i].caption = placed.caption
         }
     }
 
@@ -201,7 +214,7 @@ public enum Planner {
 
     /// The title page: the title, subtitle and author at the top of the area inside the margins, and the cover
     /// photo, when there is one, filling the rest.
-    static func titlePage(_ title: BookText.Title, sizes: [(width: Int, height: Int)], area: Rect,
+    static func titlePage(_ title: BookText.Title, photos: [BookPhoto], area: Rect,
                           options: LayoutOptions, text: BookText) -> PlannedPage {
         var page = PlannedPage(kind: .title, size: options.mediaSize)
         var top = area.y + area.height
@@ -214,24 +227,23 @@ public enum Planner {
             guard !lines.isEmpty else { continue }
             let leading = size * 1.25
             let height = Double(lines.count) * leading
-            page.texts.append(PlacedText(role: role, lines: lines, size: size, leading: leading,
+            page.words.append(PlacedText(role: role, lines: lines, size: size, leading: leading,
                                          box: Rect(x: area.x, y: top - height, width: area.width, height: height),
                                          alignment: .center))
             top -= height + size * 0.5
         }
-        if let cover = title.coverPhoto {
+        if let cover = title.coverPhoto.flatMap({ id in photos.first { $0.id == id } }) {
             let gap = 8 * Length.pointsPerMillimetre
             let cell = Rect(x: area.x, y: area.y, width: area.width, height: top - gap - area.y)
             if cell.height >= LayoutOptions.minimumContentSide {
-                page.photos.append(place(photoIndex: cover, width: sizes[cover].width, height: sizes[cover].height,
-                                         in: cell, options: options))
+                page.photos.append(place(cover.id, width: cover.width, height: cover.height, in: cell, options: options))
             }
         }
         return page
     }
 
     /// Places one photo of `width` x `height` pixels into `cell`.
-    static func place(photoIndex: Int, width: Int, height: Int, in cell: Rect, options: LayoutOptions) -> PlacedPhoto {
+    static func place(_ photo: PhotoID, width: Int, height: Int, in cell: Rect, options: LayoutOptions) -> PlacedPhoto {
         let photoWidth = Double(max(width, 1)), photoHeight = Double(max(height, 1))
         let photoAspect = photoWidth / photoHeight
         let cellAspect = cell.width / cell.height
@@ -278,7 +290,7 @@ public enum Planner {
                 crop.height = trimmed
             }
         }
-        return PlacedPhoto(photoIndex: photoIndex, cell: cell, placement: placement, crop: crop,
+        return PlacedPhoto(photo: photo, cell: cell, placement: placement, crop: crop,
                            pixelWidth: pixelWidth, pixelHeight: pixelHeight,
                            cropShare: max(0, 1 - crop.width * crop.height / (photoWidth * photoHeight)))
     }

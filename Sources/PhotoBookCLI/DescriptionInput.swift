@@ -79,7 +79,7 @@ struct DescriptionInput {
                 throw fail("\(place).photos", "at most \(LayoutLimits.maxPerPage) photos on a page without a \"layout\" "
                            + "(\(page.photos.count) given; pin a grid such as \"grid 3x3\" for more)")
             }
-            var indices: [Int] = []
+            var ids: [PhotoID] = []
             for (slot, photo) in page.photos.enumerated() {
                 let at = "\(place).photos[\(slot)]"
                 guard !photo.path.isEmpty else { throw fail("\(at).path", "expected the path of a photo") }
@@ -98,14 +98,14 @@ struct DescriptionInput {
                         throw fail("\(at).focus", "expected two numbers from 0 to 1, [x, y] as fractions of the "
                                    + "photo's width and height, not [\(shown)]")
                     }
-                    book.focus[photos.count] = FocusPoint(x: focus[0], y: focus[1])
+                    book.focus[PhotoID(photos.count)] = FocusPoint(x: focus[0], y: focus[1])
                 }
-                if let caption = photo.caption, !caption.isEmpty { book.captions[photos.count] = caption }
+                if let caption = photo.caption, !caption.isEmpty { book.captions[PhotoID(photos.count)] = caption }
                 inputIDs.formUnion(found.inputIDs)
-                indices.append(photos.count)
+                ids.append(PhotoID(photos.count))
                 photos.append(file)
             }
-            book.pages.append(GivenBook.Page(photos: indices, layout: layout,
+            book.pages.append(GivenPage(photos: ids, layout: layout,
                                              heading: page.heading.flatMap { $0.isEmpty ? nil : $0 }))
         }
         let input = DescriptionInput(path: path, description: description, photos: photos, inputIDs: inputIDs, given: book)

@@ -49,8 +49,8 @@ enum Summary {
         for (number, page) in report.pages.enumerated() {
             let count = page.photos.count
             say.note("page \(number + 1): \(count) photo\(count == 1 ? "" : "s"), \(page.arrangement)")
-            for index in page.photos {
-                let photo = report.photos[index]
+            for id in page.photos {
+                let photo = report.photos[id.index]
                 guard let cell = photo.cell else { continue }
                 if let first = photo.page, first != number + 1 {
                     // The right-hand half of a spread: its photo was listed where the spread starts.

@@ -100,7 +100,7 @@ struct PlannerTests {
 
     @Test func onePagePerPhotoInOrder() throws {
         let plan = try #require(Planner.plan(uprightSizes: [(10, 20), (30, 40), (50, 60)], options: LayoutOptions()))
-        #expect(plan.pages.map { $0.photos.map(\.photoIndex) } == [[0], [1], [2]])
+        #expect(plan.pages.map { $0.photos.map(\.photo) } == [[0], [1], [2]])
     }
 
     @Test func keepOriginalsNeverResamplesAndMapsTheCropOntoTheCell() throws {

@@ -117,7 +117,7 @@ enum Spreads {
     /// page, bleed included).
     /// - Parameter vertical: the picture's bottom and top on both pages (full bleed, or above a caption band and
     ///   under a heading).
-    static func halves(photoIndex: Int, width: Int, height: Int, vertical: (bottom: Double, top: Double),
+    static func halves(_ photo: PhotoID, width: Int, height: Int, vertical: (bottom: Double, top: Double),
                        options: LayoutOptions) -> [PlacedPhoto] {
         let trim = options.pageSize.width, bleed = options.bleed
         let media = trim + 2 * bleed
@@ -166,7 +166,7 @@ enum Spreads {
             let frameStart = max(frame.x, origin), frameEnd = min(frame.x + frame.width, origin + media)
             // The crop is kept exact rather than trimmed to whole output pixels (as a single page's is): the halves
             // must meet to the point; the pixels' aspect is off by less than one pixel across the page.
-            return PlacedPhoto(photoIndex: photoIndex,
+            return PlacedPhoto(photo: photo,
                                cell: Rect(x: frameStart - origin + room, y: frame.y, width: frameEnd - frameStart,
                                           height: frame.height),
                                placement: onPage, crop: halfCrop,

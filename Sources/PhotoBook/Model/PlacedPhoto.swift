@@ -2,8 +2,8 @@ import Imaging
 
 /// Where one photo goes and what pixels it needs.
 public struct PlacedPhoto: Sendable, Equatable {
-    /// Index of the photo in the planner's input.
-    public var photoIndex: Int
+    /// Which photo.
+    public var photo: PhotoID
     /// The cell the photo belongs to.
     public var cell: Rect
     /// Where the image is drawn: the cell itself for `.fill`, the fitted rectangle for `.fit`.
@@ -15,6 +15,9 @@ public struct PlacedPhoto: Sendable, Equatable {
     public var pixelHeight: Int
     /// The share of the photo's area that the crop leaves out, 0 to 1.
     public var cropShare: Double
+    /// Its caption as the page sets it, in a band at the bottom of its cell (on a spread, of the right-hand
+    /// page's margins); nil when it has none or the cell has no room for one.
+    public var caption: PlacedText?
 
     /// Pixels per inch the photo is printed at; below the target when the photo is small.
     public var effectiveDPI: Double { Double(pixelWidth) / (placement.width / 72) }

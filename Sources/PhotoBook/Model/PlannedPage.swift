@@ -3,8 +3,11 @@ public struct PlannedPage: Sendable, Equatable {
     public var kind: PageKind
     public var size: PageSize
     public var photos: [PlacedPhoto]
-    /// Captions, titles, the page number: real text, set in the book's font.
-    public var texts: [PlacedText] = []
+    /// The words above the photos: the title page's title, subtitle and author, or the heading of the section
+    /// the page opens. Real text, set in the book's font, as are the captions (each with its photo) and the number.
+    public var words: [PlacedText] = []
+    /// The page's number in its footer, when it is printed.
+    public var pageNumber: PlacedText?
     /// The number a printer gives the page (the title page counts, unprinted), and whether it is printed.
     public var number: Int = 0
     /// The heading of the section this page starts, when it starts one.
@@ -22,6 +25,9 @@ public struct PlannedPage: Sendable, Equatable {
         self.size = size
         self.photos = photos
     }
+
+    /// Every text on the page, in the order it is drawn: the words above, the captions, the number.
+    public var texts: [PlacedText] { words + photos.compactMap(\.caption) + (pageNumber.map { [$0] } ?? []) }
 
     /// The kind's name (`single`, `grid 2x2`, `[1 / [2 | 3]]`, `title`), for listings and reports.
     public var arrangement: String { kind.description }

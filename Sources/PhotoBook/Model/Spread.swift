@@ -7,6 +7,6 @@ public enum SpreadSide: String, Sendable, Equatable {
 public struct SpreadBlank: Sendable, Equatable {
     /// The blank page's number (1-based).
     public var page: Int
-    /// The photo (index among the planner's photos) whose spread follows it.
-    public var photoIndex: Int
+    /// The photo whose spread follows it.
+    public var photo: PhotoID
 }
