@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Imaging
 import PDF
 import Platform
@@ -139,7 +140,7 @@ public final class BookBuilder: Sendable {
         // A photo whose crop and pixel size did not change keeps its render (in a grid of equal cells, the photos
         // after a failed one move up without being rendered again). Each round removes at least one photo.
         var alive = prepared.photos.map(\.id)
-        var renders: [RenderKey: (path: String, passThrough: Bool, cover: SourceRect?)] = [:]
+        var renders: [RenderKey: (path: String, passThrough: Bool, cover: Rect?)] = [:]
         var plan = BookPlan(pages: [])
         var round = 0
         while true {
@@ -253,10 +254,7 @@ public final class BookBuilder: Sendable {
                                     path: render.path, cover: render.cover))
             }
             // Every page says where it is cut, so that a print shop's preflight finds a TrimBox on each.
-            let box = { (rect: Rect) in (x: rect.x, y: rect.y, width: rect.width, height: rect.height) }
-            let boxes = PDFPage.Boxes(trim: box(page.trimBox),
-                                      bleed: box(page.bleedBox),
-                                      art: box(page.artBox))
+            let boxes = PDFPage.Boxes(trim: page.trimBox, bleed: page.bleedBox, art: page.artBox)
             pages.append(.init(size: page.size, photos: photos, texts: page.texts, heading: page.heading, boxes: boxes,
                                cropMarks: page.cropMarks))
             pageReports.append(PageReport(kind: page.kind, photos: page.photos.map(\.photo)))
@@ -367,12 +365,12 @@ public final class BookBuilder: Sendable {
     /// A render is reusable for any cell with the same crop and pixel size: where it is drawn is the page's affair.
     private struct RenderKey: Hashable {
         var photo: PhotoID
-        var x: Double, y: Double, width: Double, height: Double
+        var crop: Rect
         var pixelWidth: Int, pixelHeight: Int
 
         init(photo: PhotoID, _ placed: PlacedPhoto) {
             self.photo = photo
-            (x, y, width, height) = (placed.crop.x, placed.crop.y, placed.crop.width, placed.crop.height)
+            crop = placed.crop
             (pixelWidth, pixelHeight) = (placed.pixelWidth, placed.pixelHeight)
         }
     }

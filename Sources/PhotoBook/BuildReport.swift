@@ -1,4 +1,4 @@
-import Imaging
+import Geometry
 
 /// What happened to one photo.
 public struct PhotoReport: Sendable {
@@ -15,7 +15,7 @@ public struct PhotoReport: Sendable {
     public var cell: Rect?
     public var cropShare: Double?
     /// The part of the upright photo shown, in its full-resolution pixels, once the final plan is made.
-    public var crop: SourceRect?
+    public var crop: Rect?
     /// True when the book embeds the photo's own JPEG bytes (its orientation and crop applied by the page),
     /// false when it embeds a re-encoded render; nil when the photo is not in the book.
     public var passThrough: Bool?

@@ -1,4 +1,4 @@
-import Imaging
+import Geometry
 
 /// Turns photo facts and layout options into pages. Pure: no I/O, no state.
 public enum Planner {
@@ -249,7 +249,7 @@ public enum Planner {
         let cellAspect = cell.width / cell.height
 
         let placement: Rect
-        var crop: SourceRect
+        var crop: Rect
         switch options.fit {
         case .fill:
             placement = cell
@@ -260,7 +260,7 @@ public enum Planner {
                 : (width: cell.height * photoAspect, height: cell.height)
             placement = Rect(x: cell.x + (cell.width - size.width) / 2, y: cell.y + (cell.height - size.height) / 2,
                              width: size.width, height: size.height)
-            crop = SourceRect(x: 0, y: 0, width: photoWidth, height: photoHeight)
+            crop = Rect(x: 0, y: 0, width: photoWidth, height: photoHeight)
         }
 
         // Never upsample: a photo with fewer pixels than the target density asks for keeps its own.
@@ -274,9 +274,9 @@ public enum Planner {
             func snap(_ start: Double, _ length: Double, _ count: Int, _ limit: Double) -> Double {
                 max(0, min(limit - Double(count), (start + length / 2 - Double(count) / 2).rounded()))
             }
-            crop = SourceRect(x: snap(crop.x, crop.width, pixelWidth, photoWidth),
-                              y: snap(crop.y, crop.height, pixelHeight, photoHeight),
-                              width: Double(pixelWidth), height: Double(pixelHeight))
+            crop = Rect(x: snap(crop.x, crop.width, pixelWidth, photoWidth),
+                        y: snap(crop.y, crop.height, pixelHeight, photoHeight),
+                        width: Double(pixelWidth), height: Double(pixelHeight))
         } else if options.fit == .fill {
             // Rounding to whole pixels changes the aspect a little; trim the crop so the pixels are not stretched.
             let exactAspect = Double(pixelWidth) / Double(pixelHeight)
@@ -299,12 +299,12 @@ public enum Planner {
 extension Planner {
     /// The largest part of a `width` x `height` photo with the given aspect ratio (width over height), centred:
     /// what aspect-fill shows of it.
-    static func centredCrop(width: Double, height: Double, aspect: Double) -> SourceRect {
+    static func centredCrop(width: Double, height: Double, aspect: Double) -> Rect {
         if width / height > aspect {
             let cropWidth = height * aspect
-            return SourceRect(x: (width - cropWidth) / 2, y: 0, width: cropWidth, height: height)
+            return Rect(x: (width - cropWidth) / 2, y: 0, width: cropWidth, height: height)
         }
         let cropHeight = width / aspect
-        return SourceRect(x: 0, y: (height - cropHeight) / 2, width: width, height: cropHeight)
+        return Rect(x: 0, y: (height - cropHeight) / 2, width: width, height: cropHeight)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import PhotoBook
 
 /// `photobook build --dry-run`: the book page by page on stdout, then on stderr what the build would say.

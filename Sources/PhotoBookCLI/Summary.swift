@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import PhotoBook
 
 /// The end of a build as the user hears it: one line per photo left out, then one summary line.

@@ -1,3 +1,4 @@
+import Geometry
 import Imaging
 import Testing
 @testable import PhotoBook

@@ -1,3 +1,5 @@
+import Geometry
+
 /// The words of a wrap cover and the font's measure to set them with.
 public struct CoverWords: Sendable {
     public var measure: any TextMeasure

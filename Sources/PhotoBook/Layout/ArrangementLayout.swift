@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 
 /// Lays an arrangement out in a rectangle so that it fills it exactly, gaps exact, every cell's aspect the same
 /// factor away from its photo's: the factor that the whole arrangement needs to match the rectangle.

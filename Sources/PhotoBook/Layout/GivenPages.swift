@@ -1,5 +1,5 @@
 import Foundation
-import Imaging
+import Geometry
 
 /// A page whose photos the user chose (a book description file), and optionally how they share it.
 public struct GivenPage: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import Geometry
+
 /// The cells of each page, in points, for photos of the given aspects (width over height, upright): the part of
 /// planning that decides where photos go, before what pixels each one needs.
 enum PageLayouts {

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Planning with `--spreads` (the rule is in `Spreads`).
 extension Planner {
     /// The pages of each section (its photos, and the area of its first page when a heading

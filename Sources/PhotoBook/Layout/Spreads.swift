@@ -1,4 +1,4 @@
-import Imaging
+import Geometry
 
 /// Spreads (`--spreads`): a panorama crosses the gutter of a left-hand (even) page and the right-hand page after
 /// it, never from a right-hand page to the next left-hand page, which is the other side of the sheet.
@@ -136,7 +136,7 @@ enum Spreads {
                          height: vertical.top - vertical.bottom)
         }
         let placement: Rect
-        let crop: SourceRect
+        let crop: Rect
         let photoAspect = photoWidth / photoHeight, frameAspect = frame.width / frame.height
         switch options.fit {
         case .fill:
@@ -151,7 +151,7 @@ enum Spreads {
             placement = Rect(x: spine - size.width / 2, y: frame.y + (frame.height - size.height) / 2,
                              width: size.width, height: size.height)
             frame = placement
-            crop = SourceRect(x: 0, y: 0, width: photoWidth, height: photoHeight)
+            crop = Rect(x: 0, y: 0, width: photoWidth, height: photoHeight)
         }
         // Source pixels per point, the same on both pages, so the halves are one picture cut in two.
         let perPoint = crop.width / placement.width
@@ -160,8 +160,8 @@ enum Spreads {
         return [0.0, trim].map { origin in
             let start = max(placement.x, origin), end = min(placement.x + placement.width, origin + media)
             let x = crop.x + (start - placement.x) * perPoint
-            let halfCrop = SourceRect(x: x, y: crop.y, width: min((end - start) * perPoint, photoWidth - x),
-                                      height: crop.height)
+            let halfCrop = Rect(x: x, y: crop.y, width: min((end - start) * perPoint, photoWidth - x),
+                                height: crop.height)
             let onPage = Rect(x: start - origin + room, y: placement.y, width: end - start, height: placement.height)
             let frameStart = max(frame.x, origin), frameEnd = min(frame.x + frame.width, origin + media)
             // The crop is kept exact rather than trimmed to whole output pixels (as a single page's is): the halves

@@ -1,3 +1,5 @@
+import Geometry
+
 /// How a photo meets its cell.
 public enum FitMode: String, Sendable, CaseIterable {
     /// Cover the whole cell and crop the overflow equally from both sides (aspect-fill, centre crop).

@@ -1,4 +1,4 @@
-import Imaging
+import Geometry
 
 /// Where one photo goes and what pixels it needs.
 public struct PlacedPhoto: Sendable, Equatable {
@@ -9,7 +9,7 @@ public struct PlacedPhoto: Sendable, Equatable {
     /// Where the image is drawn: the cell itself for `.fill`, the fitted rectangle for `.fit`.
     public var placement: Rect
     /// The part of the upright photo that is shown, in its full-resolution pixels.
-    public var crop: SourceRect
+    public var crop: Rect
     /// Pixel size of the image embedded in the PDF: the target density, never more than the crop holds.
     public var pixelWidth: Int
     public var pixelHeight: Int
@@ -24,7 +24,7 @@ public struct PlacedPhoto: Sendable, Equatable {
 
     /// True when the embedded pixels are exactly the photo's own: nothing cropped, nothing resampled.
     public func usesWholePhoto(uprightWidth: Int, uprightHeight: Int) -> Bool {
-        crop == SourceRect(x: 0, y: 0, width: Double(uprightWidth), height: Double(uprightHeight))
+        crop == Rect(x: 0, y: 0, width: Double(uprightWidth), height: Double(uprightHeight))
             && pixelWidth == uprightWidth && pixelHeight == uprightHeight
     }
 

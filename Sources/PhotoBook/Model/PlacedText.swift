@@ -1,3 +1,5 @@
+import Geometry
+
 /// Where a line of text sits in its box.
 public enum TextAlignment: String, Sendable, Equatable, Codable {
     case left, center, right

@@ -1,3 +1,5 @@
+import Geometry
+
 /// One page of the book: its size, the photos on it in reading order, and its text.
 public struct PlannedPage: Sendable, Equatable {
     public var kind: PageKind

@@ -1,3 +1,5 @@
+import Geometry
+
 /// The words of a book beyond its photos' own (`BookPhoto.caption` and `heading`), for the planner: the title
 /// page, whether pages are numbered, and the font's measure to set every word with.
 public struct BookText: Sendable {
