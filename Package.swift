@@ -1,7 +1,8 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// Layers point one way: photobook -> PhotoBookCLI -> PhotoBook -> Imaging, EXIF, JPEG, PNG, PDF -> C modules.
+// Layers point one way: photobook -> PhotoBookCLI -> PhotoBook -> Imaging, EXIF, JPEG, PNG, PDF -> C modules;
+// Geometry (one rectangle) is under Imaging, PDF and PhotoBook.
 // Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF), Colour and PDF import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform).
 //
 // Release builds keep Swift's overflow and bounds checks in every module but Imaging, so that an arithmetic
@@ -39,27 +40,30 @@ let package = Package(
         .target(name: "CZlibShim", dependencies: ["CZlib"], path: "Sources/CZlibShim"),
 
         // Typed Swift over each C library, and the pure-Swift pieces.
-        .target(name: "Imaging", swiftSettings: uncheckedInRelease),
+        // The one rectangle of the package: page geometry in points and crops in a photo's pixels, shared by
+        // Imaging, PDF and the book's plan without their depending on one another.
+        .target(name: "Geometry"),
+        .target(name: "Imaging", dependencies: ["Geometry"], swiftSettings: uncheckedInRelease),
         .target(name: "EXIF"),
         // The one interface every format is reached through (probe, decode a region at a scale), and what
         // several codecs share: byte sources, the header read, shrinking rows as they come.
-        .target(name: "ImageCodec", dependencies: ["Imaging", "EXIF", "Platform"]),
+        .target(name: "ImageCodec", dependencies: ["Geometry", "Imaging", "EXIF", "Platform"]),
         // Little CMS: colour conversion through ICC profiles, and profiles made from a colour description.
         .target(name: "Colour", dependencies: ["CLCMS"]),
         .target(name: "JPEG", dependencies: ["CJPEGShim", "Imaging", "ImageCodec", "EXIF"]),
-        .target(name: "PNG", dependencies: ["CPNGShim", "Imaging", "ImageCodec"]),
+        .target(name: "PNG", dependencies: ["CPNGShim", "Geometry", "Imaging", "ImageCodec"]),
         .target(name: "HEIF", dependencies: ["CHEIF", "CHEIFDecoders", "Imaging", "ImageCodec", "Colour", "Platform"]),
-        .target(name: "WebP", dependencies: ["CWebP", "Imaging", "ImageCodec"]),
+        .target(name: "WebP", dependencies: ["CWebP", "Geometry", "Imaging", "ImageCodec"]),
         .target(name: "TIFF", dependencies: ["CTIFF", "CTIFFShim", "Imaging", "ImageCodec", "Colour", "EXIF"]),
         // Platform: an image stream read from its file at save time (PDFDocument+FileImage.swift).
-        .target(name: "PDF", dependencies: ["CHaru", "Platform"]),
+        .target(name: "PDF", dependencies: ["CHaru", "Geometry", "Platform"]),
         // The POSIX calls of the engine and the command line: EINTR, errno and closing descriptors in one place.
         .target(name: "Platform"),
 
         // The engine, the command line, and the thin executable.
-        .target(name: "PhotoBook", dependencies: ["Platform", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "HEIF",
+        .target(name: "PhotoBook", dependencies: ["Platform", "Geometry", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "HEIF",
                                                   "WebP", "TIFF", "PDF"]),
-        .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Platform"]),
+        .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Geometry", "Platform"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         // photobook with the test and benchmark switches (PHOTOBOOK_TEST_PAUSE...), which the shipped binary
         // does not have: for the end-to-end tests and `make bench` only, never installed.
@@ -68,21 +72,21 @@ let package = Package(
 
         // What several test targets need once: fixtures, checksums, file forgers, reference-tool runners.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "EXIFTests", dependencies: ["EXIF", "TestSupport"]),
         .testTarget(name: "JPEGTests", dependencies: ["JPEG", "Imaging", "TestSupport"]),
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Imaging", "TestSupport"], exclude: ["Reference"]),
-        .testTarget(name: "ImageCodecTests", dependencies: ["ImageCodec", "Imaging", "TestSupport"]),
+        .testTarget(name: "ImageCodecTests", dependencies: ["ImageCodec", "Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "ColourTests", dependencies: ["Colour", "TestSupport"]),
         .testTarget(name: "HEIFTests", dependencies: ["HEIF", "ImageCodec", "Imaging", "TestSupport"]),
-        .testTarget(name: "WebPTests", dependencies: ["WebP", "ImageCodec", "Imaging", "TestSupport"]),
-        .testTarget(name: "TIFFTests", dependencies: ["TIFF", "ImageCodec", "Imaging", "TestSupport"]),
-        .testTarget(name: "PDFTests", dependencies: ["PDF", "JPEG", "Imaging", "TestSupport"]),
+        .testTarget(name: "WebPTests", dependencies: ["WebP", "ImageCodec", "Imaging", "Geometry", "TestSupport"]),
+        .testTarget(name: "TIFFTests", dependencies: ["TIFF", "ImageCodec", "Imaging", "Geometry", "TestSupport"]),
+        .testTarget(name: "PDFTests", dependencies: ["PDF", "JPEG", "Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "PhotoBookTests",
-                    dependencies: ["PhotoBook", "Platform", "Imaging", "ImageCodec", "JPEG", "TestSupport"]),
+                    dependencies: ["PhotoBook", "Platform", "Geometry", "Imaging", "ImageCodec", "JPEG", "TestSupport"]),
         .testTarget(name: "PhotoBookCLITests",
-                    dependencies: ["photobook", "PhotoBookCLI", "JPEG", "PNG", "Imaging", "TestSupport"]),
+                    dependencies: ["photobook", "PhotoBookCLI", "Geometry", "JPEG", "PNG", "Imaging", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -105,13 +105,14 @@ $(FUZZ_DIR)/$(1).o: $(wildcard Sources/$(1)/*.swift) $(foreach d,$(2),$(FUZZ_DIR
 	    -emit-module-path $(FUZZ_DIR)/modules/$(1).swiftmodule -c $(wildcard Sources/$(1)/*.swift) -o $$@
 	@touch $$@
 endef
-$(eval $(call fuzz_swift_module,Imaging,,))
+$(eval $(call fuzz_swift_module,Geometry,,))
+$(eval $(call fuzz_swift_module,Imaging,Geometry,))
 $(eval $(call fuzz_swift_module,EXIF,,))
 $(eval $(call fuzz_swift_module,Platform,,))
-$(eval $(call fuzz_swift_module,ImageCodec,Imaging EXIF Platform,))
+$(eval $(call fuzz_swift_module,ImageCodec,Geometry Imaging EXIF Platform,))
 $(eval $(call fuzz_swift_module,JPEG,Imaging ImageCodec EXIF,$(FUZZ_DIR)/cmodules/CJPEGShim/module.modulemap Sources/CJPEGShim/include/jpeg_shim.h))
-$(eval $(call fuzz_swift_module,PNG,Imaging ImageCodec,$(FUZZ_DIR)/cmodules/CPNGShim/module.modulemap))
-$(eval $(call fuzz_swift_module,WebP,Imaging ImageCodec,Sources/CWebP/module.modulemap Sources/CWebP/shim.h))
+$(eval $(call fuzz_swift_module,PNG,Geometry Imaging ImageCodec,$(FUZZ_DIR)/cmodules/CPNGShim/module.modulemap))
+$(eval $(call fuzz_swift_module,WebP,Geometry Imaging ImageCodec,Sources/CWebP/module.modulemap Sources/CWebP/shim.h))
 $(eval $(call fuzz_swift_module,Colour,,Sources/CLCMS/module.modulemap Sources/CLCMS/shim.h))
 $(eval $(call fuzz_swift_module,HEIF,Imaging ImageCodec Colour Platform,$(FUZZ_DIR)/cmodules/CHEIFDecoders/module.modulemap Sources/CHEIF/module.modulemap Sources/CHEIF/shim.h))
 $(eval $(call fuzz_swift_module,TIFF,Imaging EXIF ImageCodec Colour,$(FUZZ_DIR)/cmodules/CTIFFShim/module.modulemap Sources/CTIFF/module.modulemap Sources/CTIFF/shim.h))
@@ -119,18 +120,18 @@ $(eval $(call fuzz_swift_module,TIFF,Imaging EXIF ImageCodec Colour,$(FUZZ_DIR)/
 # Each entry point is compiled with the flags of the module it fuzzes.
 $(FUZZ_DIR)/exif: Fuzz/EXIFFuzzer.swift $(FUZZ_DIR)/EXIF.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/EXIF.swift) $(FUZZ_LDFLAGS) -module-name EXIFFuzzer $^ -o $@
-$(FUZZ_DIR)/jpeg: Fuzz/JPEGFuzzer.swift $(FUZZ_DIR)/JPEG.o $(FUZZ_DIR)/Imaging.o $(JPEG_SHIM_OBJECTS) \
+$(FUZZ_DIR)/jpeg: Fuzz/JPEGFuzzer.swift $(FUZZ_DIR)/JPEG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(JPEG_SHIM_OBJECTS) \
                   $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/JPEG.swift) $(FUZZ_LDFLAGS) -module-name JPEGFuzzer $^ -ljpeg -o $@
-$(FUZZ_DIR)/png: Fuzz/PNGFuzzer.swift $(FUZZ_DIR)/PNG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/PNGShim.o $(FUZZ_DIR)/PNGRows.o \
+$(FUZZ_DIR)/png: Fuzz/PNGFuzzer.swift $(FUZZ_DIR)/PNG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/PNGShim.o $(FUZZ_DIR)/PNGRows.o \
                  $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/PNG.swift) $(FUZZ_LDFLAGS) -module-name PNGFuzzer $^ -lpng16 -lz -o $@
-$(FUZZ_DIR)/webp: Fuzz/WebPFuzzer.swift $(FUZZ_DIR)/WebP.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o \
+$(FUZZ_DIR)/webp: Fuzz/WebPFuzzer.swift $(FUZZ_DIR)/WebP.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
                   $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/WebP.swift) $(FUZZ_LDFLAGS) -module-name WebPFuzzer $^ $$(pkg-config --libs libwebpdemux) -o $@
 $(FUZZ_DIR)/tiff: Fuzz/TIFFFuzzer.swift $(FUZZ_DIR)/TIFF.o $(FUZZ_DIR)/Colour.o $(FUZZ_DIR)/ImageCodec.o \
-                  $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/TIFFShim.o
+                  $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/TIFFShim.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/TIFF.swift) $(FUZZ_LDFLAGS) -module-name TIFFFuzzer $^ -ltiff -llcms2 -o $@
 $(FUZZ_DIR)/heif: Fuzz/HEIFFuzzer.swift $(FUZZ_DIR)/HEIF.o $(FUZZ_DIR)/Colour.o $(FUZZ_DIR)/ImageCodec.o \
-                  $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/HEIFDecoders.o
+                  $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/HEIFDecoders.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/HEIF.swift) $(FUZZ_LDFLAGS) -module-name HEIFFuzzer $^ $$(pkg-config --libs libheif lcms2 libavcodec libavutil dav1d) -o $@

@@ -1,3 +1,4 @@
+import Geometry
 import Imaging
 
 /// Makes the decoded image of a region from its rows, shrunk by a whole factor on the way (each output pixel
@@ -88,8 +89,8 @@ public struct BoxShrink {
         precondition(isComplete, "BoxShrink finished before its last row")
         return DecodedImage(image: RGBImage(width: width, height: height, pixels: pixels),
                             storedWidth: storedWidth, storedHeight: storedHeight,
-                            covers: SourceRect(x: Double(region.x), y: Double(region.y),
-                                               width: Double(region.width), height: Double(region.height)),
+                            covers: Rect(x: Double(region.x), y: Double(region.y),
+                                         width: Double(region.width), height: Double(region.height)),
                             scale: 1 / Double(factor))
     }
 

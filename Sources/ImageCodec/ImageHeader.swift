@@ -1,4 +1,5 @@
 import EXIF
+import Geometry
 import Imaging
 
 /// What a codec reads of one picture without decoding its pixels.
@@ -111,12 +112,12 @@ public struct DecodedImage: Sendable {
     public var storedHeight: Int
     /// The part of the full-resolution stored picture that `image` shows, in full-resolution pixels: at least
     /// the region asked for (a codec may decode more: whole blocks, the whole picture).
-    public var covers: SourceRect
+    public var covers: Rect
     /// Decoded pixels per full-resolution pixel (1 at full size; M/8 for a DCT-scaled JPEG). Not always
     /// `image.width / covers.width`: a codec that rounds a scaled side up has a partial last pixel.
     public var scale: Double
 
-    public init(image: RGBImage, storedWidth: Int, storedHeight: Int, covers: SourceRect, scale: Double) {
+    public init(image: RGBImage, storedWidth: Int, storedHeight: Int, covers: Rect, scale: Double) {
         self.image = image
         self.storedWidth = storedWidth
         self.storedHeight = storedHeight

@@ -1,3 +1,5 @@
+import Geometry
+
 /// How a stored image must be turned to be seen upright: the eight values of EXIF tag 0x0112.
 ///
 /// The case names say where the stored image's first row and first column end up, as the TIFF
@@ -35,7 +37,7 @@ extension Orientation {
 
 extension Orientation {
     /// Where a rectangle of the upright image lies in the stored image (both in full-resolution pixels).
-    public func storedRect(ofUpright rect: SourceRect, storedWidth: Double, storedHeight: Double) -> SourceRect {
+    public func storedRect(ofUpright rect: Rect, storedWidth: Double, storedHeight: Double) -> Rect {
         let (w, h) = (storedWidth, storedHeight)
         let (u0, v0, u1, v1) = (rect.x, rect.y, rect.x + rect.width, rect.y + rect.height)
         // Each case maps the upright corner (u, v) to the stored point (x, y), from where EXIF puts row 0.
@@ -52,11 +54,11 @@ extension Orientation {
             }
         }
         let (ax, ay) = stored(u0, v0), (bx, by) = stored(u1, v1)
-        return SourceRect(x: min(ax, bx), y: min(ay, by), width: abs(bx - ax), height: abs(by - ay))
+        return Rect(x: min(ax, bx), y: min(ay, by), width: abs(bx - ax), height: abs(by - ay))
     }
 
     /// Where a rectangle of the stored image lies in the upright image (both in full-resolution pixels).
-    public func uprightRect(ofStored rect: SourceRect, storedWidth: Double, storedHeight: Double) -> SourceRect {
+    public func uprightRect(ofStored rect: Rect, storedWidth: Double, storedHeight: Double) -> Rect {
         // The inverse orientation maps upright to stored for the upright image's own size.
         let (uprightWidth, uprightHeight) = swapsDimensions ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
         return inverse.storedRect(ofUpright: rect, storedWidth: uprightWidth, storedHeight: uprightHeight)

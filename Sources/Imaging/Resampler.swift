@@ -1,13 +1,8 @@
-/// A rectangle in source pixels, with fractional edges so crops stay exact after DCT scaling.
-public struct SourceRect: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x; self.y = y; self.width = width; self.height = height
-    }
-}
+import Geometry
+
+/// The name of `Rect` before the geometry had a module of its own, kept for the JPEG module (and the HEIF and
+/// JPEG branches written meanwhile) until they use `Rect`: the same type, not a second one.
+public typealias SourceRect = Rect
 
 public enum ImagingError: Error, Sendable, Equatable {
     /// `shouldCancel` returned true at a safe point.

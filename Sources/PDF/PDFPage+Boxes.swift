@@ -1,25 +1,20 @@
 import CHaru
+import Geometry
 
 extension PDFPage {
     /// The rectangles a printer reads off a page, in points from the bottom-left corner of its MediaBox.
     public struct Boxes: Sendable, Equatable {
         /// Where the sheet is cut.
-        public var trim: (x: Double, y: Double, width: Double, height: Double)
+        public var trim: Rect
         /// How far printing runs past the cut (the MediaBox, less any room for crop marks).
-        public var bleed: (x: Double, y: Double, width: Double, height: Double)
+        public var bleed: Rect
         /// What must survive the cut: the trim less the safety margin.
-        public var art: (x: Double, y: Double, width: Double, height: Double)
+        public var art: Rect
 
-        public init(trim: (x: Double, y: Double, width: Double, height: Double),
-                    bleed: (x: Double, y: Double, width: Double, height: Double),
-                    art: (x: Double, y: Double, width: Double, height: Double)) {
+        public init(trim: Rect, bleed: Rect, art: Rect) {
             self.trim = trim
             self.bleed = bleed
             self.art = art
-        }
-
-        public static func == (a: Boxes, b: Boxes) -> Bool {
-            [a.trim, a.bleed, a.art].elementsEqual([b.trim, b.bleed, b.art]) { $0 == $1 }
         }
     }
 

@@ -1,4 +1,5 @@
 import CHaru
+import Geometry
 
 /// One page of a `PDFDocument`; keeps its document alive.
 public final class PDFPage {
@@ -17,21 +18,14 @@ public final class PDFPage {
         self.height = height
     }
 
-    /// Places a JPEG (bytes embedded unchanged as DCTDecode) into the rectangle, in points from the bottom left.
-    public func drawJPEG(_ bytes: [UInt8], x: Double, y: Double, width: Double, height: Double) throws(PDFError) {
-        try drawJPEG(bytes, x: x, y: y, width: width, height: height, orientation: 1)
-    }
-
     /// Places a JPEG stored in EXIF `orientation` (1-8) upright into the rectangle, in points from the bottom left.
     ///
-    /// The bytes are embedded unchanged; the turn or mirror goes into the page's transformation matrix. The
-    /// rectangle is the upright photo's: for orientations 5-8 its width matches the stored image's height.
-    /// Values outside 1-8 mean "as stored".
-    public func drawJPEG(
-        _ bytes: [UInt8], x: Double, y: Double, width: Double, height: Double, orientation: Int
-    ) throws(PDFError) {
+    /// The bytes are embedded unchanged (DCTDecode); the turn or mirror goes into the page's transformation
+    /// matrix. The rectangle is the upright photo's: for orientations 5-8 its width matches the stored image's
+    /// height. Values outside 1-8 mean "as stored".
+    public func drawJPEG(_ bytes: [UInt8], in rect: Rect, orientation: Int = 1) throws(PDFError) {
         let image = try document.loadJPEG(bytes)
-        try draw(image, x: x, y: y, width: width, height: height, orientation: orientation)
+        try draw(image, in: rect, orientation: orientation)
     }
 
     /// Draws an image loaded by `PDFDocument.loadJPEG` upright into the rectangle (`HPDF_Page_GSave`,
@@ -41,15 +35,13 @@ public final class PDFPage {
     /// values outside 1-8 mean "as stored".
     /// With `clip`, only the part of the image inside that rectangle (page points) is shown: a photo embedded
     /// whole can be cropped to its cell without touching its pixels.
-    public func draw(
-        _ image: PDFImage, x: Double, y: Double, width: Double, height: Double, orientation: Int = 1,
-        clip: (x: Double, y: Double, width: Double, height: Double)? = nil
-    ) throws(PDFError) {
+    public func draw(_ image: PDFImage, in rect: Rect, orientation: Int = 1, clip: Rect? = nil) throws(PDFError) {
+        let (x, y, width, height) = (rect.x, rect.y, rect.width, rect.height)
         precondition(image.document === document, "PDFPage.draw: the image belongs to another PDFDocument")
         precondition(
             [x, y, width, height].allSatisfy(\.isFinite),
             "PDFPage.draw: rectangle must be finite, got \(x), \(y), \(width), \(height)")
-        let m = PDFTransform.placing(orientation: orientation, x: x, y: y, width: width, height: height)
+        let m = PDFTransform.placing(orientation: orientation, in: rect)
         let page = handle
         let during = "drawing a \(image.pixelWidth)x\(image.pixelHeight) image at (\(x), \(y)) size \(width)x\(height) pt"
         try document.haruStatus(during) { HPDF_Page_GSave(page) }

@@ -1,3 +1,5 @@
+import Geometry
+
 /// A PDF transformation matrix `[a b c d e f]`: a point (u, v) goes to (a·u + c·v + e, b·u + d·v + f).
 public struct PDFTransform: Sendable, Equatable {
     public var a, b, c, d, e, f: Double
@@ -15,9 +17,10 @@ public struct PDFTransform: Sendable, Equatable {
     /// `orientation` appears upright; values outside 1-8 mean "as stored".
     ///
     /// In the unit square, u runs along the stored image's rows left to right and v from its last row (0) to
-    /// its first (1). The rectangle (x, y, width, height) is in page points from the bottom left and holds the
-    /// upright photo, so for orientations 5-8 `width` pairs with the stored image's height.
-    public static func placing(orientation: Int, x: Double, y: Double, width w: Double, height h: Double) -> PDFTransform {
+    /// its first (1). The rectangle is in page points from the bottom left and holds the upright photo, so for
+    /// orientations 5-8 its width pairs with the stored image's height.
+    public static func placing(orientation: Int, in rect: Rect) -> PDFTransform {
+        let (x, y, w, h) = (rect.x, rect.y, rect.width, rect.height)
         // Derived from where EXIF puts the stored row 0 and column 0 (TIFF 6.0, tag 274); see the tests.
         switch orientation {
         case 2: return PDFTransform(a: -w, b: 0, c: 0, d: h, e: x + w, f: y)           // mirrored left-right

@@ -1,3 +1,4 @@
+import Geometry
 import ImageCodec
 import Imaging
 
@@ -49,7 +50,7 @@ public struct PNGCodec: ImageCodec {
         do throws(PNGError) {
             let image = try PNGDecoder.decode(bytes, maxPixels: request.maxPixels, shouldCancel: shouldCancel)
             return DecodedImage(image: image, storedWidth: image.width, storedHeight: image.height,
-                                covers: SourceRect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)),
+                                covers: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)),
                                 scale: 1)
         } catch {
             throw Self.codecError(error)

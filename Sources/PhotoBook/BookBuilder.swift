@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Imaging
 import PDF
 import Platform
@@ -44,8 +45,8 @@ public struct TextOptions: Sendable {
     public var title: String?
     public var subtitle: String?
     public var author: String?
-    /// The index in the builder's files of the photo for the title page (only with a title).
-    public var coverPhoto: Int?
+    /// The photo for the title page, one of the builder's files (only with a title).
+    public var coverPhoto: PhotoID?
     public var captions: CaptionSource = .none
     public var pageNumbers = false
     public var sections: SectionMode = .none
@@ -127,7 +128,6 @@ public final class BookBuilder: Sendable {
         case .success(let found): prepared = found
         }
         var reports = prepared.reports, warnings = prepared.warnings
-        let usable = prepared.usable
         undated.withLock { $0 = prepared.undated }
 
         let (parent, template) = workingFolderTemplate
@@ -143,8 +143,8 @@ public final class BookBuilder: Sendable {
         // made, and plan again without any photo that failed only when it was decoded, so that it leaves no hole.
         // A photo whose crop and pixel size did not change keeps its render (in a grid of equal cells, the photos
         // after a failed one move up without being rendered again). Each round removes at least one photo.
-        var alive = Array(usable.indices)
-        var renders: [RenderKey: (path: String, passThrough: Bool, cover: SourceRect?)] = [:]
+        var alive = prepared.photos.map(\.id)
+        var renders: [RenderKey: (path: String, passThrough: Bool, cover: Rect?)] = [:]
         var plan = BookPlan(pages: [])
         var round = 0
         while true {
@@ -155,14 +155,14 @@ public final class BookBuilder: Sendable {
             }
             plan = next
             var chains: [Chain] = []
-            var announced: Set<Int> = []
+            var announced: Set<PhotoID> = []
             for placed in plan.pages.flatMap(\.photos) {
-                let photo = alive[placed.photoIndex]
+                let photo = placed.photo
                 let key = RenderKey(photo: photo, placed)
                 guard renders[key] == nil else { continue }
                 // A spread's two halves are two renders of one photo, which is announced finished once.
                 let announces = announced.insert(photo).inserted
-                let (index, info) = usable[photo]
+                let index = photo.index, info = prepared.photo(photo).info
                 reports[index].pixelWidth = placed.pixelWidth
                 reports[index].pixelHeight = placed.pixelHeight
                 reports[index].effectiveDPI = placed.effectiveDPI
@@ -178,7 +178,7 @@ public final class BookBuilder: Sendable {
 
             var failed = false
             for chain in chains {
-                let index = usable[chain.photo].index
+                let index = chain.photo.index
                 // The other half of a spread already failed this round: the photo is out, whatever this half did.
                 if case .failed = reports[index].outcome, !alive.contains(chain.photo) { continue }
                 reports[index].outcome = Self.photoOutcome(decode: chain.decode.outcome!, render: chain.render.outcome!)
@@ -215,27 +215,27 @@ public final class BookBuilder: Sendable {
         var used: Set<RenderKey> = []
         var pages: [BuildPDFOperation.Page] = []
         var pageReports: [PageReport] = []
-        var reported: Set<Int> = []
-        for (number, page) in plan.pages.enumerated() {
+        var reported: Set<PhotoID> = []
+        for page in plan.pages {
             var photos: [BuildPDFOperation.Photo] = []
             for placed in page.photos {
-                let photo = alive[placed.photoIndex]
+                let photo = placed.photo, info = prepared.photo(photo).info
                 let key = RenderKey(photo: photo, placed)
                 guard let render = renders[key] else {
                     return BuildReport(photos: reports, book: .failed("internal error: a planned photo has no render"),
                                        pagesWritten: 0, seconds: 0)
                 }
                 used.insert(key)
-                let index = usable[photo].index
+                let index = photo.index
                 // A spread's photo is reported where it starts, on the left-hand page; its crop is what both
                 // halves show, as its crop share already counts.
                 guard reported.insert(photo).inserted else {
                     reports[index].crop = reports[index].crop.map { $0.union(placed.crop) }
-                    photos.append(.init(info: usable[photo].info, placement: placed, passThrough: render.passThrough,
+                    photos.append(.init(info: info, placement: placed, passThrough: render.passThrough,
                                         path: render.path, cover: render.cover))
                     continue
                 }
-                reports[index].page = number + 1
+                reports[index].page = page.number
                 reports[index].cell = placed.cell
                 reports[index].cropShare = placed.cropShare
                 reports[index].pixelWidth = placed.pixelWidth
@@ -246,34 +246,30 @@ public final class BookBuilder: Sendable {
                 reports[index].losslessCrop = render.cover != nil
                 if render.passThrough {
                     // The photo's own JPEG is embedded whole; the page shows the crop of it.
-                    reports[index].pixelWidth = usable[photo].info.uprightWidth
-                    reports[index].pixelHeight = usable[photo].info.uprightHeight
+                    reports[index].pixelWidth = info.uprightWidth
+                    reports[index].pixelHeight = info.uprightHeight
                 }
                 if let cover = render.cover {
                     // What the PDF holds: the copied blocks, whole MCUs around the crop.
                     reports[index].pixelWidth = Int(cover.width.rounded())
                     reports[index].pixelHeight = Int(cover.height.rounded())
                 }
-                reports[index].caption = prepared.captions[photo]
-                photos.append(.init(info: usable[photo].info, placement: placed, passThrough: render.passThrough,
+                reports[index].caption = prepared.photo(photo).caption
+                photos.append(.init(info: info, placement: placed, passThrough: render.passThrough,
                                     path: render.path, cover: render.cover))
             }
             // Every page says where it is cut, so that a print shop's preflight finds a TrimBox on each.
-            let box = { (rect: Rect) in (x: rect.x, y: rect.y, width: rect.width, height: rect.height) }
-            let boxes = PDFPage.Boxes(trim: box(page.trimBox),
-                                      bleed: box(page.bleedBox),
-                                      art: box(page.artBox))
+            let boxes = PDFPage.Boxes(trim: page.trimBox, bleed: page.bleedBox, art: page.artBox)
             pages.append(.init(size: page.size, photos: photos, texts: page.texts, heading: page.heading, boxes: boxes,
                                cropMarks: page.cropMarks))
-            pageReports.append(PageReport(arrangement: page.arrangement,
-                                          photos: page.photos.map { usable[alive[$0.photoIndex]].index }))
+            pageReports.append(PageReport(kind: page.kind, photos: page.photos.map(\.photo)))
         }
         for (key, render) in renders where !used.contains(key) { session.remove(temporaryFile: render.path) }
 
         let commit = BookCommit(outputPath: outputPath, session: session, hooks: hooks)
         let words = options.text.map { text in
             BuildPDFOperation.Words(fontPath: text.font.path, title: text.title, subtitle: text.subtitle,
-                                    author: text.author, hasTitlePage: plan.pages.first?.arrangement == "title")
+                                    author: text.author, hasTitlePage: plan.pages.first?.kind == .title)
         }
         let build = BuildPDFOperation(pages: pages, words: words, commit: commit, session: session, hooks: hooks,
                                       creationDate: options.creationDate, imagesInMemory: options.imagesInMemory)
@@ -281,7 +277,7 @@ public final class BookBuilder: Sendable {
         queue.addOperations([build], waitUntilFinished: true)
         build.recordIfAbsent(.cancelled)
         if let reason = session.abortReason { return BuildReport(photos: reports, book: .failed(reason), pagesWritten: 0, seconds: 0) }
-        warnings += Self.textWarnings(plan) { usable[alive[$0]].info.file.path }
+        warnings += Self.textWarnings(plan) { prepared.photo($0).info.file.path }
         var report = BuildReport(photos: reports, book: build.outcome!, pagesWritten: build.pagesWritten, seconds: 0,
                                  pages: pageReports)
         report.blankPages = plan.blankPages
@@ -291,7 +287,7 @@ public final class BookBuilder: Sendable {
 
     /// Each usable photo's caption (reading sidecars: the only I/O of the words), with a warning for a bad
     /// sidecar and for every character the font lacks, named once per caption.
-    func findCaptions(_ usable: [(index: Int, info: PhotoInfo)], warnings: inout [BuildWarning]) -> [String?] {
+    func findCaptions(_ usable: [(id: PhotoID, info: PhotoInfo)], warnings: inout [BuildWarning]) -> [String?] {
         guard let text = options.text else { return usable.map { _ in nil } }
         for (label, value) in [("title", text.title), ("subtitle", text.subtitle), ("author", text.author)] {
             guard let value else { continue }
@@ -316,7 +312,7 @@ public final class BookBuilder: Sendable {
                 }
             }
             return usable.map { photo in
-                guard let caption = given.captions[photo.index] else { return nil }
+                guard let caption = given.captions[photo.id] else { return nil }
                 let name = FileSystem.baseName(photo.info.file.path)
                 for scalar in TextLines.missing(in: caption, measure: text.font) {
                     warnings.append(BuildWarning(path: nil, message: "caption of \(name): \(Self.describe(scalar)) is not in \(text.font.fontName)"))
@@ -350,21 +346,16 @@ public final class BookBuilder: Sendable {
         return "U+\(hex) '\(scalar)'"
     }
 
-    /// The words for a plan of the photos still alive.
-    func bookText(alive: [Int], usable: [(index: Int, info: PhotoInfo)], captions: [String?]) -> BookText? {
+    /// The words of a plan of the photos still alive, beyond the photos' own (`bookPhotos`).
+    func bookText(alive: [PhotoID]) -> BookText? {
         guard let text = options.text else { return nil }
         var title: BookText.Title?
         if let words = text.title {
-            let cover = text.coverPhoto.flatMap { file in alive.firstIndex { usable[$0].index == file } }
+            let cover = text.coverPhoto.flatMap { alive.contains($0) ? $0 : nil }
             title = BookText.Title(title: words, subtitle: text.subtitle, author: text.author, coverPhoto: cover)
         }
-        var words = BookText(measure: text.font, title: title, captions: alive.map { captions[$0] },
-                             pageNumbers: text.pageNumbers,
-                             facingPages: options.layout.binding > 0 || options.layout.spreads)
-        if text.sections != .none {
-            words.headings = alive.map { text.sections.heading(of: usable[$0].info.file, captureDate: usable[$0].info.captureDate) }
-        }
-        return words
+        return BookText(measure: text.font, title: title, pageNumbers: text.pageNumbers,
+                        facingPages: options.layout.binding > 0 || options.layout.spreads)
     }
 
     /// One photo's decode and render, for one round.
@@ -372,25 +363,24 @@ public final class BookBuilder: Sendable {
         var job: PhotoJob
         var decode: DecodeOperation
         var render: ResizeCropOperation
-        /// Index into the usable photos.
-        var photo: Int
+        var photo: PhotoID
         var key: RenderKey
     }
 
     /// A render is reusable for any cell with the same crop and pixel size: where it is drawn is the page's affair.
     private struct RenderKey: Hashable {
-        var photo: Int
-        var x: Double, y: Double, width: Double, height: Double
+        var photo: PhotoID
+        var crop: Rect
         var pixelWidth: Int, pixelHeight: Int
 
-        init(photo: Int, _ placed: PlacedPhoto) {
+        init(photo: PhotoID, _ placed: PlacedPhoto) {
             self.photo = photo
-            (x, y, width, height) = (placed.crop.x, placed.crop.y, placed.crop.width, placed.crop.height)
+            crop = placed.crop
             (pixelWidth, pixelHeight) = (placed.pixelWidth, placed.pixelHeight)
         }
     }
 
-    private func makeChain(_ job: PhotoJob, photo: Int, key: RenderKey, directory: String, round: Int,
+    private func makeChain(_ job: PhotoJob, photo: PhotoID, key: RenderKey, directory: String, round: Int,
                            announces: Bool = true) -> Chain {
         // A photo is announced finished once, by its first render; renders of later rounds redo finished photos.
         var renderHooks = hooks

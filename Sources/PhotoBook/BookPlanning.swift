@@ -1,37 +1,43 @@
 import Platform
 
-/// A book description's choices, by index into the builder's files: which photos share each page, their
+/// A book description's choices, naming the builder's files by `PhotoID`: which photos share each page, their
 /// captions and focus points. The options' layout mode, sort order, captions and sections do not apply.
 public struct GivenBook: Sendable {
-    public struct Page: Sendable, Equatable {
-        /// Indices into the builder's files, in reading order.
-        public var photos: [Int]
-        public var layout: String?
-        public var heading: String?
-        public init(photos: [Int], layout: String? = nil, heading: String? = nil) {
-            self.photos = photos
-            self.layout = layout
-            self.heading = heading
-        }
-    }
+    public var pages: [GivenPage]
+    public var captions: [PhotoID: String] = [:]
+    public var focus: [PhotoID: FocusPoint] = [:]
 
-    public var pages: [Page]
-    public var captions: [Int: String] = [:]
-    public var focus: [Int: FocusPoint] = [:]
-
-    public init(pages: [Page]) { self.pages = pages }
+    public init(pages: [GivenPage]) { self.pages = pages }
 }
 
 /// Everything a build knows before any pixel: the probe's findings in book order, the captions and the warnings
 /// so far. The build and the dry run both start from it.
 struct PreparedBook {
+    /// One per file, in the files' order.
     var reports: [PhotoReport]
-    /// The photos that can be used, in book order: index into the files, and what the probe read.
-    var usable: [(index: Int, info: PhotoInfo)]
-    /// Per usable photo.
-    var captions: [String?]
+    /// The photos that can be used, in book order.
+    var photos: [PreparedPhoto]
     var warnings: [BuildWarning]
     var undated: [String]
+    private let byID: [PhotoID: PreparedPhoto]
+
+    init(reports: [PhotoReport], photos: [PreparedPhoto], warnings: [BuildWarning], undated: [String]) {
+        self.reports = reports
+        self.photos = photos
+        self.warnings = warnings
+        self.undated = undated
+        byID = Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A usable photo.
+    func photo(_ id: PhotoID) -> PreparedPhoto { byID[id]! }
+}
+
+/// A photo the probe could read: which file, what the probe found, and its caption.
+struct PreparedPhoto {
+    var id: PhotoID
+    var info: PhotoInfo
+    var caption: String?
 }
 
 /// What a dry run found: the plan the build would follow, and what it would say.
@@ -42,12 +48,9 @@ public struct BookPreview: Sendable {
     /// page, cell, crop share and density; `failed` for each one the probe refused. `book` is `succeeded` when
     /// there is a plan (though nothing is written).
     public var report: BuildReport
-    /// For each photo index of the plan, the index of its file.
-    public var files: [Int]
-    /// For each photo index of the plan, its caption as given (the page shows it wrapped, perhaps cut).
-    public var captions: [String?]
-    /// For each photo index of the plan, the heading of its section, whole (the page shows it on two lines at most).
-    public var headings: [String?] = []
+    /// The photos the plan was made from, with their captions as given (the page shows them wrapped, perhaps
+    /// cut) and the headings of their sections whole (the page shows them on two lines at most).
+    public var photos: [PhotoID: BookPhoto] = [:]
 }
 
 extension BookBuilder {
@@ -55,7 +58,7 @@ extension BookBuilder {
     func prepare() -> Result<PreparedBook, EarlyStop> {
         // Probe: headers only. A photo that cannot be read is left out here, before any pixels exist.
         var reports = files.map { PhotoReport(path: $0.path, outcome: .cancelled) }
-        var usable: [(index: Int, info: PhotoInfo)] = []
+        var usable: [(id: PhotoID, info: PhotoInfo)] = []
         func stop(_ book: Outcome) -> Result<PreparedBook, EarlyStop> {
             .failure(EarlyStop(report: BuildReport(photos: reports, book: book, pagesWritten: 0, seconds: 0)))
         }
@@ -67,7 +70,7 @@ extension BookBuilder {
             switch probed[index] {
             case nil: return stop(.cancelled)
             case .success(let info)?:
-                usable.append((index, info))
+                usable.append((PhotoID(index), info))
                 reports[index].format = info.formatDescription
                 reports[index].notes = info.notes
             case .failure(let error)?:
@@ -94,38 +97,37 @@ extension BookBuilder {
         guard options.layout.problem == nil else { return stop(.failed("the page options leave no room for a photo")) }
         var warnings: [BuildWarning] = usable.flatMap { photo in photo.info.probeWarnings }
         let captions = findCaptions(usable, warnings: &warnings)
-        return .success(PreparedBook(reports: reports, usable: usable, captions: captions, warnings: warnings,
-                                     undated: undated))
+        let photos = zip(usable, captions).map { PreparedPhoto(id: $0.0.id, info: $0.0.info, caption: $0.1) }
+        return .success(PreparedBook(reports: reports, photos: photos, warnings: warnings, undated: undated))
     }
 
-    /// The plan of the usable photos still alive (indices into `prepared.usable`), in the options' layout or the
-    /// description's pages. Photo indices in the plan are positions in `alive`.
-    func plan(_ prepared: PreparedBook, alive: [Int]) -> BookPlan? {
-        let usable = prepared.usable
-        let sizes = alive.map { (usable[$0].info.uprightWidth, usable[$0].info.uprightHeight) }
-        let text = bookText(alive: alive, usable: usable, captions: prepared.captions)
-        guard let given = options.given else { return Planner.plan(uprightSizes: sizes, options: options.layout, text: text) }
-        var position: [Int: Int] = [:]
-        for (offset, photo) in alive.enumerated() { position[usable[photo].index] = offset }
-        let pages = given.pages.map { page in
-            GivenPage(photos: page.photos.compactMap { position[$0] }, layout: page.layout, heading: page.heading)
+    /// The photos still alive, in book order, as the planner takes them.
+    func bookPhotos(_ prepared: PreparedBook, alive: [PhotoID]) -> [BookPhoto] {
+        let sections = options.text?.sections ?? .none
+        return alive.map { id in
+            let photo = prepared.photo(id), info = photo.info
+            return BookPhoto(id: id, width: info.uprightWidth, height: info.uprightHeight, caption: photo.caption,
+                             heading: sections == .none ? nil : sections.heading(of: info.file, captureDate: info.captureDate),
+                             focus: options.given?.focus[id])
         }
-        return Planner.plan(uprightSizes: sizes, pages: pages, focus: alive.map { given.focus[usable[$0].index] },
-                            options: options.layout, text: text)
+    }
+
+    /// The plan of the usable photos still alive, in the options' layout or the description's pages.
+    func plan(_ prepared: PreparedBook, alive: [PhotoID]) -> BookPlan? {
+        let photos = bookPhotos(prepared, alive: alive)
+        let text = bookText(alive: alive)
+        guard let given = options.given else { return Planner.plan(photos: photos, options: options.layout, text: text) }
+        return Planner.plan(photos: photos, pages: given.pages(of: alive), options: options.layout, text: text)
     }
 
     /// Why `plan(prepared, alive:)` found no plan: for a description, the first page that cannot be laid out.
-    func planProblem(_ prepared: PreparedBook, alive: [Int]) -> String {
+    func planProblem(_ prepared: PreparedBook, alive: [PhotoID]) -> String {
         let fallback = "the page options leave no room for a photo"
         guard let given = options.given, options.layout.problem == nil else { return fallback }
-        let usable = prepared.usable
-        let sizes = alive.map { (usable[$0].info.uprightWidth, usable[$0].info.uprightHeight) }
-        var position: [Int: Int] = [:]
-        for (offset, photo) in alive.enumerated() { position[usable[photo].index] = offset }
-        let text = bookText(alive: alive, usable: usable, captions: prepared.captions)
-        for (number, page) in given.pages.enumerated() {
-            let one = GivenPage(photos: page.photos.compactMap { position[$0] }, layout: page.layout, heading: page.heading)
-            guard !one.photos.isEmpty, Planner.plan(uprightSizes: sizes, pages: [one], options: options.layout, text: text) == nil
+        let photos = bookPhotos(prepared, alive: alive)
+        let text = bookText(alive: alive)
+        for (number, (page, one)) in zip(given.pages, given.pages(of: alive)).enumerated() {
+            guard !one.photos.isEmpty, Planner.plan(photos: photos, pages: [one], options: options.layout, text: text) == nil
             else { continue }
             return "pages[\(number)]: " + (page.layout.map { "the layout \"\($0)\" leaves a photo too little room "
                 + "(a cell under 12% of the page across or down): choose another, or remove it to let photobook choose" }
@@ -135,30 +137,27 @@ extension BookBuilder {
     }
 
     /// What the build says about the finished plan's text: words outside the ArtBox, captions cut short.
-    static func textWarnings(_ plan: BookPlan, path: (Int) -> String) -> [BuildWarning] {
+    static func textWarnings(_ plan: BookPlan, path: (PhotoID) -> String) -> [BuildWarning] {
         var warnings: [BuildWarning] = []
-        for (number, page) in plan.pages.enumerated() {
+        for page in plan.pages {
             for text in page.texts where !contains(page.artBox, text.box) {
                 // The role's case name is one word (`pageNumber`); the message is read by people.
                 let what = text.role == .pageNumber ? "page number" : text.role.rawValue
-                warnings.append(BuildWarning(path: nil, message: "page \(number + 1): the \(what) \""
+                warnings.append(BuildWarning(path: nil, message: "page \(page.number): the \(what) \""
                                              + "\(text.lines.joined(separator: " "))\" reaches outside the safe area "
                                              + "(ArtBox); widen the margin or narrow --safety"))
             }
         }
-        for (number, page) in plan.pages.enumerated() {
-            for text in page.texts where text.role == .caption && text.lines.last?.hasSuffix("…") == true {
-                // Which photo: the one whose cell sits right above the caption.
-                if let photo = page.photos.first(where: { abs($0.cell.x - text.box.x) < 1e-6 && $0.cell.y > text.box.y })
-                    ?? (page.spread != nil ? page.photos.first : nil) {
-                    warnings.append(BuildWarning(path: path(photo.photoIndex),
-                                                 message: "caption longer than \(text.lines.count) lines on page "
-                                                     + "\(number + 1); cut with an ellipsis"))
-                }
+        for page in plan.pages {
+            for photo in page.photos {
+                guard let caption = photo.caption, caption.lines.last?.hasSuffix("…") == true else { continue }
+                warnings.append(BuildWarning(path: path(photo.photo),
+                                             message: "caption longer than \(caption.lines.count) lines on page "
+                                                 + "\(page.number); cut with an ellipsis"))
             }
         }
         for blank in plan.spreadBlanks {
-            warnings.append(BuildWarning(path: path(blank.photoIndex),
+            warnings.append(BuildWarning(path: path(blank.photo),
                                          message: "page \(blank.page) left blank so that this panorama's spread starts "
                                              + "on a left-hand page"))
         }
@@ -170,39 +169,46 @@ extension BookBuilder {
     public func preview() -> BookPreview {
         let prepared: PreparedBook
         switch prepare() {
-        case .failure(let stop): return BookPreview(plan: nil, report: stop.report, files: [], captions: [])
+        case .failure(let stop): return BookPreview(plan: nil, report: stop.report)
         case .success(let found): prepared = found
         }
-        let alive = Array(prepared.usable.indices)
+        let alive = prepared.photos.map(\.id)
         var reports = prepared.reports
         guard let plan = plan(prepared, alive: alive) else {
             return BookPreview(plan: nil, report: BuildReport(photos: reports, book: .failed(planProblem(prepared, alive: alive)),
                                                               pagesWritten: 0, seconds: 0),
-                               files: [], captions: [])
+                               photos: [:])
         }
         var pageReports: [PageReport] = []
-        for (number, page) in plan.pages.enumerated() {
+        for page in plan.pages {
             for placed in page.photos {
-                let index = prepared.usable[alive[placed.photoIndex]].index
+                let index = placed.photo.index
                 reports[index].outcome = .succeeded
-                reports[index].page = number + 1
+                reports[index].page = page.number
                 reports[index].cell = placed.cell
                 reports[index].cropShare = placed.cropShare
                 reports[index].pixelWidth = placed.pixelWidth
                 reports[index].pixelHeight = placed.pixelHeight
                 reports[index].effectiveDPI = placed.effectiveDPI
             }
-            pageReports.append(PageReport(arrangement: page.arrangement,
-                                          photos: page.photos.map { prepared.usable[alive[$0.photoIndex]].index }))
+            pageReports.append(PageReport(kind: page.kind, photos: page.photos.map(\.photo)))
         }
         var report = BuildReport(photos: reports, book: .succeeded, pagesWritten: 0, seconds: 0, pages: pageReports)
         report.blankPages = plan.blankPages
         report.undatedPhotos = prepared.undated
         report.warnings = prepared.warnings
-            + Self.textWarnings(plan) { prepared.usable[alive[$0]].info.file.path }
-        let text = bookText(alive: alive, usable: prepared.usable, captions: prepared.captions)
-        return BookPreview(plan: plan, report: report, files: alive.map { prepared.usable[$0].index },
-                           captions: alive.map { prepared.captions[$0] }, headings: text?.headings ?? [])
+            + Self.textWarnings(plan) { prepared.photo($0).info.file.path }
+        let photos = bookPhotos(prepared, alive: alive)
+        return BookPreview(plan: plan, report: report,
+                           photos: Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
+    }
+}
+
+extension GivenBook {
+    /// The pages with only the photos still alive on them (a page may be left empty).
+    func pages(of alive: [PhotoID]) -> [GivenPage] {
+        let living = Set(alive)
+        return pages.map { GivenPage(photos: $0.photos.filter(living.contains), layout: $0.layout, heading: $0.heading) }
     }
 }
 

@@ -1,4 +1,4 @@
-import Imaging
+import Geometry
 
 /// What happened to one photo.
 public struct PhotoReport: Sendable {
@@ -15,7 +15,7 @@ public struct PhotoReport: Sendable {
     public var cell: Rect?
     public var cropShare: Double?
     /// The part of the upright photo shown, in its full-resolution pixels, once the final plan is made.
-    public var crop: SourceRect?
+    public var crop: Rect?
     /// True when the book embeds the photo's own JPEG bytes (its orientation and crop applied by the page),
     /// false when it embeds a re-encoded render; nil when the photo is not in the book.
     public var passThrough: Bool?
@@ -42,10 +42,13 @@ public struct BuildWarning: Sendable, Equatable {
     }
 }
 
-/// One page of the book as planned: how its photos are arranged, and which they are (indices into `photos`).
+/// One page of the book as planned: what it is, and which photos are on it.
 public struct PageReport: Sendable, Equatable {
-    public var arrangement: String
-    public var photos: [Int]
+    public var kind: PageKind
+    public var photos: [PhotoID]
+
+    /// The kind's name, as the report and `--verbose` write it.
+    public var arrangement: String { kind.description }
 }
 
 /// What a build did, for the summary line, the exit status and tests.

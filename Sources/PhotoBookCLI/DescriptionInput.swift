@@ -57,20 +57,22 @@ struct DescriptionInput {
             guard !page.photos.isEmpty else {
                 throw fail("\(place).photos", "expected at least one photo (delete the page to drop it)")
             }
-            if let layout = page.layout {
-                guard let known = GivenLayout(layout) else {
+            var layout: PageArrangement?
+            if let typed = page.layout {
+                guard let known = PageArrangement(typed) else {
                     throw fail("\(place).layout", "expected single, grid CxR or an arrangement such as \"[1 | 2]\" "
-                               + "or \"[1 / [2 | 3]]\" (photos numbered in reading order), not \"\(layout)\"")
+                               + "or \"[1 / [2 | 3]]\" (photos numbered in reading order), not \"\(typed)\"")
                 }
                 guard known.holds(page.photos.count) else {
-                    throw fail("\(place).layout", "\"\(layout)\" holds \(known.capacity), the page has "
+                    throw fail("\(place).layout", "\"\(typed)\" holds \(known.capacity), the page has "
                                + "\(page.photos.count): fix it, or remove \"layout\" to let photobook choose")
                 }
+                layout = known
             } else if page.photos.count > LayoutLimits.maxPerPage {
                 throw fail("\(place).photos", "at most \(LayoutLimits.maxPerPage) photos on a page without a \"layout\" "
                            + "(\(page.photos.count) given; pin a grid such as \"grid 3x3\" for more)")
             }
-            var indices: [Int] = []
+            var ids: [PhotoID] = []
             for (slot, photo) in page.photos.enumerated() {
                 let at = "\(place).photos[\(slot)]"
                 guard !photo.path.isEmpty else { throw fail("\(at).path", "expected the path of a photo") }
@@ -89,14 +91,14 @@ struct DescriptionInput {
                         throw fail("\(at).focus", "expected two numbers from 0 to 1, [x, y] as fractions of the "
                                    + "photo's width and height, not [\(shown)]")
                     }
-                    book.focus[photos.count] = FocusPoint(x: focus[0], y: focus[1])
+                    book.focus[PhotoID(photos.count)] = FocusPoint(x: focus[0], y: focus[1])
                 }
-                if let caption = photo.caption, !caption.isEmpty { book.captions[photos.count] = caption }
+                if let caption = photo.caption, !caption.isEmpty { book.captions[PhotoID(photos.count)] = caption }
                 inputIDs.formUnion(found.inputIDs)
-                indices.append(photos.count)
+                ids.append(PhotoID(photos.count))
                 photos.append(file)
             }
-            book.pages.append(GivenBook.Page(photos: indices, layout: page.layout,
+            book.pages.append(GivenPage(photos: ids, layout: layout,
                                              heading: page.heading.flatMap { $0.isEmpty ? nil : $0 }))
         }
         let input = DescriptionInput(path: path, description: description, photos: photos, inputIDs: inputIDs, given: book)

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import PhotoBook
 
 /// `photobook build --dry-run`: the book page by page on stdout, then on stderr what the build would say.
@@ -17,7 +18,7 @@ enum DryRun {
             if case .failed(let why) = photo.outcome { say.warning("\(why), left out of the book", path: photo.path) }
         }
         // A spread's photo is on two pages but is one photo of the book.
-        let placed = Set(plan.pages.flatMap { $0.photos.map(\.photoIndex) }).count
+        let placed = Set(plan.pages.flatMap { $0.photos.map(\.photo) }).count
         say.status("dry run: \(plan.pages.count) page\(plan.pages.count == 1 ? "" : "s"), \(placed) photo"
                    + "\(placed == 1 ? "" : "s")\(leftOut.isEmpty ? "" : ", \(leftOut.count) left out"); nothing was written")
         return .success
@@ -32,23 +33,17 @@ enum DryRun {
             out += "page \(page.number): \(count) photo\(count == 1 ? "" : "s"), \(page.arrangement)"
             if let shown = page.heading {
                 // The whole heading, when the page shows it wrapped (a description's pages give it whole).
-                let first = page.photos.first?.photoIndex ?? -1
-                let heading = preview.headings.indices.contains(first) ? preview.headings[first] ?? shown : shown
+                let heading = page.photos.first.flatMap { preview.photos[$0.photo]?.heading } ?? shown
                 out += ", section \(quote(heading))"
             }
             out += "\n"
             for photo in page.photos {
-                let path = files[preview.files[photo.photoIndex]].path
+                let path = files[photo.photo.index].path
                 let cell = photo.cell
                 out += "  \(path): \(Summary.place(of: cell, trim: trim)), "
                     + String(format: "%.1f%% cropped", photo.cropShare * 100)
                     + ", \(photo.pixelWidth)x\(photo.pixelHeight) pixels at \(Int(photo.effectiveDPI.rounded())) dpi"
-                // A spread's caption spans the right-hand page's margins, not its half of the picture.
-                let caption = page.texts.first {
-                    $0.role == .caption
-                        && (page.spread == .right || abs($0.box.x - photo.cell.x) < 1e-6 && $0.box.y < photo.cell.y)
-                }
-                if let caption { out += ", caption \(quote(caption.lines.joined(separator: " ")))" }
+                if let caption = photo.caption { out += ", caption \(quote(caption.lines.joined(separator: " ")))" }
                 out += "\n"
             }
         }

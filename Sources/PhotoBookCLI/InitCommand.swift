@@ -81,14 +81,15 @@ struct InitCommand {
             }
         }
         var pages: [BookDescription.Page] = []
-        for page in plan.pages where page.arrangement != "title" && page.arrangement != "blank" && !page.photos.isEmpty {
+        for page in plan.pages where !page.photos.isEmpty {
+            // A title page and blank pages come from the options; init refuses spreads.
+            guard case .photos(let arrangement) = page.kind else { continue }
             let photos = page.photos.map { placed in
-                BookDescription.Photo(path: DescriptionInput.relative(files[preview.files[placed.photoIndex]].path, to: folder),
-                                      caption: preview.captions[placed.photoIndex])
+                BookDescription.Photo(path: DescriptionInput.relative(files[placed.photo.index].path, to: folder),
+                                      caption: preview.photos[placed.photo]?.caption)
             }
-            let first = page.photos[0].photoIndex
-            let heading = page.heading == nil ? nil : first < preview.headings.count ? preview.headings[first] : nil
-            pages.append(BookDescription.Page(heading: heading, layout: page.arrangement, photos: photos))
+            let heading = page.heading == nil ? nil : preview.photos[page.photos[0].photo]?.heading
+            pages.append(BookDescription.Page(heading: heading, layout: arrangement.description, photos: photos))
         }
         let description = BookDescription(options: written, pages: pages)
         do {

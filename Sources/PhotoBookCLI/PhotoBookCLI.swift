@@ -225,9 +225,9 @@ public enum PhotoBookCLI {
                 }
                 // A cover that is also among the book's photos is that photo, shown once, on the title page.
                 if let index = photos.firstIndex(where: { $0.id == photo.id }) {
-                    text.coverPhoto = index
+                    text.coverPhoto = PhotoID(index)
                 } else {
-                    text.coverPhoto = photos.count
+                    text.coverPhoto = PhotoID(photos.count)
                     photos.append(photo)
                 }
             }

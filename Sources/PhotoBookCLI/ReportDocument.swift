@@ -106,7 +106,7 @@ struct ReportDocument: Codable, Equatable {
                     pagesWritten: report.pagesWritten, blankPages: report.blankPages,
                     // The planned pages end with the --pad-to blanks, which `blankPages` counts instead.
                     pages: report.pages.dropLast(report.blankPages).enumerated().map {
-                        Page(number: $0.offset + 1, arrangement: $0.element.arrangement, photos: $0.element.photos)
+                        Page(number: $0.offset + 1, arrangement: $0.element.arrangement, photos: $0.element.photos.map(\.index))
                     })
         photos = report.photos.enumerated().map { index, photo in
             let (outcome, reason) = Self.describe(photo.outcome)

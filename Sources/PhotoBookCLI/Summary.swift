@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import PhotoBook
 
 /// The end of a build as the user hears it: one line per photo left out, then one summary line.
@@ -49,8 +50,8 @@ enum Summary {
         for (number, page) in report.pages.enumerated() {
             let count = page.photos.count
             say.note("page \(number + 1): \(count) photo\(count == 1 ? "" : "s"), \(page.arrangement)")
-            for index in page.photos {
-                let photo = report.photos[index]
+            for id in page.photos {
+                let photo = report.photos[id.index]
                 guard let cell = photo.cell else { continue }
                 if let first = photo.page, first != number + 1 {
                     // The right-hand half of a spread: its photo was listed where the spread starts.

@@ -1,4 +1,5 @@
 import CWebP
+import Geometry
 import ImageCodec
 import Imaging
 
@@ -91,8 +92,8 @@ public struct WebPCodec: ImageCodec {
         let hasAlpha = features.has_alpha != 0 || bitstream.lossless
         let image = try Self.decode(bytes, plan: plan, hasAlpha: hasAlpha, shouldCancel: shouldCancel)
         return DecodedImage(image: image, storedWidth: width, storedHeight: height,
-                            covers: SourceRect(x: Double(plan.covers.x), y: Double(plan.covers.y),
-                                               width: Double(plan.covers.width), height: Double(plan.covers.height)),
+                            covers: Rect(x: Double(plan.covers.x), y: Double(plan.covers.y),
+                                         width: Double(plan.covers.width), height: Double(plan.covers.height)),
                             scale: plan.scale)
     }
 

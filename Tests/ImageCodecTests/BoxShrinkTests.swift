@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import ImageCodec
 import Imaging
 import Testing
@@ -28,7 +29,7 @@ struct BoxShrinkTests {
         #expect(out.image.pixel(x: 2, y: 0).red == 41)
         // The last row holds y = 2 alone: (2 + 12) / 2 = 7; the corner is 42.
         #expect(out.image.pixel(x: 0, y: 1).red == 7 && out.image.pixel(x: 2, y: 1).red == 42)
-        #expect(out.covers == SourceRect(x: 0, y: 0, width: 5, height: 3))
+        #expect(out.covers == Rect(x: 0, y: 0, width: 5, height: 3))
     }
 
     @Test func factorOneCopiesTheRegion() {
@@ -39,7 +40,7 @@ struct BoxShrinkTests {
         let starts: [Int] = [9 * 3, 10 * 3, 13 * 3, 14 * 3]  // pixels (1, 2), (2, 2), (1, 3), (2, 3) of 4 across
         let expected: [UInt8] = starts.flatMap { (start: Int) -> [UInt8] in [UInt8(start), UInt8(start + 1), UInt8(start + 2)] }
         #expect(out.image.pixels == expected)
-        #expect(out.covers == SourceRect(x: 1, y: 2, width: 2, height: 2) && out.scale == 1)
+        #expect(out.covers == Rect(x: 1, y: 2, width: 2, height: 2) && out.scale == 1)
     }
 
     @Test(arguments: [(4000, 3000, 1000, 700, 4), (4000, 3000, 4000, 3000, 1), (4000, 3000, 1, 1, 8), (100, 100, 34, 34, 2)])

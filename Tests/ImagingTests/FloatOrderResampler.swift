@@ -1,11 +1,12 @@
 @testable import Imaging
+import Geometry
 
 /// The resampler's exact arithmetic, written the plain scalar way: the same `ResamplingWeights`, the same Float
 /// products, each sum taken in tap order t = 0, 1, ... and each pass in the same order as the fast kernels.
 /// Unlike `ReferenceResampler` (the definition, in Double, within 1), this one must agree with the fast kernels
 /// bit for bit: it pins what the kernels compute, so that they can be restructured without changing one byte.
 enum FloatOrderResampler {
-    static func resample(_ image: RGBImage, region: SourceRect, width: Int, height: Int,
+    static func resample(_ image: RGBImage, region: Rect, width: Int, height: Int,
                          order: Resampler.PassOrder) -> RGBImage {
         if width == 0 || height == 0 { return RGBImage(width: width, height: height, pixels: []) }
         let columns = ResamplingWeights(sourceLength: image.width, regionOrigin: region.x,

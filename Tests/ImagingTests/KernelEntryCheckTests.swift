@@ -1,3 +1,4 @@
+import Geometry
 import Testing
 @testable import Imaging
 
@@ -19,7 +20,7 @@ struct KernelEntryCheckTests {
         await #expect(processExitsWith: .failure) {
             var image = RGBImage(width: 4, height: 4)
             image.pixels.removeLast(3)
-            _ = try? Resampler.resample(image, region: SourceRect(x: 0, y: 0, width: 4, height: 4), width: 2, height: 2)
+            _ = try? Resampler.resample(image, region: Rect(x: 0, y: 0, width: 4, height: 4), width: 2, height: 2)
         }
     }
 
@@ -35,7 +36,7 @@ struct KernelEntryCheckTests {
     @Test func aRegionBeyondAnyImageIsRefused() async {
         await #expect(processExitsWith: .failure) {
             _ = try? Resampler.resample(RGBImage(width: 4, height: 4),
-                                        region: SourceRect(x: 1e300, y: 0, width: 4, height: 4), width: 2, height: 2)
+                                        region: Rect(x: 1e300, y: 0, width: 4, height: 4), width: 2, height: 2)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Geometry
 import Testing
 @testable import Imaging
 
@@ -105,7 +106,7 @@ struct OrientationRectTests {
         // the stored pixels of the mapped rectangle.
         let stored = RGBImage(width: 7, height: 5, pixels: (0..<35).flatMap { [UInt8($0), UInt8($0 * 3 % 256), 0] })
         let upright = stored.applying(orientation)
-        let rect = SourceRect(x: 1, y: 2, width: 2, height: 1)
+        let rect = Rect(x: 1, y: 2, width: 2, height: 1)
         let mapped = orientation.storedRect(ofUpright: rect, storedWidth: 7, storedHeight: 5)
         var fromUpright: Set<UInt8> = [], fromStored: Set<UInt8> = []
         for v in 2..<3 { for u in 1..<3 { fromUpright.insert(upright.pixel(x: u, y: v).red) } }

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Imaging
 
 /// The resampler's definition, evaluated the slow, obvious way: for every output pixel, a direct 2-D sum
@@ -12,7 +13,7 @@ enum ReferenceResampler {
         return sinc(x) * sinc(x / 3)
     }
 
-    static func resample(_ image: RGBImage, region: SourceRect, width: Int, height: Int) -> RGBImage {
+    static func resample(_ image: RGBImage, region: Rect, width: Int, height: Int) -> RGBImage {
         let scaleX = region.width / Double(width), scaleY = region.height / Double(height)
         let stretchX = max(scaleX, 1), stretchY = max(scaleY, 1)
         var pixels: [UInt8] = []

@@ -1,3 +1,4 @@
+import Geometry
 import Testing
 @testable import Imaging
 import TestSupport
@@ -9,7 +10,7 @@ struct ResamplerExactnessTests {
     /// A random job: source size, a region that may be fractional, tiny or partly (even wholly) outside the
     /// image, and an output size that reduces or enlarges each axis.
     struct RandomJob: CustomTestStringConvertible {
-        var sourceWidth: Int, sourceHeight: Int, region: SourceRect, width: Int, height: Int, seed: UInt64
+        var sourceWidth: Int, sourceHeight: Int, region: Rect, width: Int, height: Int, seed: UInt64
         var testDescription: String {
             "seed \(seed): \(sourceWidth)x\(sourceHeight) (\(region.x), \(region.y), \(region.width), \(region.height)) -> \(width)x\(height)"
         }
@@ -41,7 +42,7 @@ struct ResamplerExactnessTests {
                 return (origin, regionLength, outputs)
             }
             let x = axis(sourceWidth), y = axis(sourceHeight)
-            region = SourceRect(x: x.origin, y: y.origin, width: x.length, height: y.length)
+            region = Rect(x: x.origin, y: y.origin, width: x.length, height: y.length)
             width = x.outputs
             height = y.outputs
         }
@@ -65,14 +66,14 @@ struct ResamplerExactnessTests {
     /// overshoot), one-pixel sources, and photo-like scales.
     @Test("edge cases give the reference's bytes", arguments: Resampler.PassOrder.allCases)
     func edgeCases(order: Resampler.PassOrder) throws {
-        let jobs: [(RGBImage, SourceRect, Int, Int)] = [
-            (RGBImage(width: 9, height: 7, red: 255, green: 0, blue: 255), SourceRect(x: 0.3, y: 0.7, width: 8, height: 5), 13, 4),
+        let jobs: [(RGBImage, Rect, Int, Int)] = [
+            (RGBImage(width: 9, height: 7, red: 255, green: 0, blue: 255), Rect(x: 0.3, y: 0.7, width: 8, height: 5), 13, 4),
             (TestImages.image(width: 40, height: 30) { x, y in (x % 2 == 0 ? 255 : 0, y % 3 == 0 ? 0 : 255, 128) },
-             SourceRect(x: 1.5, y: 2.25, width: 33, height: 21), 37, 19),
-            (TestImages.noise(width: 1, height: 1), SourceRect(x: 0, y: 0, width: 1, height: 1), 5, 3),
-            (TestImages.noise(width: 1, height: 40), SourceRect(x: -3, y: 2, width: 7, height: 35), 3, 11),
-            (TestImages.noise(width: 263, height: 186, seed: 9), SourceRect(x: 0, y: 0, width: 263, height: 186), 231, 163),
-            (TestImages.noise(width: 186, height: 263, seed: 10), SourceRect(x: 3.4, y: 1.1, width: 180, height: 255.5), 162, 230),
+             Rect(x: 1.5, y: 2.25, width: 33, height: 21), 37, 19),
+            (TestImages.noise(width: 1, height: 1), Rect(x: 0, y: 0, width: 1, height: 1), 5, 3),
+            (TestImages.noise(width: 1, height: 40), Rect(x: -3, y: 2, width: 7, height: 35), 3, 11),
+            (TestImages.noise(width: 263, height: 186, seed: 9), Rect(x: 0, y: 0, width: 263, height: 186), 231, 163),
+            (TestImages.noise(width: 186, height: 263, seed: 10), Rect(x: 3.4, y: 1.1, width: 180, height: 255.5), 162, 230),
         ]
         for (image, region, width, height) in jobs {
             let fast = try Resampler.resample(image, region: region, width: width, height: height, order: order,
@@ -91,19 +92,19 @@ struct ResamplerExactnessTests {
 
     /// Fingerprints of the kernels' output recorded before they were restructured (commit "Resampler: pin
     /// today's output bit for bit"): a second witness besides the reference, independent of it.
-    static let recorded: [(job: String, image: RGBImage, region: SourceRect, width: Int, height: Int,
+    static let recorded: [(job: String, image: RGBImage, region: Rect, width: Int, height: Int,
                            fingerprints: [Resampler.PassOrder: UInt64])] = [
         ("photo-like 1.14x reduction", TestImages.noise(width: 400, height: 283, seed: 21),
-         SourceRect(x: 0, y: 10.5, width: 400, height: 262), 351, 230,
+         Rect(x: 0, y: 10.5, width: 400, height: 262), 351, 230,
          [.cheaper: 0x4d1eb33d5604e884, .horizontalFirst: 0xd3b7c0dfbfee6799, .verticalFirst: 0x4d1eb33d5604e884]),
         ("grid-like 1.08x reduction, fractional", TestImages.noise(width: 263, height: 375, seed: 22),
-         SourceRect(x: 0.75, y: 3.25, width: 262, height: 372.5), 243, 345,
+         Rect(x: 0.75, y: 3.25, width: 262, height: 372.5), 243, 345,
          [.cheaper: 0x1d3a4c3e520ef573, .horizontalFirst: 0x86e58c0730bd0398, .verticalFirst: 0x1d3a4c3e520ef573]),
         ("enlargement", TestImages.noise(width: 37, height: 29, seed: 23),
-         SourceRect(x: 0, y: 0, width: 37, height: 29), 100, 80,
+         Rect(x: 0, y: 0, width: 37, height: 29), 100, 80,
          [.cheaper: 0xf6a55d3ce6e7d35c, .horizontalFirst: 0xf6a55d3ce6e7d35c, .verticalFirst: 0xf6a55d3ce6e7d35c]),
         ("large reduction, partly outside", TestImages.noise(width: 900, height: 40, seed: 24),
-         SourceRect(x: -20, y: -3, width: 930, height: 45), 31, 5,
+         Rect(x: -20, y: -3, width: 930, height: 45), 31, 5,
          [.cheaper: 0x3982f7b1d3821a70, .horizontalFirst: 0x3982f7b1d3821a70, .verticalFirst: 0x3982f7b1d3821a70]),
     ]
 

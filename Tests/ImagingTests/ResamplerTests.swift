@@ -1,3 +1,4 @@
+import Geometry
 import Testing
 @testable import Imaging
 import TestSupport
@@ -5,23 +6,23 @@ import TestSupport
 /// A resampling job for table-driven tests.
 struct ResampleCase: Sendable, CustomTestStringConvertible {
     var sourceWidth: Int, sourceHeight: Int
-    var region: SourceRect?
+    var region: Rect?
     var width: Int, height: Int
     var note: String
 
     var testDescription: String { "\(note): \(sourceWidth)x\(sourceHeight) \(regionUsed) -> \(width)x\(height)" }
-    var regionUsed: SourceRect {
-        region ?? SourceRect(x: 0, y: 0, width: Double(sourceWidth), height: Double(sourceHeight))
+    var regionUsed: Rect {
+        region ?? Rect(x: 0, y: 0, width: Double(sourceWidth), height: Double(sourceHeight))
     }
 }
 
-private func resample(_ image: RGBImage, _ region: SourceRect, _ width: Int, _ height: Int,
+private func resample(_ image: RGBImage, _ region: Rect, _ width: Int, _ height: Int,
                       _ order: Resampler.PassOrder) throws -> RGBImage {
     try Resampler.resample(image, region: region, width: width, height: height, order: order, shouldCancel: { false })
 }
 
-private func whole(_ image: RGBImage) -> SourceRect {
-    SourceRect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
+private func whole(_ image: RGBImage) -> Rect {
+    Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
 }
 
 @Suite("Resampler")
@@ -30,19 +31,19 @@ struct ResamplerTests {
 
     static let cases: [ResampleCase] = [
         ResampleCase(sourceWidth: 16, sourceHeight: 12, width: 7, height: 5, note: "non-integer reduction"),
-        ResampleCase(sourceWidth: 40, sourceHeight: 30, region: SourceRect(x: 3.25, y: 2.5, width: 30.5, height: 20.75),
+        ResampleCase(sourceWidth: 40, sourceHeight: 30, region: Rect(x: 3.25, y: 2.5, width: 30.5, height: 20.75),
                      width: 11, height: 9, note: "fractional region"),
         ResampleCase(sourceWidth: 1, sourceHeight: 50, width: 1, height: 10, note: "one pixel wide"),
         ResampleCase(sourceWidth: 50, sourceHeight: 1, width: 9, height: 1, note: "one pixel high"),
         ResampleCase(sourceWidth: 1, sourceHeight: 1, width: 3, height: 2, note: "single pixel"),
-        ResampleCase(sourceWidth: 9, sourceHeight: 7, region: SourceRect(x: 0.5, y: 0.5, width: 8, height: 6),
+        ResampleCase(sourceWidth: 9, sourceHeight: 7, region: Rect(x: 0.5, y: 0.5, width: 8, height: 6),
                      width: 8, height: 6, note: "half-pixel shift"),
         ResampleCase(sourceWidth: 10, sourceHeight: 10, width: 25, height: 25, note: "enlargement"),
         ResampleCase(sourceWidth: 5, sourceHeight: 3, width: 17, height: 11, note: "odd enlargement"),
         ResampleCase(sourceWidth: 60, sourceHeight: 20, width: 13, height: 20, note: "horizontal only"),
         ResampleCase(sourceWidth: 20, sourceHeight: 60, width: 20, height: 7, note: "vertical only"),
         ResampleCase(sourceWidth: 30, sourceHeight: 8, width: 7, height: 19, note: "reduce one axis, enlarge other"),
-        ResampleCase(sourceWidth: 10, sourceHeight: 10, region: SourceRect(x: -2, y: -1, width: 14, height: 12),
+        ResampleCase(sourceWidth: 10, sourceHeight: 10, region: Rect(x: -2, y: -1, width: 14, height: 12),
                      width: 6, height: 6, note: "region beyond the edges"),
         ResampleCase(sourceWidth: 4000, sourceHeight: 3, width: 100, height: 1, note: "40x reduction"),
         ResampleCase(sourceWidth: 3, sourceHeight: 999, width: 2, height: 37, note: "27x reduction, odd"),
@@ -64,7 +65,7 @@ struct ResamplerTests {
             #expect(try resample(image, whole(image), width, height, order) == image)
         }
         let image = TestImages.noise(width: 30, height: 20, seed: 6)
-        let crop = try resample(image, SourceRect(x: 4, y: 3, width: 17, height: 11), 17, 11, order)
+        let crop = try resample(image, Rect(x: 4, y: 3, width: 17, height: 11), 17, 11, order)
         #expect(crop == image.cropped(x: 4, y: 3, width: 17, height: 11))
     }
 
@@ -130,8 +131,8 @@ struct ResamplerTests {
         let image = Self.stripes(vertical: vertical)
         for (origin, length, count) in [(90.0, 90.0, 90), (90.0, 90.0, 45), (121.5, 120.0, 40), (60.0, 180.0, 60),
                                         (100.25, 89.5, 37)] {
-            let region = vertical ? SourceRect(x: origin, y: 0, width: length, height: 6)
-                                  : SourceRect(x: 0, y: origin, width: 6, height: length)
+            let region = vertical ? Rect(x: origin, y: 0, width: length, height: 6)
+                                  : Rect(x: 0, y: origin, width: 6, height: length)
             let result = try resample(image, region, vertical ? count : 6, vertical ? 6 : count, order)
             let scale = length / Double(count)
             let reach = 3 * max(scale, 1)
@@ -147,7 +148,7 @@ struct ResamplerTests {
             }
             #expect(checked >= count / 3)
         }
-        let inner = vertical ? SourceRect(x: 75, y: 0, width: 50, height: 6) : SourceRect(x: 0, y: 75, width: 6, height: 50)
+        let inner = vertical ? Rect(x: 75, y: 0, width: 50, height: 6) : Rect(x: 0, y: 75, width: 6, height: 50)
         let same = try resample(image, inner, vertical ? 50 : 6, vertical ? 6 : 50, order)
         #expect(same == (vertical ? image.cropped(x: 75, y: 0, width: 50, height: 6)
                                   : image.cropped(x: 0, y: 75, width: 6, height: 50)))
@@ -160,7 +161,7 @@ struct ResamplerTests {
             let result = try Resampler.resample(image, region: whole(image), width: w, height: h)
             #expect(result.width == w && result.height == h && result.pixels.count == w * h * 3)
         }
-        let empty = try Resampler.resample(TestImages.noise(width: 4, height: 4), region: SourceRect(x: 0, y: 0, width: 4, height: 4),
+        let empty = try Resampler.resample(TestImages.noise(width: 4, height: 4), region: Rect(x: 0, y: 0, width: 4, height: 4),
                                            width: 0, height: 3)
         #expect(empty.width == 0 && empty.height == 3 && empty.pixels.isEmpty)
     }

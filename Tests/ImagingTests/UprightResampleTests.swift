@@ -1,3 +1,4 @@
+import Geometry
 import Testing
 @testable import Imaging
 import TestSupport
@@ -6,14 +7,14 @@ import TestSupport
 @Suite("Upright resampling")
 struct UprightResampleTests {
     /// Sizes around the band (32 rows) and tile (64 pixels) edges, reductions and enlargements.
-    static let jobs: [(sourceWidth: Int, sourceHeight: Int, region: SourceRect, width: Int, height: Int)] = [
-        (40, 30, SourceRect(x: 0, y: 0, width: 40, height: 30), 37, 28),
-        (200, 150, SourceRect(x: 3.5, y: 1.25, width: 190, height: 140.5), 131, 97),
-        (90, 300, SourceRect(x: 0, y: 0, width: 90, height: 300), 70, 64),
-        (70, 70, SourceRect(x: -4, y: 6.5, width: 80, height: 50), 65, 33),
-        (1, 1, SourceRect(x: 0, y: 0, width: 1, height: 1), 3, 5),
-        (5, 3, SourceRect(x: 0, y: 0, width: 5, height: 3), 150, 31),
-        (300, 2, SourceRect(x: 0, y: 0, width: 300, height: 2), 129, 1),
+    static let jobs: [(sourceWidth: Int, sourceHeight: Int, region: Rect, width: Int, height: Int)] = [
+        (40, 30, Rect(x: 0, y: 0, width: 40, height: 30), 37, 28),
+        (200, 150, Rect(x: 3.5, y: 1.25, width: 190, height: 140.5), 131, 97),
+        (90, 300, Rect(x: 0, y: 0, width: 90, height: 300), 70, 64),
+        (70, 70, Rect(x: -4, y: 6.5, width: 80, height: 50), 65, 33),
+        (1, 1, Rect(x: 0, y: 0, width: 1, height: 1), 3, 5),
+        (5, 3, Rect(x: 0, y: 0, width: 5, height: 3), 150, 31),
+        (300, 2, Rect(x: 0, y: 0, width: 300, height: 2), 129, 1),
     ]
 
     @Test("equals resample(...).applying(orientation)", arguments: Orientation.allCases)
@@ -33,7 +34,7 @@ struct UprightResampleTests {
     @Test("the public entry turns too, and an empty result has the upright size", arguments: Orientation.allCases)
     func publicEntry(orientation: Orientation) throws {
         let image = TestImages.noise(width: 50, height: 40, seed: 3)
-        let region = SourceRect(x: 0, y: 0, width: 50, height: 40)
+        let region = Rect(x: 0, y: 0, width: 50, height: 40)
         let upright = try Resampler.resample(image, region: region, width: 45, height: 36, orientation: orientation)
         #expect(upright == (try Resampler.resample(image, region: region, width: 45, height: 36)).applying(orientation))
         let empty = try Resampler.resample(image, region: region, width: 0, height: 7, orientation: orientation)
@@ -46,7 +47,7 @@ struct UprightResampleTests {
         let image = TestImages.noise(width: 90, height: 300)
         var checks = 0
         #expect(throws: ImagingError.cancelled) {
-            try Resampler.resample(image, region: SourceRect(x: 0, y: 0, width: 90, height: 300), width: 45,
+            try Resampler.resample(image, region: Rect(x: 0, y: 0, width: 90, height: 300), width: 45,
                                    height: 200, orientation: orientation) {
                 checks += 1
                 return checks == 3

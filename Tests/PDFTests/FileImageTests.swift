@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Testing
 
 @testable import PDF
@@ -33,7 +34,7 @@ import TestSupport
             for path in paths {
                 let page = try doc.addPage(width: 200, height: 200)
                 let image = try embed(doc, path)
-                try page.draw(image, x: 10, y: 10, width: 100, height: 80, orientation: 1)
+                try page.draw(image, in: Rect(x: 10, y: 10, width: 100, height: 80), orientation: 1)
             }
             return try doc.saveToMemory()
         }
@@ -77,7 +78,7 @@ import TestSupport
             let doc = try PDFDocument()
             for path in paths {
                 let page = try doc.addPage(width: 100, height: 100)
-                try page.draw(try doc.loadJPEG(file: path), x: 0, y: 0, width: 100, height: 100, orientation: 1)
+                try page.draw(try doc.loadJPEG(file: path), in: Rect(x: 0, y: 0, width: 100, height: 100), orientation: 1)
             }
             #expect(Self.openDescriptors(in: dir) == 0, "no image file is open after embedding")
             var mostOpen = 0
@@ -105,7 +106,7 @@ import TestSupport
             let doc = try PDFDocument()
             for path in paths {
                 let page = try doc.addPage(width: 100, height: 100)
-                try page.draw(try doc.loadJPEG(file: path, removeWhenSaved: true), x: 0, y: 0, width: 100, height: 100,
+                try page.draw(try doc.loadJPEG(file: path, removeWhenSaved: true), in: Rect(x: 0, y: 0, width: 100, height: 100),
                               orientation: 1)
             }
             var presentWhenAsked: [Bool] = []
@@ -132,7 +133,7 @@ import TestSupport
             let doc = try PDFDocument()
             for path in paths {
                 let page = try doc.addPage(width: 100, height: 100)
-                try page.draw(try doc.loadJPEG(file: path), x: 0, y: 0, width: 100, height: 100, orientation: 1)
+                try page.draw(try doc.loadJPEG(file: path), in: Rect(x: 0, y: 0, width: 100, height: 100), orientation: 1)
             }
             let victim = paths[2]
             let bytes = try Fixtures.read(victim)
@@ -166,7 +167,7 @@ import TestSupport
             let doc = try PDFDocument()
             for path in paths {
                 let page = try doc.addPage(width: 100, height: 100)
-                try page.draw(try doc.loadJPEG(file: path), x: 0, y: 0, width: 100, height: 100, orientation: 1)
+                try page.draw(try doc.loadJPEG(file: path), in: Rect(x: 0, y: 0, width: 100, height: 100), orientation: 1)
             }
             var asked = 0
             #expect(throws: PDFError.stopped) {

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Testing
 
 @testable import PDF
@@ -18,9 +19,9 @@ import TestSupport
             let page = try doc.addPage(width: 200, height: 200)
             let image = try doc.loadJPEG(jpeg, iccProfile: profile)
             #expect(image.colorSpace == "ICCBased")
-            try page.draw(image, x: 0, y: 0, width: 40, height: 30, orientation: 1)
-            try page.draw(try doc.loadJPEG(other, iccProfile: profile), x: 50, y: 0, width: 30, height: 40, orientation: 1)
-            try page.draw(try doc.loadJPEG(jpeg), x: 100, y: 0, width: 40, height: 30, orientation: 1)
+            try page.draw(image, in: Rect(x: 0, y: 0, width: 40, height: 30), orientation: 1)
+            try page.draw(try doc.loadJPEG(other, iccProfile: profile), in: Rect(x: 50, y: 0, width: 30, height: 40), orientation: 1)
+            try page.draw(try doc.loadJPEG(jpeg), in: Rect(x: 100, y: 0, width: 40, height: 30), orientation: 1)
             try doc.save(to: dir + "/book.pdf")
             #expect(try Tools.qpdfCheck(dir + "/book.pdf"))
             let images = try Tools.pdfimagesList(dir + "/book.pdf")
@@ -42,7 +43,7 @@ import TestSupport
             let jpeg = try Tools.makeJPEG(["-size", "20x20", "gradient:", "-colorspace", "Gray"], in: dir, name: "g.jpg")
             let doc = try PDFDocument()
             let page = try doc.addPage(width: 100, height: 100)
-            try page.draw(try doc.loadJPEG(jpeg, iccProfile: profile), x: 0, y: 0, width: 20, height: 20, orientation: 1)
+            try page.draw(try doc.loadJPEG(jpeg, iccProfile: profile), in: Rect(x: 0, y: 0, width: 20, height: 20), orientation: 1)
             try doc.save(to: dir + "/book.pdf")
             let images = try Tools.pdfimagesList(dir + "/book.pdf")
             #expect(images.map(\.components) == [1])

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Testing
 
 @testable import PDF
@@ -131,7 +132,7 @@ import TestSupport
             let jpeg = try Fixtures.bytes(fixture)
             let doc = try PDFDocument()
             let page = try doc.addPage(width: 300, height: 200)
-            try page.drawJPEG(jpeg, x: 10, y: 10, width: 150, height: 100)
+            try page.drawJPEG(jpeg, in: Rect(x: 10, y: 10, width: 150, height: 100))
             try doc.save(to: dir + "/book.pdf")
             #expect(try Tools.qpdfCheck(dir + "/book.pdf"))
 
@@ -161,7 +162,7 @@ import TestSupport
             let doc = try PDFDocument()
             let image = try doc.loadJPEG(jpeg)
             for _ in 0..<3 {
-                try doc.addPage(width: 300, height: 200).draw(image, x: 0, y: 0, width: 300, height: 200)
+                try doc.addPage(width: 300, height: 200).draw(image, in: Rect(x: 0, y: 0, width: 300, height: 200))
             }
             try doc.save(to: dir + "/book.pdf")
             let images = try Tools.pdfimagesList(dir + "/book.pdf")
@@ -176,7 +177,7 @@ import TestSupport
         try Tools.withTempDirectory { dir in
             let doc = try PDFDocument()
             try doc.addPage(width: 300, height: 200)
-                .drawJPEG(Fixtures.bytes(Self.landscape), x: 0, y: 0, width: 300, height: 200)
+                .drawJPEG(Fixtures.bytes(Self.landscape), in: Rect(x: 0, y: 0, width: 300, height: 200))
             try doc.save(to: dir + "/book.pdf")
             let raw = try Fixtures.read(dir + "/book.pdf")
             #expect(raw.containsBytes(Array("/FlateDecode".utf8)))
@@ -191,7 +192,7 @@ import TestSupport
             let doc = try PDFDocument()
             try doc.setInfo(producer: "photobook", creator: "test", title: "Memory")
             try doc.addPage(width: 300, height: 200)
-                .drawJPEG(Fixtures.bytes(Self.landscape), x: 0, y: 0, width: 300, height: 200)
+                .drawJPEG(Fixtures.bytes(Self.landscape), in: Rect(x: 0, y: 0, width: 300, height: 200))
             try doc.save(to: dir + "/book.pdf")
             let memory = try doc.saveToMemory()
             #expect(memory == (try Fixtures.read(dir + "/book.pdf")))
@@ -203,7 +204,7 @@ import TestSupport
         try Tools.withTempDirectory { dir in
             var page: PDFPage? = try PDFDocument().addPage(width: 300, height: 200)
             let image = try page!.document.loadJPEG(Fixtures.bytes(Self.landscape))
-            try page!.draw(image, x: 0, y: 0, width: 300, height: 200)
+            try page!.draw(image, in: Rect(x: 0, y: 0, width: 300, height: 200))
             try page!.document.save(to: dir + "/book.pdf")
             weak let document = page!.document
             page = nil

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Testing
 
 @testable import PDF
@@ -25,14 +26,14 @@ import TestSupport
             let doc = try PDFDocument()
             let page = try doc.addPage(width: 300, height: 200)
             let error = #expect(throws: PDFError.self, "\(name)") {
-                try page.drawJPEG(try makeBytes(), x: 0, y: 0, width: 300, height: 200)
+                try page.drawJPEG(try makeBytes(), in: Rect(x: 0, y: 0, width: 300, height: 200))
             }
             #expect(error?.status != 0x1025, "\(name): the error state leaked from an earlier call")
             #expect(error?.description.contains("embedding a JPEG") == true)
             if ["empty", "PNG", "text"].contains(name) { #expect(error?.status == Self.invalidJPEGData) }
 
             // Not sticky: the same document still takes a real photo and saves.
-            try page.drawJPEG(Fixtures.bytes("exif-orientation/Landscape_1.jpg"), x: 0, y: 0, width: 300, height: 200)
+            try page.drawJPEG(Fixtures.bytes("exif-orientation/Landscape_1.jpg"), in: Rect(x: 0, y: 0, width: 300, height: 200))
             try doc.save(to: dir + "/book.pdf")
             #expect(try Tools.qpdfCheck(dir + "/book.pdf"))
             #expect(try Tools.pdfimagesList(dir + "/book.pdf").map(\.width).contains(1800))

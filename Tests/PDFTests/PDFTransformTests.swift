@@ -1,3 +1,4 @@
+import Geometry
 import Testing
 
 @testable import PDF
@@ -30,7 +31,7 @@ import Testing
     @Test(arguments: firstRowEnds)
     func firstRowOfTheStoredImageLandsWhereEXIFSays(orientation: Int, first: Corner, last: Corner) {
         let (x, y, w, h) = (30.0, 50.0, 120.0, 80.0)
-        let m = PDFTransform.placing(orientation: orientation, x: x, y: y, width: w, height: h)
+        let m = PDFTransform.placing(orientation: orientation, in: Rect(x: x, y: y, width: w, height: h))
         // In the image's unit square the stored first row is v = 1, from u = 0 (column 0) to u = 1.
         let firstPixel = m.apply(0, 1)
         let lastPixel = m.apply(1, 1)
@@ -46,7 +47,7 @@ import Testing
     @Test(arguments: [0, 9, -1, 255])
     func invalidOrientationMeansAsStored(orientation: Int) {
         #expect(
-            PDFTransform.placing(orientation: orientation, x: 1, y: 2, width: 3, height: 4)
+            PDFTransform.placing(orientation: orientation, in: Rect(x: 1, y: 2, width: 3, height: 4))
                 == PDFTransform(a: 3, b: 0, c: 0, d: 4, e: 1, f: 2))
     }
 }

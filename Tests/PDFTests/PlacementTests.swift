@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Testing
 
 @testable import PDF
@@ -25,7 +26,8 @@ import TestSupport
             let doc = try PDFDocument()
             let page = try doc.addPage(width: 200, height: 100)
             try page.drawJPEG(
-                red, x: Double(rect.x), y: Double(rect.y), width: Double(rect.width), height: Double(rect.height))
+                red, in: Geometry.Rect(x: Double(rect.x), y: Double(rect.y), width: Double(rect.width),
+                                       height: Double(rect.height)))
             try doc.save(to: dir + "/book.pdf")
             let raster = try Tools.render(dir + "/book.pdf")
             #expect(raster.width == 200 && raster.height == 100)
@@ -82,7 +84,8 @@ import TestSupport
                 ["-size", "40x60", "xc:white", "-fill", "red", "-draw", "rectangle 0,0 19,19"], in: dir, name: "m.jpg")
             let doc = try PDFDocument()
             // Upright it is 60 wide and 40 high; orientation 6 puts stored row 0 on the right, column 0 at the top.
-            try doc.addPage(width: 100, height: 100).drawJPEG(stored, x: 20, y: 30, width: 60, height: 40, orientation: 6)
+            try doc.addPage(width: 100, height: 100)
+                .drawJPEG(stored, in: Geometry.Rect(x: 20, y: 30, width: 60, height: 40), orientation: 6)
             try doc.save(to: dir + "/book.pdf")
             let raster = try Tools.render(dir + "/book.pdf")
             // Rect spans columns 20..<80, rows 30..<70: the red corner is now top right.
@@ -94,7 +97,7 @@ import TestSupport
     private func renderFullPage(fixture: String, orientation: Int, in dir: String) throws -> RGBRaster {
         let doc = try PDFDocument()
         try doc.addPage(width: 180, height: 120)
-            .drawJPEG(Fixtures.bytes(fixture), x: 0, y: 0, width: 180, height: 120, orientation: orientation)
+            .drawJPEG(Fixtures.bytes(fixture), in: Geometry.Rect(x: 0, y: 0, width: 180, height: 120), orientation: orientation)
         let path = dir + "/\(UUID().uuidString).pdf"
         try doc.save(to: path)
         return try Tools.render(path)

@@ -1,3 +1,4 @@
+import Geometry
 import Imaging
 import Testing
 @testable import PhotoBook
@@ -69,7 +70,7 @@ struct CoverPlanTests {
         let back = try #require(plan.back)
         #expect(near(plan.front.placement, cover.frontPhotoCell))
         #expect(near(back.placement, cover.backPhotoCell))
-        #expect(plan.front.photoIndex == 0 && back.photoIndex == 1)
+        #expect(plan.front.photo == 0 && back.photo == 1)
         for photo in [plan.front, back] {
             // Filled, never stretched: the crop has the cell's shape.
             #expect(abs(photo.crop.width / photo.crop.height / (photo.placement.width / photo.placement.height) - 1) < 0.002)

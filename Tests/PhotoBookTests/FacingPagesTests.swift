@@ -11,8 +11,7 @@ struct FacingPagesTests {
         var options = LayoutOptions()
         options.mode = mode
         options.binding = 15 * mm
-        var text = BookText(measure: FixedMeasure(), title: BookText.Title(title: "T"), pageNumbers: true, facingPages: true)
-        text.captions = []
+        let text = BookText(measure: FixedMeasure(), title: BookText.Title(title: "T"), pageNumbers: true, facingPages: true)
         let plan = try #require(Planner.plan(uprightSizes: Array(repeating: (3000, 2000), count: 9), options: options,
                                              text: text))
         for page in plan.pages {

@@ -44,7 +44,7 @@ struct LayoutTests {
         for (number, page) in plan.pages.enumerated() {
             #expect(!page.photos.isEmpty, "page \(number + 1) is empty")
             for (slot, photo) in page.photos.enumerated() {
-                #expect(photo.photoIndex == next, "page \(number + 1): photo \(photo.photoIndex) out of order")
+                #expect(photo.photo.index == next, "page \(number + 1): photo \(photo.photo.index) out of order")
                 next += 1
                 let cell = photo.cell
                 #expect(cell.x >= area.x - epsilon && cell.y >= area.y - epsilon

@@ -1,3 +1,4 @@
+import Geometry
 import Imaging
 import Testing
 @testable import PhotoBook
@@ -22,7 +23,7 @@ struct LosslessPlacementTests {
     func pageRect() throws {
         for size in [(1800, 1200), (1200, 1800), (601, 449)] {
             let placed = try #require(Planner.plan(uprightSizes: [size], options: LayoutOptions())).pages[0].photos[0]
-            let whole = placed.pageRect(ofUpright: SourceRect(x: 0, y: 0, width: Double(size.0), height: Double(size.1)))
+            let whole = placed.pageRect(ofUpright: Rect(x: 0, y: 0, width: Double(size.0), height: Double(size.1)))
             let expected = placed.wholePhotoRect(uprightWidth: size.0, uprightHeight: size.1)
             for (a, b) in [(whole.x, expected.x), (whole.y, expected.y), (whole.width, expected.width), (whole.height, expected.height)] {
                 #expect(abs(a - b) < 1e-9, "\(size)")
@@ -33,8 +34,8 @@ struct LosslessPlacementTests {
                 #expect(abs(a - b) < 1e-9, "\(size)")
             }
             // Sixteen more rows at the top of the upright picture (padding a turn brought there) lie above the cell.
-            let taller = placed.pageRect(ofUpright: SourceRect(x: placed.crop.x, y: placed.crop.y - 16,
-                                                               width: placed.crop.width, height: placed.crop.height + 16))
+            let taller = placed.pageRect(ofUpright: Rect(x: placed.crop.x, y: placed.crop.y - 16,
+                                                         width: placed.crop.width, height: placed.crop.height + 16))
             #expect(abs(taller.y - placed.placement.y) < 1e-9 && taller.y + taller.height > placed.placement.y + placed.placement.height)
         }
     }

@@ -1,3 +1,4 @@
+import Geometry
 import Imaging
 import Testing
 @testable import PhotoBook
@@ -53,7 +54,7 @@ struct PlannerTests {
         options.fit = .fit
         let plan = try #require(Planner.plan(uprightSizes: [(4000, 3000)], options: options))
         let photo = plan.pages[0].photos[0]
-        #expect(photo.crop == SourceRect(x: 0, y: 0, width: 4000, height: 3000))
+        #expect(photo.crop == Rect(x: 0, y: 0, width: 4000, height: 3000))
         // Full width of the cell, height by the photo's aspect, centred vertically.
         #expect(abs(photo.placement.width - 190 * mm) < tolerance)
         #expect(abs(photo.placement.height - 190 * mm * 0.75) < tolerance)
@@ -100,14 +101,14 @@ struct PlannerTests {
 
     @Test func onePagePerPhotoInOrder() throws {
         let plan = try #require(Planner.plan(uprightSizes: [(10, 20), (30, 40), (50, 60)], options: LayoutOptions()))
-        #expect(plan.pages.map { $0.photos.map(\.photoIndex) } == [[0], [1], [2]])
+        #expect(plan.pages.map { $0.photos.map(\.photo) } == [[0], [1], [2]])
     }
 
     @Test func keepOriginalsNeverResamplesAndMapsTheCropOntoTheCell() throws {
         let options = LayoutOptions(pageSize: PageSize(width: 400, height: 400), margin: 0, dpi: 72, fit: .fill,
                                     keepOriginals: true)
         let photo = try #require(Planner.plan(uprightSizes: [(4000, 2000)], options: options)).pages[0].photos[0]
-        #expect(photo.crop == SourceRect(x: 1000, y: 0, width: 2000, height: 2000))
+        #expect(photo.crop == Rect(x: 1000, y: 0, width: 2000, height: 2000))
         #expect(photo.pixelWidth == 2000 && photo.pixelHeight == 2000, "its own pixels, not 400x400")
         #expect(!photo.usesWholePhoto(uprightWidth: 4000, uprightHeight: 2000))
         // The whole photo drawn at 0.2 pt per pixel, shifted left so that its centre square lands on the page.
@@ -118,7 +119,7 @@ struct PlannerTests {
         let options = LayoutOptions(pageSize: PageSize(width: 300, height: 100), margin: 0, dpi: 72, fit: .fill,
                                     keepOriginals: true)
         let photo = try #require(Planner.plan(uprightSizes: [(300, 400)], options: options)).pages[0].photos[0]
-        #expect(photo.crop == SourceRect(x: 0, y: 150, width: 300, height: 100))
+        #expect(photo.crop == Rect(x: 0, y: 150, width: 300, height: 100))
         // 1 pt per pixel; the photo's top is 150 pt above the page's top edge.
         #expect(photo.wholePhotoRect(uprightWidth: 300, uprightHeight: 400) == Rect(x: 0, y: -150, width: 300, height: 400))
     }

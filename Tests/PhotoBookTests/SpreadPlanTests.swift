@@ -1,3 +1,4 @@
+import Geometry
 import Imaging
 import Testing
 @testable import PhotoBook
@@ -26,19 +27,19 @@ struct SpreadPlanTests {
         var seen: [Int: [Int]] = [:]
         for (offset, page) in plan.pages.enumerated() {
             #expect(page.number == offset + 1, sourceLocation: sourceLocation)
-            for photo in page.photos { seen[photo.photoIndex, default: []].append(page.number) }
+            for photo in page.photos { seen[photo.photo.index, default: []].append(page.number) }
             switch page.spread {
             case .left?:
                 #expect(page.number % 2 == 0, "spread starts on page \(page.number)", sourceLocation: sourceLocation)
                 let next = plan.pages[offset + 1]
-                #expect(next.spread == .right && next.photos.map(\.photoIndex) == page.photos.map(\.photoIndex),
+                #expect(next.spread == .right && next.photos.map(\.photo) == page.photos.map(\.photo),
                         sourceLocation: sourceLocation)
             case .right?:
                 #expect(offset > 0 && plan.pages[offset - 1].spread == .left, sourceLocation: sourceLocation)
             case nil:
                 for photo in page.photos {
-                    #expect(!Spreads.isPanorama(width: sizes[photo.photoIndex].width,
-                                                height: sizes[photo.photoIndex].height),
+                    #expect(!Spreads.isPanorama(width: sizes[photo.photo.index].width,
+                                                height: sizes[photo.photo.index].height),
                             "a panorama on page \(page.number) outside a spread", sourceLocation: sourceLocation)
                 }
             }
@@ -73,11 +74,11 @@ struct SpreadPlanTests {
     func booksWithoutPanoramasAreUnchanged(mode: LayoutMode) throws {
         let sizes = [Self.landscape, Self.portrait, (1999, 1000), Self.landscape, Self.portrait, (1000, 1000)]
         var options = Self.options(mode, bleed: 3 * mm, binding: 10 * mm)
-        let text = BookText(measure: FixedMeasure(), captions: ["one", nil, "three", nil, "five", nil],
-                            pageNumbers: true, facingPages: true)
-        let with = try #require(Planner.plan(uprightSizes: sizes, options: options, text: text))
+        let text = BookText(measure: FixedMeasure(), pageNumbers: true, facingPages: true)
+        let photos = BookPhoto.numbered(sizes, captions: ["one", nil, "three", nil, "five", nil])
+        let with = try #require(Planner.plan(photos: photos, options: options, text: text))
         options.spreads = false
-        let without = try #require(Planner.plan(uprightSizes: sizes, options: options, text: text))
+        let without = try #require(Planner.plan(photos: photos, options: options, text: text))
         #expect(with == without)
     }
 
@@ -131,9 +132,9 @@ struct SpreadPlanTests {
                 memo[i * 2 + page % 2] = result
                 return result
             }
-            var text = BookText(measure: FixedMeasure())
-            if sections { text.headings = headings }
-            let plan = try #require(Planner.plan(uprightSizes: sizes, options: Self.options(.auto), text: text))
+            let text = BookText(measure: FixedMeasure())
+            let photos = BookPhoto.numbered(sizes, headings: sections ? headings : [])
+            let plan = try #require(Planner.plan(photos: photos, options: Self.options(.auto), text: text))
             Self.checkSpreads(plan, sizes: sizes)
             #expect(plan.spreadBlanks.count == fewest(0, 1), "\(panoramic) \(headings)")
             #expect(plan.pages.filter { $0.arrangement == "blank" }.count == plan.spreadBlanks.count)
@@ -145,16 +146,16 @@ struct SpreadPlanTests {
     func aBlankPageOnlyWhenNothingElseWorks(mode: LayoutMode) throws {
         let alone = try #require(Planner.plan(uprightSizes: [Self.panorama], options: Self.options(mode)))
         #expect(alone.pages.map(\.arrangement) == ["blank", "spread, left half", "spread, right half"])
-        #expect(alone.spreadBlanks == [SpreadBlank(page: 1, photoIndex: 0)])
+        #expect(alone.spreadBlanks == [SpreadBlank(page: 1, photo: 0)])
         // A photo after the panorama is there to take page 1 in single and grid (it moves ahead of it); auto keeps
         // the order, so it needs the blank.
         let two = try #require(Planner.plan(uprightSizes: [Self.panorama, Self.landscape], options: Self.options(mode)))
         Self.checkSpreads(two, sizes: [Self.panorama, Self.landscape])
         if mode == .auto {
-            #expect(two.spreadBlanks == [SpreadBlank(page: 1, photoIndex: 0)] && two.pages.count == 4)
+            #expect(two.spreadBlanks == [SpreadBlank(page: 1, photo: 0)] && two.pages.count == 4)
         } else {
             #expect(two.spreadBlanks.isEmpty && two.pages.count == 3)
-            #expect(two.pages[0].photos.map(\.photoIndex) == [1])
+            #expect(two.pages[0].photos.map(\.photo) == [1])
         }
     }
 
@@ -163,14 +164,14 @@ struct SpreadPlanTests {
     @Test func inSectionsAPanoramaWaitsForItsOwnPhotosOnly() throws {
         let l = Self.landscape, p = Self.panorama
         let sizes = [l, l, p, p, l, l]
-        var text = BookText(measure: FixedMeasure())
-        text.headings = ["A", "A", "A", "B", "B", "B"]
-        let plan = try #require(Planner.plan(uprightSizes: sizes, options: Self.options(.single), text: text))
+        let text = BookText(measure: FixedMeasure())
+        let photos = BookPhoto.numbered(sizes, headings: ["A", "A", "A", "B", "B", "B"])
+        let plan = try #require(Planner.plan(photos: photos, options: Self.options(.single), text: text))
         Self.checkSpreads(plan, sizes: sizes)
         // A: l, l on pages 1-2, its panorama due on page 3 with no photo of A left: blank, spread on 4-5.
         // B: its panorama due on page 6, a left-hand page: no wait.
-        #expect(plan.pages.map { $0.photos.map(\.photoIndex) } == [[0], [1], [], [2], [2], [3], [3], [4], [5]])
-        #expect(plan.spreadBlanks == [SpreadBlank(page: 3, photoIndex: 2)])
+        #expect(plan.pages.map { $0.photos.map(\.photo) } == [[0], [1], [], [2], [2], [3], [3], [4], [5]])
+        #expect(plan.spreadBlanks == [SpreadBlank(page: 3, photo: 2)])
         #expect(plan.pages[5].heading == "B" && plan.pages[5].spread == .left)
     }
 
@@ -180,7 +181,7 @@ struct SpreadPlanTests {
         let sizes = [l, l, p, l, l, l, l]
         let plan = try #require(Planner.plan(uprightSizes: sizes, options: Self.options(.grid(columns: 2, rows: 2))))
         Self.checkSpreads(plan, sizes: sizes)
-        #expect(plan.pages.map { $0.photos.map(\.photoIndex) } == [[0, 1, 3, 4], [2], [2], [5, 6]])
+        #expect(plan.pages.map { $0.photos.map(\.photo) } == [[0, 1, 3, 4], [2], [2], [5, 6]])
         #expect(plan.pages.map(\.arrangement) == ["grid 2x2", "spread, left half", "spread, right half", "grid 2x2"])
     }
 
@@ -234,9 +235,9 @@ struct SpreadPlanTests {
     /// A caption goes on the right-hand page; the picture stops above its band on both pages.
     @Test func aCaptionedSpreadKeepsItsHalvesLevel() throws {
         let options = Self.options(.single, bleed: 3 * mm, binding: 10 * mm)
-        let text = BookText(measure: FixedMeasure(), captions: [nil, "A long way round"], pageNumbers: true,
-                            facingPages: true)
-        let plan = try #require(Planner.plan(uprightSizes: [Self.landscape, Self.panorama], options: options, text: text))
+        let text = BookText(measure: FixedMeasure(), pageNumbers: true, facingPages: true)
+        let photos = BookPhoto.numbered([Self.landscape, Self.panorama], captions: [nil, "A long way round"])
+        let plan = try #require(Planner.plan(photos: photos, options: options, text: text))
         let left = plan.pages[1], right = plan.pages[2]
         #expect(left.spread == .left && right.spread == .right)
         #expect(left.texts.isEmpty, "no caption and no number on the left half")
@@ -255,9 +256,9 @@ struct SpreadPlanTests {
     /// A section that starts with a panorama puts its heading on the spread's left page, the picture under it.
     @Test func aHeadingSitsOverTheSpread() throws {
         let options = Self.options(.auto)
-        var text = BookText(measure: FixedMeasure(), title: BookText.Title(title: "T"))
-        text.headings = ["Alps", "Alps"]
-        let plan = try #require(Planner.plan(uprightSizes: [Self.panorama, Self.landscape], options: options, text: text))
+        let text = BookText(measure: FixedMeasure(), title: BookText.Title(title: "T"))
+        let photos = BookPhoto.numbered([Self.panorama, Self.landscape], headings: ["Alps", "Alps"])
+        let plan = try #require(Planner.plan(photos: photos, options: options, text: text))
         let left = plan.pages[1]
         #expect(left.spread == .left && left.heading == "Alps")
         let heading = try #require(left.texts.first { $0.role == .heading })

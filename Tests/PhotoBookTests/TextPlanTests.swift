@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Testing
 @testable import PhotoBook
 import Platform
@@ -42,9 +43,9 @@ struct TextPlanTests {
                   numbers: Bool = false) throws -> BookPlan {
         var options = LayoutOptions()
         options.mode = mode
-        let text = BookText(measure: measure, title: title, captions: captions, pageNumbers: numbers)
-        return try #require(Planner.plan(uprightSizes: Array(repeating: (3000, 2000), count: count), options: options,
-                                         text: text))
+        let text = BookText(measure: measure, title: title, pageNumbers: numbers)
+        let photos = BookPhoto.numbered(Array(repeating: (3000, 2000), count: count), captions: captions)
+        return try #require(Planner.plan(photos: photos, options: options, text: text))
     }
 
     @Test(arguments: [LayoutMode.single, .grid(columns: 2, rows: 2), .auto])
@@ -54,7 +55,7 @@ struct TextPlanTests {
         let area = LayoutOptions().contentArea!
         for page in plan.pages {
             let texts = page.texts.filter { $0.role == .caption }
-            #expect(texts.count == page.photos.filter { captions[$0.photoIndex] != nil }.count)
+            #expect(texts.count == page.photos.filter { captions[$0.photo.index] != nil }.count)
             for text in texts {
                 // Under exactly one photo, as wide as its cell, inside the margins.
                 let photo = try #require(page.photos.first { abs($0.cell.x - text.box.x) < 1e-6
@@ -75,8 +76,8 @@ struct TextPlanTests {
         #expect(first.arrangement == "title")
         #expect(first.texts.map(\.role) == [.title, .subtitle, .author])
         #expect(first.texts[0].lines == ["Summer in Κρήτη"])
-        #expect(first.photos.map(\.photoIndex) == [2])
-        #expect(plan.pages.dropFirst().flatMap { $0.photos.map(\.photoIndex) } == [0, 1, 3])
+        #expect(first.photos.map(\.photo) == [2])
+        #expect(plan.pages.dropFirst().flatMap { $0.photos.map(\.photo) } == [0, 1, 3])
         // The title page counts as page 1 and carries no number; the others do, centred in the footer.
         #expect(plan.pages.map(\.number) == [1, 2, 3, 4])
         #expect(!first.texts.contains { $0.role == .pageNumber })
@@ -156,18 +157,18 @@ extension TextPlanTests {
     func eachSectionStartsOnANewPageUnderItsHeading(mode: LayoutMode) throws {
         var options = LayoutOptions()
         options.mode = mode
-        var text = BookText(measure: measure)
-        text.headings = ["Reykjavík", "Reykjavík", "Reykjavík", "Vík", "Vík", "Höfn"]
-        let plan = try #require(Planner.plan(uprightSizes: Array(repeating: (3000, 2000), count: 6), options: options,
-                                             text: text))
+        let text = BookText(measure: measure)
+        let headings = ["Reykjavík", "Reykjavík", "Reykjavík", "Vík", "Vík", "Höfn"]
+        let photos = BookPhoto.numbered(Array(repeating: (3000, 2000), count: 6), headings: headings)
+        let plan = try #require(Planner.plan(photos: photos, options: options, text: text))
         let starts = plan.pages.enumerated().filter { $0.element.heading != nil }
         #expect(starts.map(\.element.heading) == ["Reykjavík", "Vík", "Höfn"])
         // No page mixes two sections, and the photos keep their order.
         for page in plan.pages {
-            let sections = Set(page.photos.map { text.headings[$0.photoIndex] })
+            let sections = Set(page.photos.map { headings[$0.photo.index] })
             #expect(sections.count == 1)
         }
-        #expect(plan.pages.flatMap { $0.photos.map(\.photoIndex) } == Array(0..<6))
+        #expect(plan.pages.flatMap { $0.photos.map(\.photo.index) } == Array(0..<6))
         // The heading sits at the top of the area, the photos under it.
         let area = options.contentArea!
         for (_, page) in starts {

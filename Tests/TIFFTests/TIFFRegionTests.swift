@@ -1,3 +1,4 @@
+import Geometry
 import Imaging
 import ImageCodec
 import Testing
@@ -16,7 +17,7 @@ import TestSupport
         let request = DecodeRequest(region: region, minimumWidth: 10, minimumHeight: 6, maxPixels: 1 << 20)
         let decoded = try TIFFCodec().decode(source, request, shouldCancel: { false })
         #expect(decoded.scale == 1.0 / 3)
-        #expect(decoded.covers == SourceRect(x: 5, y: 3, width: 30, height: 20))
+        #expect(decoded.covers == Rect(x: 5, y: 3, width: 30, height: 20))
         #expect(decoded.storedWidth == whole.width && decoded.storedHeight == whole.height)
         #expect(decoded.image == TIFFTestSupport.boxShrink(whole, region: region, factor: 3))
     }
@@ -27,7 +28,7 @@ import TestSupport
         let request = DecodeRequest(region: PixelRegion(x: 40, y: 20, width: 100, height: 100), minimumWidth: 8,
                                     minimumHeight: 12, maxPixels: 1 << 20)
         let decoded = try TIFFCodec().decode(source, request, shouldCancel: { false })
-        #expect(decoded.covers == SourceRect(x: 40, y: 20, width: 8, height: 12))
+        #expect(decoded.covers == Rect(x: 40, y: 20, width: 8, height: 12))
         #expect(decoded.image == TIFFTestSupport.boxShrink(whole, region: PixelRegion(x: 40, y: 20, width: 8, height: 12),
                                                            factor: 1))
         #expect(throws: CodecError.failed("the part of the picture asked for lies outside it")) {

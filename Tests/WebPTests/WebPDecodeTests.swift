@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import ImageCodec
 import Imaging
 import Testing
@@ -28,7 +29,7 @@ struct WebPDecodeTests {
         #expect(decoded.image.width == reference.width && decoded.image.height == reference.height)
         #expect(decoded.image.maxDifference(to: reference) == 0)
         #expect(decoded.scale == 1)
-        #expect(decoded.covers == SourceRect(x: 0, y: 0, width: Double(reference.width), height: Double(reference.height)))
+        #expect(decoded.covers == Rect(x: 0, y: 0, width: Double(reference.width), height: Double(reference.height)))
         #expect(decoded.storedWidth == reference.width && decoded.storedHeight == reference.height)
     }
 
@@ -86,7 +87,7 @@ struct WebPDecodeTests {
         let half = try WebPTestSupport.decode(bytes, region: region, minimumWidth: 25, minimumHeight: 20)
         #expect(half.scale == 0.5)
         // Lossless frames: the region is taken as asked (no even alignment).
-        #expect(half.covers == SourceRect(x: 5, y: 3, width: 50, height: 40))
+        #expect(half.covers == Rect(x: 5, y: 3, width: 50, height: 40))
         #expect(half.image.width == 25 && half.image.height == 20)
         var expected = BoxShrink(region: PixelRegion(x: 0, y: 0, width: 50, height: 40), factor: 2)
         let crop = WebPTestSupport.crop(full, region)

@@ -1,3 +1,4 @@
+import Geometry
 import ImageCodec
 import Imaging
 import Testing
@@ -23,8 +24,8 @@ struct WebPRegionTests {
                                               minimumHeight: clamped.height)
         let covers = PixelRegion(x: clamped.x & ~1, y: clamped.y & ~1,
                                  width: clamped.width + (clamped.x & 1), height: clamped.height + (clamped.y & 1))
-        #expect(part.covers == SourceRect(x: Double(covers.x), y: Double(covers.y),
-                                          width: Double(covers.width), height: Double(covers.height)))
+        #expect(part.covers == Rect(x: Double(covers.x), y: Double(covers.y),
+                                    width: Double(covers.width), height: Double(covers.height)))
         #expect(part.scale == 1)
         #expect(part.image.width == covers.width && part.image.height == covers.height)
         #expect(part.image.maxDifference(to: WebPTestSupport.crop(full, covers)) == 0)
@@ -36,7 +37,7 @@ struct WebPRegionTests {
         let full = try WebPTestSupport.decodeWhole(bytes).image
         let region = PixelRegion(x: 7, y: 3, width: 21, height: 17)
         let part = try WebPTestSupport.decode(bytes, region: region, minimumWidth: 21, minimumHeight: 17)
-        #expect(part.covers == SourceRect(x: 7, y: 3, width: 21, height: 17))
+        #expect(part.covers == Rect(x: 7, y: 3, width: 21, height: 17))
         #expect(part.image.pixels == WebPTestSupport.crop(full, region).pixels)
     }
 
@@ -65,9 +66,9 @@ struct WebPRegionTests {
         // The one scale is within a tenth of a pixel of both decoded sides.
         #expect(abs(Double(image.width) - Double(width) * scaled.scale) < 0.1)
         #expect(abs(Double(image.height) - Double(height) * scaled.scale) < 0.1)
-        #expect(scaled.covers == SourceRect(x: 0, y: 0, width: Double(width), height: Double(height)))
+        #expect(scaled.covers == Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
         let full = try WebPTestSupport.decodeWhole(bytes).image
-        let reference = try Resampler.resample(full, region: SourceRect(x: 0, y: 0, width: Double(width), height: Double(height)),
+        let reference = try Resampler.resample(full, region: Rect(x: 0, y: 0, width: Double(width), height: Double(height)),
                                                width: image.width, height: image.height)
         // Measured 1.7 to 2.4: libwebp's rescaler averages areas (a box filter), the engine's is Lanczos-3, and
         // the two filters alone differ by 1.8 at 1200x800 to 300x200; against a box downscale of the full
@@ -81,12 +82,12 @@ struct WebPRegionTests {
         let bytes = try Fixtures.read(try WebPTestSupport.madeLossy(width: 1200, height: 800))
         let region = PixelRegion(x: 301, y: 151, width: 600, height: 400)
         let scaled = try WebPTestSupport.decode(bytes, region: region, minimumWidth: 200, minimumHeight: 100)
-        #expect(scaled.covers == SourceRect(x: 300, y: 150, width: 601, height: 401))
+        #expect(scaled.covers == Rect(x: 300, y: 150, width: 601, height: 401))
         #expect(scaled.image.width >= 200 && scaled.image.height >= 133)
         #expect(abs(Double(scaled.image.width) - 601 * scaled.scale) < 0.1)
         #expect(abs(Double(scaled.image.height) - 401 * scaled.scale) < 0.1)
         let full = try WebPTestSupport.decodeWhole(bytes).image
-        let reference = try Resampler.resample(full, region: SourceRect(x: 300, y: 150, width: 601, height: 401),
+        let reference = try Resampler.resample(full, region: Rect(x: 300, y: 150, width: 601, height: 401),
                                                width: scaled.image.width, height: scaled.image.height)
         #expect(scaled.image.meanDifference(to: reference) < 3)
     }

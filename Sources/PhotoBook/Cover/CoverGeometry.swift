@@ -1,3 +1,5 @@
+import Geometry
+
 /// Where the parts of a paperback's wrap cover lie on its one PDF page: back, spine and front side by side, the
 /// bleed round the outside. Points, origin at the page's bottom left, as every `Rect` of the package.
 ///

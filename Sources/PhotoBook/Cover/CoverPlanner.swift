@@ -1,3 +1,5 @@
+import Geometry
+
 /// The words of a wrap cover and the font's measure to set them with.
 public struct CoverWords: Sendable {
     public var measure: any TextMeasure
@@ -35,9 +37,9 @@ public struct SpineText: Sendable, Equatable {
 /// Everything a wrap cover is made of, placed: the page's parts, the photos' cells and crops, the words.
 public struct CoverPlan: Sendable, Equatable {
     public var geometry: CoverGeometry
-    /// The front photo (`photoIndex` 0), covering the front panel to its bleed edges.
+    /// The front photo (photo 0), covering the front panel to its bleed edges.
     public var front: PlacedPhoto
-    /// The back photo (`photoIndex` 1), covering the back panel to its bleed edges; nil for a plain back.
+    /// The back photo (photo 1), covering the back panel to its bleed edges; nil for a plain back.
     public var back: PlacedPhoto?
     /// The title, subtitle and author at the top of the front, inside its safe area, over the photo.
     public var frontTexts: [PlacedText] = []
@@ -66,10 +68,10 @@ public enum CoverPlanner {
         guard geometry.problem == nil, dpi.isFinite, dpi > 0 else { return nil }
         var layout = LayoutOptions(pageSize: geometry.mediaSize, margin: 0, dpi: dpi, fit: .fill)
         layout.bleed = 0
-        let frontPhoto = Planner.place(photoIndex: 0, width: front.width, height: front.height,
+        let frontPhoto = Planner.place(0, width: front.width, height: front.height,
                                        in: geometry.frontPhotoCell, options: layout)
         let backPhoto = back.map {
-            Planner.place(photoIndex: 1, width: $0.width, height: $0.height, in: geometry.backPhotoCell, options: layout)
+            Planner.place(1, width: $0.width, height: $0.height, in: geometry.backPhotoCell, options: layout)
         }
         var plan = CoverPlan(geometry: geometry, front: frontPhoto, back: backPhoto)
         if let words {

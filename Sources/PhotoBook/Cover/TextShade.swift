@@ -1,3 +1,4 @@
+import Geometry
 import Imaging
 
 /// Black or white, whichever reads better over the part of a photo a line of text covers.

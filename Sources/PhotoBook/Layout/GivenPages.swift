@@ -1,101 +1,39 @@
 import Foundation
-import Imaging
+import Geometry
 
 /// A page whose photos the user chose (a book description file), and optionally how they share it.
 public struct GivenPage: Sendable, Equatable {
-    /// Indices of the photos given to the planner, in reading order.
-    public var photos: [Int]
-    /// The arrangement pinned for the page (`GivenLayout`), or nil for the one that crops least.
-    public var layout: String?
+    /// Its photos, in reading order.
+    public var photos: [PhotoID]
+    /// The arrangement pinned for the page (`PageArrangement`), or nil for the one that crops least.
+    public var layout: PageArrangement?
     /// The heading the page starts a section with.
     public var heading: String?
 
-    public init(photos: [Int], layout: String? = nil, heading: String? = nil) {
+    public init(photos: [PhotoID], layout: PageArrangement? = nil, heading: String? = nil) {
         self.photos = photos
         self.layout = layout
         self.heading = heading
     }
 }
 
-/// Where a crop keeps its centre: fractions of the upright photo's width and height, from its top left corner.
-public struct FocusPoint: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
-    public init(x: Double, y: Double) { self.x = x; self.y = y }
-}
-
-/// A page arrangement as a description file names it: `single`, `grid 3x2`, or an automatic layout's tree
-/// (`[1 | 2]`, `[1 / [2 | 3]]`, and `1` for one photo on the whole area), as `--verbose` and `--dry-run` list it.
-public enum GivenLayout: Sendable, Equatable {
-    case single
-    case grid(columns: Int, rows: Int)
-    case arrangement(Arrangement)
-
-    /// Nil when `name` is none of these; spaces inside the tree do not matter.
-    public init?(_ name: String) {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        if trimmed == "single" { self = .single; return }
-        if trimmed.hasPrefix("grid ") {
-            let size = trimmed.dropFirst(5).split(separator: "x", omittingEmptySubsequences: false)
-            guard size.count == 2, let columns = Int(size[0]), let rows = Int(size[1]),
-                  (1...LayoutLimits.gridSide).contains(columns), (1...LayoutLimits.gridSide).contains(rows) else { return nil }
-            self = .grid(columns: columns, rows: rows)
-            return
-        }
-        let compact = trimmed.filter { $0 != " " }
-        let count = compact.filter(\.isNumber).count
-        // An arrangement names its photos 1 to n in reading order; the enumeration is what the auto layout tries.
-        guard (1...LayoutLimits.maxPerPage).contains(count),
-              let found = Arrangement.all(of: count).first(where: { $0.description.filter { $0 != " " } == compact })
-        else { return nil }
-        self = .arrangement(found)
-    }
-
-    /// Whether a page of `count` photos can use it: a grid holds up to its cells, the others exactly their photos.
-    public func holds(_ count: Int) -> Bool {
-        switch self {
-        case .single: return count == 1
-        case .grid(let columns, let rows): return (1...(columns * rows)).contains(count)
-        case .arrangement(let arrangement): return arrangement.count == count
-        }
-    }
-
-    /// What it holds, for messages: `1 photo`, `1 to 6 photos`, `3 photos`.
-    public var capacity: String {
-        switch self {
-        case .single: return "1 photo"
-        case .grid(let columns, let rows): return columns * rows == 1 ? "1 photo" : "1 to \(columns * rows) photos"
-        case .arrangement(let arrangement): return arrangement.count == 1 ? "1 photo" : "\(arrangement.count) photos"
-        }
-    }
-}
-
 extension Planner {
     /// Pages exactly as given (a title page first, blank pages at the end, numbers and boxes as `plan` makes them),
-    /// each photo's crop moved towards its focus point.
-    /// - Parameter focus: per photo given to the planner, where its crop keeps its centre; nil or missing for the
-    ///   middle.
+    /// each photo's crop moved towards its focus point (`BookPhoto.focus`).
     /// - Returns: nil when the options cannot make a book, or a page cannot be laid out.
-    public static func plan(uprightSizes: [(width: Int, height: Int)], pages: [GivenPage], focus: [FocusPoint?] = [],
-                            options: LayoutOptions, text: BookText? = nil) -> BookPlan? {
-        guard var plan = plan(uprightSizes: uprightSizes, options: options, text: text, given: pages) else { return nil }
-        for page in plan.pages.indices {
-            for slot in plan.pages[page].photos.indices {
-                let index = plan.pages[page].photos[slot].photoIndex
-                guard index < focus.count, let point = focus[index] else { continue }
-                plan.pages[page].photos[slot].focus(on: point, width: uprightSizes[index].width,
-                                                    height: uprightSizes[index].height)
-            }
-        }
-        return plan
+    public static func plan(photos: [BookPhoto], pages: [GivenPage], options: LayoutOptions,
+                            text: BookText? = nil) -> BookPlan? {
+        plan(photos: photos, options: options, text: text, given: pages)
     }
 
     /// The pages of `given`, each laid out on its own in `area` (less its heading): its pinned layout when that
     /// holds its photos, else the arrangement that crops least. Nil when a page cannot be laid out.
-    static func planGiven(_ given: [GivenPage], sizes: [(width: Int, height: Int)], area: Rect,
+    static func planGiven(_ given: [GivenPage], photos: [PhotoID: BookPhoto], area: Rect,
                           options: LayoutOptions, text: BookText?) -> [PlannedPage]? {
         var pages: [PlannedPage] = []
-        for page in given where !page.photos.isEmpty {
+        for page in given {
+            let pagePhotos = page.photos.compactMap { photos[$0] }
+            guard !pagePhotos.isEmpty else { continue }
             var pageArea = area
             var headingText: PlacedText?
             if let text, let heading = page.heading, !heading.isEmpty {
@@ -104,11 +42,11 @@ extension Planner {
                 pageArea.height -= placed.box.height + text.headingGap
                 guard pageArea.height >= LayoutOptions.minimumContentSide else { return nil }
             }
-            guard let layout = layoutPage(page, sizes: sizes, area: pageArea, options: options, text: text),
-                  var planned = planPhotos(page.photos, sizes: sizes, area: pageArea, firstArea: nil, options: options,
-                                           text: text, layouts: [layout])?.first else { return nil }
+            guard let layout = layoutPage(pagePhotos, pinned: page.layout, area: pageArea, options: options, text: text),
+                  var planned = planPhotos(pagePhotos, area: pageArea, firstArea: nil, options: options, text: text,
+                                           layouts: [layout])?.first else { return nil }
             if let headingText {
-                planned.texts.insert(headingText, at: 0)
+                planned.words.insert(headingText, at: 0)
                 planned.heading = headingText.lines.joined(separator: " ")
             }
             pages.append(planned)
@@ -118,31 +56,30 @@ extension Planner {
 
     /// One given page's cells. A pinned layout that no longer holds the page's photos (one failed when it was
     /// decoded) gives way to the best arrangement.
-    static func layoutPage(_ page: GivenPage, sizes: [(width: Int, height: Int)], area: Rect, options: LayoutOptions,
+    static func layoutPage(_ photos: [BookPhoto], pinned: PageArrangement?, area: Rect, options: LayoutOptions,
                            text: BookText?) -> PageLayouts.Page? {
-        let count = page.photos.count
-        let aspects = page.photos.map { Double(max(sizes[$0].width, 1)) / Double(max(sizes[$0].height, 1)) }
-        let pinned = page.layout.flatMap(GivenLayout.init).flatMap { $0.holds(count) ? $0 : nil }
-        switch pinned {
+        let count = photos.count
+        let aspects = photos.map(\.aspect)
+        switch pinned.flatMap({ $0.holds(count) ? $0 : nil }) {
         case .single?:
-            return PageLayouts.Page(count: 1, cells: [area], name: "single")
+            return PageLayouts.Page(count: 1, cells: [area], arrangement: .single)
         case .grid(let columns, let rows)?:
             guard let cells = PageLayouts.gridCells(columns: columns, rows: rows, area: area, gap: options.gap)
             else { return nil }
-            return PageLayouts.Page(count: count, cells: cells, name: LayoutMode.grid(columns: columns, rows: rows).description)
-        case .arrangement(let arrangement)?:
-            return autoLayout(page, area: area, options: options, text: text)
+            return PageLayouts.Page(count: count, cells: cells, arrangement: .grid(columns: columns, rows: rows))
+        case .arranged(let arrangement)?:
+            return autoLayout(photos, area: area, options: options, text: text)
                 .bestPage(aspects, arrangements: [arrangement])?.page
         case nil:
             guard count <= LayoutLimits.maxPerPage else { return nil }
-            return autoLayout(page, area: area, options: options, text: text)
+            return autoLayout(photos, area: area, options: options, text: text)
                 .bestPage(aspects, arrangements: Arrangement.all(of: count))?.page
         }
     }
 
-    private static func autoLayout(_ page: GivenPage, area: Rect, options: LayoutOptions, text: BookText?) -> AutoLayout {
+    private static func autoLayout(_ photos: [BookPhoto], area: Rect, options: LayoutOptions, text: BookText?) -> AutoLayout {
         let bands: ((Int, Double) -> Double)? = text.map { text in
-            { slot, width in text.captionBand(text.caption(of: page.photos[slot]), width: width) }
+            { slot, width in text.captionBand(text.caption(of: photos[slot]), width: width) }
         }
         return AutoLayout(area: area, gap: options.gap, maxPerPage: LayoutLimits.maxPerPage, bands: bands)
     }

@@ -1,30 +1,4 @@
-/// What the layouts can do, for the command line to check values against.
-public enum LayoutLimits {
-    /// The most photos an automatic page may hold: every arrangement is tried, and 394 of them hold six.
-    public static let maxPerPage = 6
-    /// The most columns or rows of a grid.
-    public static let gridSide = 20
-    /// The largest page-count step (a print service's signature is 4 to 32 pages).
-    public static let padTo = 64
-}
-
-/// How photos are shared out over pages.
-public enum LayoutMode: Sendable, Equatable, Hashable, CustomStringConvertible {
-    /// One photo per page, in the area inside the margins.
-    case single
-    /// `columns` x `rows` equal cells per page, filled row by row; only the last page may have empty cells.
-    case grid(columns: Int, rows: Int)
-    /// Pages of 1 to `LayoutOptions.maxPerPage` photos in arrangements chosen to crop as little as possible.
-    case auto
-
-    public var description: String {
-        switch self {
-        case .single: return "single"
-        case .grid(let columns, let rows): return "grid \(columns)x\(rows)"
-        case .auto: return "auto"
-        }
-    }
-}
+import Geometry
 
 /// The cells of each page, in points, for photos of the given aspects (width over height, upright): the part of
 /// planning that decides where photos go, before what pixels each one needs.
@@ -34,8 +8,8 @@ enum PageLayouts {
         var count: Int
         /// Their cells in reading order (the last page of a grid may have more cells than photos).
         var cells: [Rect]
-        /// What the verbose listing and the report call the arrangement.
-        var name: String
+        /// How the photos share the page.
+        var arrangement: PageArrangement
     }
 
     /// - Parameter bands: the height a photo's caption takes from a cell of a given width (photo index in
@@ -45,7 +19,7 @@ enum PageLayouts {
                       bands: ((Int, Double) -> Double)? = nil, firstArea: Rect? = nil) -> [Page]? {
         switch mode {
         case .single:
-            return aspects.indices.map { Page(count: 1, cells: [$0 == 0 ? firstArea ?? area : area], name: "single") }
+            return aspects.indices.map { Page(count: 1, cells: [$0 == 0 ? firstArea ?? area : area], arrangement: .single) }
         case .grid(let columns, let rows):
             guard let cells = gridCells(columns: columns, rows: rows, area: area, gap: gap),
                   let firstCells = gridCells(columns: columns, rows: rows, area: firstArea ?? area, gap: gap)
@@ -53,7 +27,7 @@ enum PageLayouts {
             let perPage = columns * rows
             return stride(from: 0, to: aspects.count, by: perPage).map { start in
                 Page(count: min(perPage, aspects.count - start), cells: start == 0 ? firstCells : cells,
-                     name: mode.description)
+                     arrangement: .grid(columns: columns, rows: rows))
             }
         case .auto:
             return AutoLayout(area: area, gap: gap, maxPerPage: maxPerPage, bands: bands, firstArea: firstArea)
@@ -175,13 +149,13 @@ struct AutoLayout {
             let cost = Double(aspects.count) * layout.cropShare * layout.cropShare + Self.pagePrice
                 + 1e-7 * Double(Self.readingInversions(layout.cells))
             if best == nil || cost < best!.cost {
-                best = (cost, PageLayouts.Page(count: aspects.count, cells: layout.cells, name: arrangement.description))
+                best = (cost, PageLayouts.Page(count: aspects.count, cells: layout.cells, arrangement: .arranged(arrangement)))
             }
         }
         if best == nil, aspects.count == 1 {
             // One photo always fits: the whole area, however much it crops.
             let share = 1 - min(area.width / area.height / aspects[0], aspects[0] / (area.width / area.height))
-            best = (share * share + Self.pagePrice, PageLayouts.Page(count: 1, cells: [area], name: "1"))
+            best = (share * share + Self.pagePrice, PageLayouts.Page(count: 1, cells: [area], arrangement: .arranged(.photo)))
         }
         return best
     }

@@ -1,20 +1,22 @@
+import Geometry
+
 /// Planning with `--spreads` (the rule is in `Spreads`).
 extension Planner {
-    /// The pages of each section (photos as indices into `sizes`, and the area of its first page when a heading
+    /// The pages of each section (its photos, and the area of its first page when a heading
     /// takes part of it), the book's photos starting on page `firstPage`: panoramas as spreads on a left-hand page
     /// and the right-hand page after it, the other photos as without spreads. The sections' paginations are
     /// chosen together, so that a section can end on the side that lets the next one start its spread without a
     /// blank page.
-    static func planSectionsWithSpreads(_ sections: [(photos: [Int], firstArea: Rect?)],
-                                        sizes: [(width: Int, height: Int)], area: Rect, options: LayoutOptions,
+    static func planSectionsWithSpreads(_ sections: [(photos: [BookPhoto], firstArea: Rect?)], area: Rect,
+                                        options: LayoutOptions,
                                         text: BookText?, firstPage: Int) -> [[PlannedPage]]? {
         // best[side]: the fewest blanks and least cost for the sections so far, the next page on `side`, and the
         // steps of each section on that way.
         var best: [Int: (blanks: Int, cost: Double, steps: [[Spreads.Step]])] = [firstPage % 2: (0, 0, [])]
         for section in sections {
             let sequence = section.photos
-            let aspects = sequence.map { Double(max(sizes[$0].width, 1)) / Double(max(sizes[$0].height, 1)) }
-            let panoramic = sequence.map { Spreads.isPanorama(width: sizes[$0].width, height: sizes[$0].height) }
+            let aspects = sequence.map(\.aspect)
+            let panoramic = sequence.map { Spreads.isPanorama(width: $0.width, height: $0.height) }
             let bands: ((Int, Double) -> Double)? = text.map { text in
                 { slot, width in text.captionBand(text.caption(of: sequence[slot]), width: width) }
             }
@@ -36,7 +38,7 @@ extension Planner {
         guard let chosen = best.values.min(by: { ($0.blanks, $0.cost) < ($1.blanks, $1.cost) }) else { return nil }
         var result: [[PlannedPage]] = []
         for (section, steps) in zip(sections, chosen.steps) {
-            guard let pages = pages(of: steps, sequence: section.photos, sizes: sizes, firstArea: section.firstArea,
+            guard let pages = pages(of: steps, sequence: section.photos, firstArea: section.firstArea,
                                     options: options, text: text) else { return nil }
             result.append(pages)
         }
@@ -44,20 +46,20 @@ extension Planner {
     }
 
     /// A section's steps made into pages.
-    static func pages(of steps: [Spreads.Step], sequence: [Int], sizes: [(width: Int, height: Int)], firstArea: Rect?,
+    static func pages(of steps: [Spreads.Step], sequence: [BookPhoto], firstArea: Rect?,
                       options: LayoutOptions, text: BookText?) -> [PlannedPage]? {
         var pages: [PlannedPage] = []
         var first = true
         for step in steps {
             switch step {
             case .page(let layout, let positions):
-                pages.append(photoPage(layout, photos: positions.map { sequence[$0] }, sizes: sizes, options: options,
+                pages.append(photoPage(layout, photos: positions.map { sequence[$0] }, options: options,
                                        text: text))
                 first = false
             case .blank:
-                pages.append(PlannedPage(size: options.mediaSize, photos: [], arrangement: "blank"))
+                pages.append(PlannedPage(kind: .blank, size: options.mediaSize))
             case .spread(let position):
-                guard let spread = spreadPages(sequence[position], sizes: sizes, headingArea: first ? firstArea : nil,
+                guard let spread = spreadPages(sequence[position], headingArea: first ? firstArea : nil,
                                                options: options, text: text) else { return nil }
                 pages += spread
                 first = false
@@ -68,12 +70,12 @@ extension Planner {
 
     /// The two pages of a panorama's spread, in their final place on the PDF page: the caption on the right-hand
     /// page under the picture, the picture under the section's heading when it starts one (`headingArea`).
-    static func spreadPages(_ index: Int, sizes: [(width: Int, height: Int)], headingArea: Rect?,
+    static func spreadPages(_ photo: BookPhoto, headingArea: Rect?,
                             options: LayoutOptions, text: BookText?) -> [PlannedPage]? {
         guard let content = options.area(onPage: 2), let right = options.area(onPage: 1) else { return nil }
         var caption: PlacedText?
         var band = 0.0
-        if let text, let words = text.caption(of: index) {
+        if let text, let words = text.caption(of: photo) {
             let (lines, _) = TextLines.wrap(words, width: right.width, size: text.captionSize,
                                             maxLines: text.captionLines, measure: text.measure)
             if !lines.isEmpty {
@@ -89,13 +91,11 @@ extension Planner {
         let bottom = band > 0 ? content.y + band : fill ? bleedBox.y : content.y
         let top = headingArea.map { $0.y + $0.height } ?? (fill ? bleedBox.y + bleedBox.height : content.y + content.height)
         guard top - bottom >= LayoutOptions.minimumContentSide else { return nil }
-        let halves = Spreads.halves(photoIndex: index, width: sizes[index].width, height: sizes[index].height,
+        var halves = Spreads.halves(photo.id, width: photo.width, height: photo.height,
                                     vertical: (bottom, top), options: options)
-        var leftPage = PlannedPage(size: options.mediaSize, photos: [halves[0]], arrangement: "spread, left half")
-        leftPage.spread = .left
-        var rightPage = PlannedPage(size: options.mediaSize, photos: [halves[1]], arrangement: "spread, right half")
-        rightPage.spread = .right
-        if let caption { rightPage.texts.append(caption) }
-        return [leftPage, rightPage]
+        // The caption is the photo's, set on the right-hand page.
+        halves[1].caption = caption
+        return [PlannedPage(kind: .spreadHalf(.left), size: options.mediaSize, photos: [halves[0]]),
+                PlannedPage(kind: .spreadHalf(.right), size: options.mediaSize, photos: [halves[1]])]
     }
 }

@@ -1,17 +1,4 @@
-import Imaging
-
-/// Which page of a spread: the left-hand (even) page or the right-hand (odd) page after it.
-public enum SpreadSide: String, Sendable, Equatable {
-    case left, right
-}
-
-/// A blank page left inside the book so that a spread starts on a left-hand page.
-public struct SpreadBlank: Sendable, Equatable {
-    /// The blank page's number (1-based).
-    public var page: Int
-    /// The photo (index among the planner's photos) whose spread follows it.
-    public var photoIndex: Int
-}
+import Geometry
 
 /// Spreads (`--spreads`): a panorama crosses the gutter of a left-hand (even) page and the right-hand page after
 /// it, never from a right-hand page to the next left-hand page, which is the other side of the sheet.
@@ -66,14 +53,14 @@ enum Spreads {
         switch mode {
         case .single:
             steps = waiting(panoramic: panoramic, perPage: 1, startPage: startPage) { positions, first in
-                PageLayouts.Page(count: 1, cells: [first ? firstArea ?? area : area], name: "single")
+                PageLayouts.Page(count: 1, cells: [first ? firstArea ?? area : area], arrangement: .single)
             }
         case .grid(let columns, let rows):
             guard let cells = PageLayouts.gridCells(columns: columns, rows: rows, area: area, gap: gap),
                   let firstCells = PageLayouts.gridCells(columns: columns, rows: rows, area: firstArea ?? area, gap: gap)
             else { return nil }
             steps = waiting(panoramic: panoramic, perPage: columns * rows, startPage: startPage) { positions, first in
-                PageLayouts.Page(count: positions.count, cells: first ? firstCells : cells, name: mode.description)
+                PageLayouts.Page(count: positions.count, cells: first ? firstCells : cells, arrangement: .grid(columns: columns, rows: rows))
             }
         case .auto:
             return AutoLayout(area: area, gap: gap, maxPerPage: maxPerPage, bands: bands, firstArea: firstArea)
@@ -130,7 +117,7 @@ enum Spreads {
     /// page, bleed included).
     /// - Parameter vertical: the picture's bottom and top on both pages (full bleed, or above a caption band and
     ///   under a heading).
-    static func halves(photoIndex: Int, width: Int, height: Int, vertical: (bottom: Double, top: Double),
+    static func halves(_ photo: PhotoID, width: Int, height: Int, vertical: (bottom: Double, top: Double),
                        options: LayoutOptions) -> [PlacedPhoto] {
         let trim = options.pageSize.width, bleed = options.bleed
         let media = trim + 2 * bleed
@@ -149,7 +136,7 @@ enum Spreads {
                          height: vertical.top - vertical.bottom)
         }
         let placement: Rect
-        let crop: SourceRect
+        let crop: Rect
         let photoAspect = photoWidth / photoHeight, frameAspect = frame.width / frame.height
         switch options.fit {
         case .fill:
@@ -164,7 +151,7 @@ enum Spreads {
             placement = Rect(x: spine - size.width / 2, y: frame.y + (frame.height - size.height) / 2,
                              width: size.width, height: size.height)
             frame = placement
-            crop = SourceRect(x: 0, y: 0, width: photoWidth, height: photoHeight)
+            crop = Rect(x: 0, y: 0, width: photoWidth, height: photoHeight)
         }
         // Source pixels per point, the same on both pages, so the halves are one picture cut in two.
         let perPoint = crop.width / placement.width
@@ -173,13 +160,13 @@ enum Spreads {
         return [0.0, trim].map { origin in
             let start = max(placement.x, origin), end = min(placement.x + placement.width, origin + media)
             let x = crop.x + (start - placement.x) * perPoint
-            let halfCrop = SourceRect(x: x, y: crop.y, width: min((end - start) * perPoint, photoWidth - x),
-                                      height: crop.height)
+            let halfCrop = Rect(x: x, y: crop.y, width: min((end - start) * perPoint, photoWidth - x),
+                                height: crop.height)
             let onPage = Rect(x: start - origin + room, y: placement.y, width: end - start, height: placement.height)
             let frameStart = max(frame.x, origin), frameEnd = min(frame.x + frame.width, origin + media)
             // The crop is kept exact rather than trimmed to whole output pixels (as a single page's is): the halves
             // must meet to the point; the pixels' aspect is off by less than one pixel across the page.
-            return PlacedPhoto(photoIndex: photoIndex,
+            return PlacedPhoto(photo: photo,
                                cell: Rect(x: frameStart - origin + room, y: frame.y, width: frameEnd - frameStart,
                                           height: frame.height),
                                placement: onPage, crop: halfCrop,

@@ -1,5 +1,5 @@
 import Foundation
-import Imaging
+import Geometry
 import JPEG
 import PDF
 import Platform
@@ -49,10 +49,9 @@ final class BuildCoverOperation: BookOperation, @unchecked Sendable {
             let geometry = plan.geometry
             let media = geometry.mediaSize
             let page = try document.addPage(width: media.width, height: media.height)
-            let box = { (rect: Rect) in (x: rect.x, y: rect.y, width: rect.width, height: rect.height) }
-            try page.setBoxes(PDFPage.Boxes(trim: box(geometry.trimBox),
-                                            bleed: (x: 0, y: 0, width: media.width, height: media.height),
-                                            art: box(geometry.artBox)))
+            try page.setBoxes(PDFPage.Boxes(trim: geometry.trimBox,
+                                            bleed: Rect(x: 0, y: 0, width: media.width, height: media.height),
+                                            art: geometry.artBox))
             var shades: [Double] = plan.frontTexts.map { _ in 0 }
             for (index, photo) in photos.enumerated() {
                 if shouldStop { return .cancelled }
@@ -98,15 +97,13 @@ final class BuildCoverOperation: BookOperation, @unchecked Sendable {
         let image = try document.loadJPEG(bytes, iccProfile: profile)
         let cell = placed.placement
         guard photo.job.passThrough else {
-            try page.draw(image, x: cell.x, y: cell.y, width: cell.width, height: cell.height, orientation: 1)
+            try page.draw(image, in: cell, orientation: 1)
             return cell
         }
         // The photo's own bytes: the page turns it upright and clips it to its cell.
         let whole = placed.wholePhotoRect(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
         let cropped = !placed.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
-        try page.draw(image, x: whole.x, y: whole.y, width: whole.width, height: whole.height,
-                      orientation: info.orientation.rawValue,
-                      clip: cropped ? (cell.x, cell.y, cell.width, cell.height) : nil)
+        try page.draw(image, in: whole, orientation: info.orientation.rawValue, clip: cropped ? cell : nil)
         return whole
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Imaging
 import PDF
 import Platform
@@ -14,7 +15,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         var passThrough: Bool
         var path: String
         /// A lossless crop (`LosslessCrop.swift`): the part of the upright photo its JPEG shows, to be clipped.
-        var cover: SourceRect? = nil
+        var cover: Rect? = nil
     }
 
     struct Page {
@@ -144,16 +145,13 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         let placement = photo.placement.placement
         guard photo.passThrough else {
             let rect = photo.cover.map { photo.placement.pageRect(ofUpright: $0) } ?? placement
-            try page.draw(image, x: rect.x, y: rect.y, width: rect.width, height: rect.height, orientation: 1,
-                          clip: photo.cover == nil ? nil : (placement.x, placement.y, placement.width, placement.height))
+            try page.draw(image, in: rect, orientation: 1, clip: photo.cover == nil ? nil : placement)
             return
         }
         let info = photo.info
         let whole = photo.placement.wholePhotoRect(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
         let cropped = !photo.placement.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
-        try page.draw(image, x: whole.x, y: whole.y, width: whole.width, height: whole.height,
-                      orientation: info.orientation.rawValue,
-                      clip: cropped ? (placement.x, placement.y, placement.width, placement.height) : nil)
+        try page.draw(image, in: whole, orientation: info.orientation.rawValue, clip: cropped ? placement : nil)
     }
 
     /// Saves the book, stopping between two pages' images when the build is asked to stop. A page file that

@@ -1,3 +1,4 @@
+import Geometry
 import ImageCodec
 import Imaging
 import Platform
@@ -55,8 +56,8 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
                 guard isProbedSize(crop.storedWidth, crop.storedHeight) else { return Self.changed }
                 let stored = crop.storedRegion
                 let covers = info.orientation.uprightRect(
-                    ofStored: SourceRect(x: Double(stored.x), y: Double(stored.y), width: Double(stored.width),
-                                         height: Double(stored.height)),
+                    ofStored: Rect(x: Double(stored.x), y: Double(stored.y), width: Double(stored.width),
+                                   height: Double(stored.height)),
                     storedWidth: Double(info.storedWidth), storedHeight: Double(info.storedHeight))
                 decoded = .transcoded(crop.bytes, covers: covers)
             } else {

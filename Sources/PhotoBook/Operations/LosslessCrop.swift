@@ -1,5 +1,5 @@
+import Geometry
 import ImageCodec
-import Imaging
 import Platform
 
 // The third kind of render, beside the photo's own bytes (pass-through) and pixels (decode, resample, encode):
@@ -18,7 +18,7 @@ extension PlacedPhoto {
 
     /// Where a rectangle of the upright photo (full-resolution pixels) lands on the page when the photo is
     /// drawn at the plan's scale, its crop exactly on `placement`.
-    func pageRect(ofUpright rect: SourceRect) -> Rect {
+    func pageRect(ofUpright rect: Rect) -> Rect {
         let scaleX = placement.width / crop.width, scaleY = placement.height / crop.height
         let top = placement.y + placement.height + (crop.y - rect.y) * scaleY
         return Rect(x: placement.x + (rect.x - crop.x) * scaleX, y: top - rect.height * scaleY,

@@ -1,3 +1,4 @@
+import Geometry
 import Imaging
 import Synchronization
 
@@ -13,14 +14,14 @@ final class PhotoJob: Sendable {
     let lossless: Bool
     /// The plan's crop (full-resolution upright pixels) mapped into the photo as stored. Computed once here:
     /// decode picks the region to read from it and resize the region to sample, and they must agree to the pixel.
-    let storedCrop: SourceRect
+    let storedCrop: Rect
     /// The decoded photo, as stored (not yet oriented), from decode to resize; released as soon as it is used.
     let decoded = Mutex<DecodedPhoto?>(nil)
     /// The JPEG rendered for the page, in the build's private directory.
     let rendered = Mutex<String?>(nil)
     /// For a lossless render: the part of the upright photo (full-resolution pixels) its JPEG shows, a little
     /// more than the plan's crop, which the page clips to.
-    let renderedCover = Mutex<SourceRect?>(nil)
+    let renderedCover = Mutex<Rect?>(nil)
 
     init(info: PhotoInfo, placement: PlacedPhoto, keepOriginals: Bool, losslessCrops: Bool) {
         self.info = info
@@ -38,12 +39,12 @@ enum DecodedPhoto: Sendable {
     /// Pixels as stored (not yet oriented), possibly DCT-scaled and cropped: `covers` is the part of the stored
     /// full-resolution photo they start at, `scale` decoded pixels per full-resolution pixel (M/8 for a JPEG).
     /// (Not width / covers.width: libjpeg rounds a scaled side up, so a last pixel at the image's edge is partial.)
-    case pixels(RGBImage, covers: SourceRect, scale: Double)
+    case pixels(RGBImage, covers: Rect, scale: Double)
     /// The file's own bytes, fully decoded once to prove they are sound.
     case original([UInt8])
     /// A new JPEG of the photo's own blocks, cropped and turned upright; `covers` is the part of the upright
     /// photo it shows (full-resolution pixels).
-    case transcoded([UInt8], covers: SourceRect)
+    case transcoded([UInt8], covers: Rect)
 }
 
 extension PhotoJob {

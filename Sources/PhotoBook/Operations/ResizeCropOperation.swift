@@ -1,3 +1,5 @@
+import Geometry
+import ImageCodec
 import Imaging
 import JPEG
 import Platform
@@ -66,7 +68,7 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
     /// Takes the decoded photo and makes the page's pixels: crop and resample in the stored orientation, each
     /// band of rows put straight in its upright place.
     private func makePage() -> Result<Page, Stopped> {
-        let image: RGBImage, covers: SourceRect, scale: Double
+        let image: RGBImage, covers: Rect, scale: Double
         switch job.decoded.withLock({ photo in defer { photo = nil }; return photo }) {
         case nil: return .failure(Stopped(outcome: .failed("internal error: no decoded image")))
         case .original(let bytes)?: return .success(.original(bytes))
@@ -81,13 +83,13 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
     }
 
     /// The page's pixels, upright, from the decoded part of the stored photo (`covers`, at `scale`).
-    private func resampled(_ image: consuming RGBImage, covers: SourceRect, scale: Double) -> Result<RGBImage, Stopped> {
+    private func resampled(_ image: consuming RGBImage, covers: Rect, scale: Double) -> Result<RGBImage, Stopped> {
         let placement = job.placement
         let orientation = job.info.orientation
         // The decode covers part of the stored photo, maybe DCT-scaled: the crop is taken relative to it.
         let crop = job.storedCrop
-        let region = SourceRect(x: (crop.x - covers.x) * scale, y: (crop.y - covers.y) * scale,
-                                width: crop.width * scale, height: crop.height * scale)
+        let region = Rect(x: (crop.x - covers.x) * scale, y: (crop.y - covers.y) * scale,
+                          width: crop.width * scale, height: crop.height * scale)
         let (width, height) = orientation.swapsDimensions
             ? (placement.pixelHeight, placement.pixelWidth) : (placement.pixelWidth, placement.pixelHeight)
         if let copy = Self.wholePixelCrop(region, width: width, height: height, within: image) {
@@ -111,14 +113,13 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         }
     }
 
-    /// The integer rectangle when `region` is whole pixels of exactly the output size: a copy, no filter.
-    static func wholePixelCrop(_ region: SourceRect, width: Int, height: Int, within image: RGBImage)
-        -> (x: Int, y: Int, width: Int, height: Int)? {
+    /// The whole pixels `region` covers when they are exactly the output size: a copy, no filter.
+    static func wholePixelCrop(_ region: Rect, width: Int, height: Int, within image: RGBImage) -> PixelRegion? {
         let x = region.x.rounded(), y = region.y.rounded()
         guard abs(region.x - x) < 1e-6, abs(region.y - y) < 1e-6,
               abs(region.width - Double(width)) < 1e-6, abs(region.height - Double(height)) < 1e-6,
               x >= 0, y >= 0, Int(x) + width <= image.width, Int(y) + height <= image.height else { return nil }
-        return (Int(x), Int(y), width, height)
+        return PixelRegion(x: Int(x), y: Int(y), width: width, height: height)
     }
 
     /// Writes the page's JPEG into the build's private directory.

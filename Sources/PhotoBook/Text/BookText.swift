@@ -1,15 +1,16 @@
-/// The words of a book, for the planner: the title page, each photo's caption, whether pages are numbered, and
-/// the font's measure to set them with.
+import Geometry
+
+/// The words of a book beyond its photos' own (`BookPhoto.caption` and `heading`), for the planner: the title
+/// page, whether pages are numbered, and the font's measure to set every word with.
 public struct BookText: Sendable {
     public struct Title: Sendable, Equatable {
         public var title: String
         public var subtitle: String?
         public var author: String?
-        /// The index (among the photos given to the planner) of the photo shown on the title page; that photo is
-        /// not repeated in the book.
-        public var coverPhoto: Int?
+        /// The photo shown on the title page; it is not repeated in the book.
+        public var coverPhoto: PhotoID?
 
-        public init(title: String, subtitle: String? = nil, author: String? = nil, coverPhoto: Int? = nil) {
+        public init(title: String, subtitle: String? = nil, author: String? = nil, coverPhoto: PhotoID? = nil) {
             self.title = title
             self.subtitle = subtitle
             self.author = author
@@ -20,12 +21,7 @@ public struct BookText: Sendable {
     public var measure: any TextMeasure
     /// Nil for no title page.
     public var title: Title?
-    /// Each photo's caption, by index among the photos given to the planner; nil or missing for none.
-    public var captions: [String?]
     public var pageNumbers: Bool
-    /// Each photo's section heading, by index among the photos given to the planner; a photo whose heading
-    /// differs from the one before it starts a new page under it. Empty for a book without sections.
-    public var headings: [String?] = []
     /// Facing pages put the number in the outer corner (right on odd pages, left on even ones); a one-sided book
     /// centres it.
     public var facingPages: Bool
@@ -35,19 +31,18 @@ public struct BookText: Sendable {
     public var captionLines = 3
     public var pageNumberSize = 9.0
 
-    public init(measure: any TextMeasure, title: Title? = nil, captions: [String?] = [], pageNumbers: Bool = false,
-                facingPages: Bool = false) {
+    public init(measure: any TextMeasure, title: Title? = nil, pageNumbers: Bool = false, facingPages: Bool = false) {
         self.measure = measure
         self.title = title
-        self.captions = captions
         self.pageNumbers = pageNumbers
         self.facingPages = facingPages
     }
 
     public var headingSize = 16.0
 
-    func heading(of index: Int) -> String? {
-        guard index < headings.count, let heading = headings[index], !heading.isEmpty else { return nil }
+    /// The photo's section heading; an empty one is none.
+    func heading(of photo: BookPhoto) -> String? {
+        guard let heading = photo.heading, !heading.isEmpty else { return nil }
         return heading
     }
 
@@ -68,8 +63,9 @@ public struct BookText: Sendable {
     /// The space between a photo and its caption.
     var captionGap: Double { 1.5 * Length.pointsPerMillimetre }
 
-    func caption(of index: Int) -> String? {
-        guard index < captions.count, let caption = captions[index], !caption.isEmpty else { return nil }
+    /// The photo's caption; an empty one is none.
+    func caption(of photo: BookPhoto) -> String? {
+        guard let caption = photo.caption, !caption.isEmpty else { return nil }
         return caption
     }
 

@@ -13,33 +13,6 @@ public protocol TextMeasure: Sendable {
     var descent: Double { get }
 }
 
-/// Where a line of text sits in its box.
-public enum TextAlignment: String, Sendable, Equatable, Codable {
-    case left, center, right
-}
-
-/// Text on a page, already broken into lines: what it is, where, how large.
-public struct PlacedText: Sendable, Equatable {
-    public enum Role: String, Sendable, Equatable, Codable {
-        case caption, title, subtitle, author, heading, pageNumber
-    }
-
-    public var role: Role
-    public var lines: [String]
-    /// The font size in points.
-    public var size: Double
-    /// The distance from one baseline to the next, in points.
-    public var leading: Double
-    /// The box the lines are set in: the first baseline is one ascent below its top.
-    public var box: Rect
-    public var alignment: TextAlignment
-
-    /// The baseline of line `index`, in points from the bottom of the page.
-    public func baseline(of index: Int, ascent: Double) -> Double {
-        box.y + box.height - ascent * size - Double(index) * leading
-    }
-}
-
 /// Breaking text into lines that fit a width, with the font's own widths.
 public enum TextLines {
     /// The lines `text` needs at `width` points, at most `maxLines`; the last one ends with an ellipsis when the

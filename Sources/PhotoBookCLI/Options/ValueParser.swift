@@ -162,30 +162,21 @@ extension ValueParser where Value == PageSize {
 }
 
 extension ValueParser where Value == LayoutMode {
-    /// `single`, `auto`, or `grid CxR` (also `grid:CxR`, `gridCxR` or just `CxR`).
+    /// `single`, `auto`, or `grid CxR` (also `grid:CxR`, `gridCxR` or just `CxR`), as `LayoutName` reads them.
     static var layout: ValueParser {
         let forms = "single: one photo per page; grid CxR: C columns and R rows of equal cells (e.g. grid 2x2, "
             + "grid 3x4); auto: 1 to --max-per-page photos per page, arranged to crop as little as possible"
         return ValueParser(metavar: "MODE", allowed: forms,
                            completion: .words(["single", "auto", "grid:2x2", "grid:3x4"])) { text throws(ValueError) in
             let quoted = ValueError.quote(text)
-            let lower = text.lowercased()
-            if lower == "single" { return .single }
-            if lower == "auto" { return .auto }
-            var size = Substring(lower)
-            if size.hasPrefix("grid") {
-                size = size.dropFirst(4)
-                if let first = size.first, first == " " || first == ":" || first == "=" { size = size.dropFirst() }
-            }
-            let numbers = size.split(separator: "x", omittingEmptySubsequences: false)
-            guard numbers.count == 2, numbers.allSatisfy({ $0.wholeMatch(of: /[0-9]{1,6}/) != nil }),
-                  let columns = Int(numbers[0]), let rows = Int(numbers[1]) else {
+            guard let mode = LayoutMode(text) else {
                 throw ValueError("\(quoted) is not a layout: use single, auto, or grid CxR (e.g. grid 2x2)")
             }
-            guard (1...LayoutLimits.gridSide).contains(columns), (1...LayoutLimits.gridSide).contains(rows) else {
+            if case .grid(let columns, let rows) = mode,
+               !(1...LayoutLimits.gridSide).contains(columns) || !(1...LayoutLimits.gridSide).contains(rows) {
                 throw ValueError("\(quoted) is out of range: a grid has 1 to \(LayoutLimits.gridSide) columns and rows")
             }
-            return .grid(columns: columns, rows: rows)
+            return mode
         }
     }
 }

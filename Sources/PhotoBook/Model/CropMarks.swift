@@ -1,3 +1,5 @@
+import Geometry
+
 /// A straight line on a page, in points from the page's bottom-left corner.
 public struct MarkLine: Sendable, Equatable {
     public var x0: Double

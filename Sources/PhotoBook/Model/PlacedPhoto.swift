@@ -1,0 +1,39 @@
+import Geometry
+
+/// Where one photo goes and what pixels it needs.
+public struct PlacedPhoto: Sendable, Equatable {
+    /// Which photo.
+    public var photo: PhotoID
+    /// The cell the photo belongs to.
+    public var cell: Rect
+    /// Where the image is drawn: the cell itself for `.fill`, the fitted rectangle for `.fit`.
+    public var placement: Rect
+    /// The part of the upright photo that is shown, in its full-resolution pixels.
+    public var crop: Rect
+    /// Pixel size of the image embedded in the PDF: the target density, never more than the crop holds.
+    public var pixelWidth: Int
+    public var pixelHeight: Int
+    /// The share of the photo's area that the crop leaves out, 0 to 1.
+    public var cropShare: Double
+    /// Its caption as the page sets it, in a band at the bottom of its cell (on a spread, of the right-hand
+    /// page's margins); nil when it has none or the cell has no room for one.
+    public var caption: PlacedText?
+
+    /// Pixels per inch the photo is printed at; below the target when the photo is small.
+    public var effectiveDPI: Double { Double(pixelWidth) / (placement.width / 72) }
+
+    /// True when the embedded pixels are exactly the photo's own: nothing cropped, nothing resampled.
+    public func usesWholePhoto(uprightWidth: Int, uprightHeight: Int) -> Bool {
+        crop == Rect(x: 0, y: 0, width: Double(uprightWidth), height: Double(uprightHeight))
+            && pixelWidth == uprightWidth && pixelHeight == uprightHeight
+    }
+
+    /// Where the whole upright photo lands on the page when it is drawn at the plan's scale, its crop exactly on
+    /// `placement`; parts outside `placement` are to be clipped.
+    public func wholePhotoRect(uprightWidth: Int, uprightHeight: Int) -> Rect {
+        let scaleX = placement.width / crop.width, scaleY = placement.height / crop.height
+        let top = placement.y + placement.height + crop.y * scaleY
+        return Rect(x: placement.x - crop.x * scaleX, y: top - Double(uprightHeight) * scaleY,
+                    width: Double(uprightWidth) * scaleX, height: Double(uprightHeight) * scaleY)
+    }
+}
