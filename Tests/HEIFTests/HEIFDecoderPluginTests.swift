@@ -19,8 +19,9 @@ import TestSupport
 }
 
 /// The threads of the whole process are counted, so the Makefile runs this suite alone, after the rest
-/// (`ALONE_TESTS`): beside other suites it would count their threads too.
-@Suite struct HEIFThreadTests {
+/// (`ALONE_TESTS`): beside other suites it would count their threads too. Serialized: its two cases would
+/// otherwise run at once and count each other's decode threads.
+@Suite(.serialized) struct HEIFThreadTests {
     /// `--jobs` means what it says: a decode adds one thread, the one it runs on (HEIFDecodeJob), and none of
     /// the decoder's own. libheif 1.15's plugins start a libde265 worker per decode and dav1d's default of a
     /// thread per CPU; the thread count is sampled while each picture is decoded a few times.
@@ -31,16 +32,20 @@ import TestSupport
         let request = DecodeRequest.whole(width: 2400, height: 1600, maxPixels: 1 << 24)
         let sampling = Atomic(true)
         let most = Atomic(0)
+        let running = DispatchSemaphore(value: 0)
         let sampler = Thread {
+            most.max(Self.threadCount())
+            running.signal()
             while sampling.load(ordering: .relaxed) {
                 most.max(Self.threadCount())
-                usleep(200)
+                usleep(200)  // the sampling period (5 kHz), not an ordering of events
             }
         }
         sampler.start()
-        // The sampler is running (and counted) once the count has been read once.
-        while most.load(ordering: .relaxed) == 0 { usleep(100) }
+        // The sampler is running (and counted) once it has read the count once.
+        try #require(running.wait(timeout: .now() + 30) == .success, "the sampling thread did not start")
         let before = Self.threadCount()
+        try #require(before > 0, "/proc/self/status has no Threads: line")
         for _ in 0..<3 {
             let decoded = try HEIFFixtures.codec.decode(MemorySource(bytes), request, shouldCancel: { false })
             #expect(decoded.image.width == 2400)
