@@ -230,12 +230,7 @@ public final class BookBuilder: Sendable {
                                         path: render.path, cover: render.cover))
                     continue
                 }
-                reports[index].page = page.number
-                reports[index].cell = placed.cell
-                reports[index].cropShare = placed.cropShare
-                reports[index].pixelWidth = placed.pixelWidth
-                reports[index].pixelHeight = placed.pixelHeight
-                reports[index].effectiveDPI = placed.effectiveDPI
+                reports[index].record(placed, onPage: page.number)
                 reports[index].crop = placed.crop
                 reports[index].passThrough = render.passThrough
                 reports[index].losslessCrop = render.cover != nil
