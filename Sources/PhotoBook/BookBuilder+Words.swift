@@ -69,8 +69,8 @@ extension BookBuilder {
         guard let text = options.text else { return nil }
         var title: BookText.Title?
         if let words = text.title {
-            let cover = text.coverPhoto.flatMap { alive.contains($0) ? $0 : nil }
-            title = BookText.Title(title: words, subtitle: text.subtitle, author: text.author, coverPhoto: cover)
+            let photo = text.titlePhoto.flatMap { alive.contains($0) ? $0 : nil }
+            title = BookText.Title(title: words, subtitle: text.subtitle, author: text.author, photo: photo)
         }
         return BookText(measure: text.font, title: title, pageNumbers: text.pageNumbers,
                         facingPages: options.layout.binding > 0 || options.layout.spreads)

@@ -42,7 +42,7 @@ public struct TextOptions: Sendable {
     public var subtitle: String?
     public var author: String?
     /// The photo for the title page, one of the builder's files (only with a title).
-    public var coverPhoto: PhotoID?
+    public var titlePhoto: PhotoID?
     public var captions: CaptionSource = .none
     public var pageNumbers = false
     public var sections: SectionMode = .none

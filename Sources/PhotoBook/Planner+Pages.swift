@@ -85,13 +85,13 @@ extension Planner {
                 PlannedPage(kind: .spreadHalf(.right), size: options.mediaSize, photos: [halves[1]])]
     }
 
-    /// The title page: the title, subtitle and author at the top of the area inside the margins, and the cover
-    /// photo, when there is one, filling the rest.
+    /// The title page: the title, subtitle and author at the top of the area inside the margins, and its photo,
+    /// when there is one, filling the rest.
     static func titlePage(_ title: BookText.Title, photos: [BookPhoto], area: Rect,
                           options: LayoutOptions, text: BookText) -> PlannedPage {
         var page = PlannedPage(kind: .title, size: options.mediaSize)
         var top = area.y + area.height
-        if title.coverPhoto == nil { top -= area.height / 4 }
+        if title.photo == nil { top -= area.height / 4 }
         for (role, content, size, maxLines) in [(PlacedText.Role.title, Optional(title.title), 28.0, 3),
                                                 (.subtitle, title.subtitle, 16, 2), (.author, title.author, 12, 2)] {
             guard let content, !content.isEmpty else { continue }
@@ -105,11 +105,11 @@ extension Planner {
                                          alignment: .center))
             top -= height + size * 0.5
         }
-        if let cover = title.coverPhoto.flatMap({ id in photos.first { $0.id == id } }) {
+        if let photo = title.photo.flatMap({ id in photos.first { $0.id == id } }) {
             let gap = 8 * Length.pointsPerMillimetre
             let cell = Rect(x: area.x, y: area.y, width: area.width, height: top - gap - area.y)
             if cell.height >= LayoutOptions.minimumContentSide {
-                page.photos.append(place(cover.id, width: cover.width, height: cover.height, in: cell, options: options))
+                page.photos.append(place(photo.id, width: photo.width, height: photo.height, in: cell, options: options))
             }
         }
         return page

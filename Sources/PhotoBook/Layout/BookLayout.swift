@@ -27,8 +27,8 @@ protocol SectionLayout: BookLayout {
 
 extension SectionLayout {
     func runs(of photos: [BookPhoto], in frame: LayoutFrame) -> [LayoutRun]? {
-        let cover = frame.text?.title?.coverPhoto
-        guard let sections = frame.sections(of: photos.filter { $0.id != cover }) else { return nil }
+        let titlePhoto = frame.text?.title?.photo
+        guard let sections = frame.sections(of: photos.filter { $0.id != titlePhoto }) else { return nil }
         let steps: [[LayoutStep]]
         if frame.options.spreads {
             guard let chosen = Spreads.choose(sections, firstPage: frame.firstPage, endings: { section, start in
