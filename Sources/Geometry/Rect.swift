@@ -3,10 +3,7 @@
 /// The one type for both, shared by Imaging (the region a resample reads), the book's plan and PDF (where an
 /// image goes, what clips it, the page boxes). Whole pixels of a stored picture are `ImageCodec.PixelRegion`.
 public struct Rect: Sendable, Hashable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+    public var x, y, width, height: Double
 
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x; self.y = y; self.width = width; self.height = height

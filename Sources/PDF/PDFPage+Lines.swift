@@ -1,4 +1,5 @@
 import CHaru
+import Geometry
 
 /// A colour in the printer's four inks, each 0 (none) to 1 (full).
 public struct PDFCMYK: Sendable, Equatable {
@@ -19,7 +20,7 @@ extension PDFPage {
     /// Strokes each line, from (x0, y0) to (x1, y1) in points from the page's bottom left, in a DeviceCMYK colour
     /// (`HPDF_Page_SetCMYKStroke`, `HPDF_Page_SetLineWidth`, `HPDF_Page_MoveTo`, `HPDF_Page_LineTo`,
     /// `HPDF_Page_Stroke`), within its own graphics state.
-    public func strokeLines(_ lines: [(x0: Double, y0: Double, x1: Double, y1: Double)], width: Double,
+    public func strokeLines(_ lines: [LineSegment], width: Double,
                             color: PDFCMYK) throws(PDFError) {
         precondition(width.isFinite && width > 0, "PDFPage.strokeLines: width must be positive, got \(width)")
         precondition([color.cyan, color.magenta, color.yellow, color.black].allSatisfy { (0...1).contains($0) },

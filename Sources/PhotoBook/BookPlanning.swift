@@ -184,12 +184,7 @@ extension BookBuilder {
             for placed in page.photos {
                 let index = placed.photo.index
                 reports[index].outcome = .succeeded
-                reports[index].page = page.number
-                reports[index].cell = placed.cell
-                reports[index].cropShare = placed.cropShare
-                reports[index].pixelWidth = placed.pixelWidth
-                reports[index].pixelHeight = placed.pixelHeight
-                reports[index].effectiveDPI = placed.effectiveDPI
+                reports[index].record(placed, onPage: page.number)
             }
             pageReports.append(PageReport(kind: page.kind, photos: page.photos.map(\.photo)))
         }

@@ -30,6 +30,19 @@ public struct PhotoReport: Sendable {
     public var notes: [String] = []
 }
 
+extension PhotoReport {
+    /// Where the plan put the photo: its page, its cell there, the share the crop leaves out, the pixels it
+    /// needs and the density they print at.
+    mutating func record(_ placed: PlacedPhoto, onPage number: Int) {
+        page = number
+        cell = placed.cell
+        cropShare = placed.cropShare
+        pixelWidth = placed.pixelWidth
+        pixelHeight = placed.pixelHeight
+        effectiveDPI = placed.effectiveDPI
+    }
+}
+
 /// Something the user should know that did not stop the build: a bad sidecar, a character the font lacks.
 public struct BuildWarning: Sendable, Equatable {
     /// The file it is about, when it is about one.

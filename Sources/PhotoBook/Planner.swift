@@ -30,57 +30,18 @@ public enum Planner {
             area.height -= text.footerHeight
             guard area.height >= LayoutOptions.minimumContentSide else { return nil }
         }
-        let cover = text?.title?.coverPhoto
-        let sequence = photos.filter { $0.id != cover }
-        // Sections: a run of photos with the same heading starts on a new page under that heading.
-        var sections: [(heading: String?, photos: ArraySlice<BookPhoto>)] = []
-        for (position, photo) in sequence.enumerated() {
-            let heading = text?.heading(of: photo)
-            if let last = sections.last, last.heading == heading {
-                sections[sections.count - 1].photos = sequence[last.photos.startIndex...position]
-            } else {
-                sections.append((heading, sequence[position...position]))
-            }
-        }
-        if let given {
-            // A description file says which photos share each page (GivenPages.swift).
-            guard let givenPages = planGiven(given, photos: byID, area: area, options: options, text: text)
-            else { return nil }
-            pages += givenPages
-            sections = []
-        }
-        var headed: [(photos: [BookPhoto], firstArea: Rect?, headingText: PlacedText?)] = []
-        for section in sections {
-            var firstArea: Rect?
-            var headingText: PlacedText?
-            if let text, let heading = section.heading {
-                let placed = text.heading(heading, area: area)
-                headingText = placed
-                let taken = placed.box.height + text.headingGap
-                firstArea = Rect(x: area.x, y: area.y, width: area.width, height: area.height - taken)
-                guard firstArea!.height >= LayoutOptions.minimumContentSide else { return nil }
-            }
-            headed.append((Array(section.photos), firstArea, headingText))
-        }
-        // With spreads, each section's pagination depends on where the one before it ends: planned together.
-        let spreadSections = options.spreads
-            ? planSectionsWithSpreads(headed.map { ($0.photos, $0.firstArea) }, area: area,
-                                      options: options, text: text, firstPage: pages.count + 1)
-            : nil
-        if options.spreads && spreadSections == nil { return nil }
-        for (number, section) in headed.enumerated() {
-            let headingText = section.headingText
-            let sectionPages = spreadSections?[number]
-                ?? planPhotos(section.photos, area: area, firstArea: section.firstArea,
-                              options: options, text: text)
-            guard let sectionPages else { return nil }
+        // The book's layout, chosen once, says which photos share each page; the pages are made here.
+        let frame = LayoutFrame(area: area, options: options, text: text, firstPage: pages.count + 1)
+        guard let runs = layout(options, given: given).runs(of: photos, in: frame) else { return nil }
+        for run in runs {
+            guard let runPages = self.pages(of: run, in: frame) else { return nil }
             var first = true
-            for var page in sectionPages {
-                // A blank page before a spread is not where the section starts: its heading goes on the spread.
+            for var page in runPages {
+                // A blank page before a spread is not where the run starts: its heading goes on the spread.
                 if page.kind == .blank { pages.append(page); continue }
-                if first, let headingText {
-                    page.words.insert(headingText, at: 0)
-                    page.heading = headingText.lines.joined(separator: " ")
+                if first, let heading = run.section.heading {
+                    page.words.insert(heading, at: 0)
+                    page.heading = heading.lines.joined(separator: " ")
                 }
                 first = false
                 pages.append(page)
@@ -126,55 +87,6 @@ public enum Planner {
         return plan
     }
 
-    /// The pages of a run of photos, their captions under them.
-    static func planPhotos(_ sequence: [BookPhoto], area: Rect, firstArea: Rect?, options: LayoutOptions,
-                           text: BookText?, layouts given: [PageLayouts.Page]? = nil) -> [PlannedPage]? {
-        let aspects = sequence.map(\.aspect)
-        let bands: ((Int, Double) -> Double)? = text.map { text in
-            { slot, width in text.captionBand(text.caption(of: sequence[slot]), width: width) }
-        }
-        guard let layouts = given ?? PageLayouts.pages(aspects: aspects, mode: options.mode, area: area, gap: options.gap,
-                                              maxPerPage: options.maxPerPage, bands: bands, firstArea: firstArea)
-        else { return nil }
-        var pages: [PlannedPage] = []
-        var next = 0
-        for layout in layouts {
-            pages.append(photoPage(layout, photos: Array(sequence[next..<next + layout.count]), options: options,
-                                   text: text))
-            next += layout.count
-        }
-        return pages
-    }
-
-    /// A page of photos in the layout's cells, their captions under them.
-    static func photoPage(_ layout: PageLayouts.Page, photos: [BookPhoto], options: LayoutOptions,
-                          text: BookText?) -> PlannedPage {
-        var page = PlannedPage(kind: .photos(layout.arrangement), size: options.mediaSize)
-        for slot in 0..<layout.count {
-            let photo = photos[slot]
-            var cell = layout.cells[slot]
-            var placedCaption: PlacedText?
-            if let text, let caption = text.caption(of: photo) {
-                let (lines, _) = TextLines.wrap(caption, width: cell.width, size: text.captionSize,
-                                                maxLines: text.captionLines, measure: text.measure)
-                let band = text.captionBand(lines: lines.count)
-                if !lines.isEmpty && cell.height - band >= LayoutOptions.minimumContentSide {
-                    placedCaption = PlacedText(role: .caption, lines: lines, size: text.captionSize,
-                                               leading: text.captionLeading,
-                                               box: Rect(x: cell.x, y: cell.y, width: cell.width,
-                                                         height: band - text.captionGap),
-                                               alignment: .center)
-                    cell.y += band
-                    cell.height -= band
-                }
-            }
-            var placed = place(photo.id, width: photo.width, height: photo.height, in: cell, options: options)
-            placed.caption = placedCaption
-            page.photos.append(placed)
-        }
-        return page
-    }
-
     static func shift(_ page: inout PlannedPage, by dx: Double) {
         for i in page.photos.indices {
             page.photos[i].cell.x += dx
@@ -210,36 +122,6 @@ public enum Planner {
         if !keepingBottom && abs(cell.y - trim.y) < epsilon { extended.y -= bleed; extended.height += bleed }
         if abs(cell.y + cell.height - (trim.y + trim.height)) < epsilon { extended.height += bleed }
         return extended
-    }
-
-    /// The title page: the title, subtitle and author at the top of the area inside the margins, and the cover
-    /// photo, when there is one, filling the rest.
-    static func titlePage(_ title: BookText.Title, photos: [BookPhoto], area: Rect,
-                          options: LayoutOptions, text: BookText) -> PlannedPage {
-        var page = PlannedPage(kind: .title, size: options.mediaSize)
-        var top = area.y + area.height
-        if title.coverPhoto == nil { top -= area.height / 4 }
-        for (role, content, size, maxLines) in [(PlacedText.Role.title, Optional(title.title), 28.0, 3),
-                                                (.subtitle, title.subtitle, 16, 2), (.author, title.author, 12, 2)] {
-            guard let content, !content.isEmpty else { continue }
-            let (lines, _) = TextLines.wrap(content, width: area.width, size: size, maxLines: maxLines,
-                                            measure: text.measure)
-            guard !lines.isEmpty else { continue }
-            let leading = size * 1.25
-            let height = Double(lines.count) * leading
-            page.words.append(PlacedText(role: role, lines: lines, size: size, leading: leading,
-                                         box: Rect(x: area.x, y: top - height, width: area.width, height: height),
-                                         alignment: .center))
-            top -= height + size * 0.5
-        }
-        if let cover = title.coverPhoto.flatMap({ id in photos.first { $0.id == id } }) {
-            let gap = 8 * Length.pointsPerMillimetre
-            let cell = Rect(x: area.x, y: area.y, width: area.width, height: top - gap - area.y)
-            if cell.height >= LayoutOptions.minimumContentSide {
-                page.photos.append(place(cover.id, width: cover.width, height: cover.height, in: cell, options: options))
-            }
-        }
-        return page
     }
 
     /// Places one photo of `width` x `height` pixels into `cell`.

@@ -162,7 +162,7 @@ extension LayoutTests {
         let plan = try #require(Planner.plan(uprightSizes: Array(repeating: (2000, 3000), count: 4), options: options))
         let cells = try #require(plan.pages.first).photos.map(\.cell)
         #expect(cells.count == 4)
-        #expect(AutoLayout.readingInversions(cells) == 0, "\(plan.pages[0].arrangement)")
+        #expect(PagePricing.readingInversions(cells) == 0, "\(plan.pages[0].arrangement)")
         #expect(cells[0].y == cells[1].y && cells[0].x < cells[1].x, "1 and 2 side by side on top")
     }
 }

@@ -69,7 +69,7 @@ struct TextPlanTests {
     }
 
     @Test func aTitlePageComesFirstWithTheCoverPhotoAndIsNotNumbered() throws {
-        let title = BookText.Title(title: "Summer in Κρήτη", subtitle: "July 2024", author: "Ana", coverPhoto: 2)
+        let title = BookText.Title(title: "Summer in Κρήτη", subtitle: "July 2024", author: "Ana", photo: 2)
         let plan = try textPlan(count: 4, captions: [], title: title, numbers: true)
         #expect(plan.pages.count == 4, "the title page and three photo pages: the cover is not repeated")
         let first = plan.pages[0]

@@ -20,23 +20,13 @@ enum Spreads {
     /// Whether a photo of this upright size becomes a spread.
     static func isPanorama(width: Int, height: Int) -> Bool { height > 0 && width >= 2 * height }
 
-    /// One step of a section's pagination.
-    enum Step: Equatable {
-        /// A page of photos: the layout's cells and the positions (in the section) of its photos, in cell order.
-        case page(PageLayouts.Page, positions: [Int])
-        /// The two pages of the panorama at this position.
-        case spread(Int)
-        /// A blank page, so that the spread after it starts on a left-hand page.
-        case blank
-    }
-
     /// A section's pagination and what it leads to: the side of the page after it (0 for a left-hand page,
     /// 1 for a right-hand one), its blank pages and its cost (auto's crop and page price; 0 otherwise).
     struct Ending {
         var nextSide: Int
         var blanks: Int
         var cost: Double
-        var steps: [Step]
+        var steps: [LayoutStep]
 
         /// Fewer blank pages first, then less cost.
         func isBetter(blanks: Int, cost: Double) -> Bool {
@@ -44,41 +34,49 @@ enum Spreads {
         }
     }
 
-    /// The ways to lay out a section that starts on page `startPage` (1-based), every panorama on a left-hand
-    /// page: the best for each side the section can end on (auto can choose; single and grid have one way).
-    /// - Parameter panoramic: per position in the section, whether the photo is a panorama.
-    static func paginate(aspects: [Double], panoramic: [Bool], mode: LayoutMode, area: Rect, firstArea: Rect?,
-                         gap: Double, maxPerPage: Int, bands: ((Int, Double) -> Double)?, startPage: Int) -> [Ending]? {
-        let steps: [Step]
-        switch mode {
-        case .single:
-            steps = waiting(panoramic: panoramic, perPage: 1, startPage: startPage) { positions, first in
-                PageLayouts.Page(count: 1, cells: [first ? firstArea ?? area : area], arrangement: .single)
-            }
-        case .grid(let columns, let rows):
-            guard let cells = PageLayouts.gridCells(columns: columns, rows: rows, area: area, gap: gap),
-                  let firstCells = PageLayouts.gridCells(columns: columns, rows: rows, area: firstArea ?? area, gap: gap)
-            else { return nil }
-            steps = waiting(panoramic: panoramic, perPage: columns * rows, startPage: startPage) { positions, first in
-                PageLayouts.Page(count: positions.count, cells: first ? firstCells : cells, arrangement: .grid(columns: columns, rows: rows))
-            }
-        case .auto:
-            return AutoLayout(area: area, gap: gap, maxPerPage: maxPerPage, bands: bands, firstArea: firstArea)
-                .endings(for: aspects, panoramic: panoramic, startPage: startPage)
-        }
+    /// Per photo, whether it is a panorama.
+    static func panoramic(_ photos: [BookPhoto]) -> [Bool] { photos.map { isPanorama(width: $0.width, height: $0.height) } }
+
+    /// The one way single and grid lay out a section that starts on page `startPage` (1-based): the section's
+    /// steps (`waiting`), the side of the page after them and their blank pages; they cost nothing.
+    static func ending(of steps: [LayoutStep], startPage: Int) -> Ending {
         let pages = steps.reduce(0) { count, step in
             if case .spread = step { return count + 2 } else { return count + 1 }
         }
         let blanks = steps.filter { $0 == .blank }.count
-        return [Ending(nextSide: (startPage + pages) % 2, blanks: blanks, cost: 0, steps: steps)]
+        return Ending(nextSide: (startPage + pages) % 2, blanks: blanks, cost: 0, steps: steps)
+    }
+
+    /// Every section's steps, the book's photos starting on page `firstPage`, chosen together: the fewest blank
+    /// pages, then the least cost, over the ways each section can end (`endings` of a section and the page it
+    /// starts on), so that a section can end on the side that lets the next one start its spread without a blank.
+    static func choose(_ sections: [Section], firstPage: Int,
+                       endings: (Section, Int) -> [Ending]?) -> [[LayoutStep]]? {
+        // best[side]: the fewest blanks and least cost for the sections so far, the next page on `side`, and the
+        // steps of each section on that way.
+        var best: [Int: (blanks: Int, cost: Double, steps: [[LayoutStep]])] = [firstPage % 2: (0, 0, [])]
+        for section in sections {
+            var next: [Int: (blanks: Int, cost: Double, steps: [[LayoutStep]])] = [:]
+            for (side, sofar) in best.sorted(by: { $0.key < $1.key }) {
+                guard let found = endings(section, side == 0 ? 2 : 1) else { return nil }
+                for ending in found {
+                    let blanks = sofar.blanks + ending.blanks, cost = sofar.cost + ending.cost
+                    if let known = next[ending.nextSide],
+                       !(blanks < known.blanks || (blanks == known.blanks && cost < known.cost)) { continue }
+                    next[ending.nextSide] = (blanks, cost, sofar.steps + [ending.steps])
+                }
+            }
+            best = next
+        }
+        return best.values.min(by: { ($0.blanks, $0.cost) < ($1.blanks, $1.cost) })?.steps
     }
 
     /// Fixed pages of `perPage` photos: a panorama that would start on a right-hand page, or that comes while a
     /// page is partly filled, waits until the photos after it have filled pages up to a left-hand page.
     /// - Parameter layout: the page for photos at these positions; `first` for the section's first step.
     static func waiting(panoramic: [Bool], perPage: Int, startPage: Int,
-                        layout: (_ positions: [Int], _ first: Bool) -> PageLayouts.Page) -> [Step] {
-        var steps: [Step] = []
+                        layout: (_ positions: [Int], _ first: Bool) -> PageCells) -> [LayoutStep] {
+        var steps: [LayoutStep] = []
         var page = startPage
         var filling: [Int] = []
         var waiting: [Int] = []
@@ -174,74 +172,5 @@ enum Spreads {
                                pixelHeight: max(1, Int((halfCrop.height * scale).rounded())),
                                cropShare: cropShare)
         }
-    }
-}
-
-extension AutoLayout {
-    /// The cheapest paginations, photos in order, in which every panorama is a spread that starts on a left-hand
-    /// page (first the fewest blank pages, then the least crop and the fewest pages), one for each side the page
-    /// after them can be on. A dynamic programme over (photos placed, side of the next page).
-    func endings(for aspects: [Double], panoramic: [Bool], startPage: Int) -> [Spreads.Ending]? {
-        let n = aspects.count
-        guard n > 0 else { return [Spreads.Ending(nextSide: startPage % 2, blanks: 0, cost: 0, steps: [])] }
-        let perPage = max(1, min(maxPerPage, Self.maxPerPageLimit))
-        let arrangements = (1...perPage).map { Arrangement.all(of: $0) }
-        struct State {
-            var blanks: Int
-            var cost: Double
-            var steps: [Spreads.Step]
-            var from: Int
-            var side: Int
-            func isWorse(than blanks: Int, _ cost: Double) -> Bool {
-                blanks < self.blanks || (blanks == self.blanks && cost < self.cost)
-            }
-        }
-        // best[i][side]: the cheapest way to lay out the first i photos, the next page even (0) or odd (1).
-        var best = Array(repeating: [State?](repeating: nil, count: 2), count: n + 1)
-        best[0][startPage % 2] = State(blanks: 0, cost: 0, steps: [], from: -1, side: -1)
-        func offer(_ end: Int, _ side: Int, _ blanks: Int, _ cost: Double, _ steps: [Spreads.Step], from: Int, _ previous: Int) {
-            if best[end][side].map({ $0.isWorse(than: blanks, cost) }) ?? true {
-                best[end][side] = State(blanks: blanks, cost: cost, steps: steps, from: from, side: previous)
-            }
-        }
-        for start in 0..<n {
-            if panoramic[start] {
-                for side in 0..<2 {
-                    guard let state = best[start][side] else { continue }
-                    // On a right-hand page a spread would cross a sheet: a blank page first.
-                    let blank = side == 1
-                    offer(start + 1, 0, state.blanks + (blank ? 1 : 0), state.cost + Self.pagePrice * (blank ? 3 : 2),
-                          blank ? [.blank, .spread(start)] : [.spread(start)], from: start, side)
-                }
-                continue
-            }
-            for count in 1...min(perPage, n - start) {
-                if panoramic[start + count - 1] { break }
-                guard best[start][0] != nil || best[start][1] != nil,
-                      let page = bestPage(Array(aspects[start..<start + count]), first: start,
-                                          arrangements: arrangements[count - 1]) else { continue }
-                for side in 0..<2 {
-                    guard let state = best[start][side] else { continue }
-                    offer(start + count, 1 - side, state.blanks, state.cost + page.cost,
-                          [.page(page.page, positions: Array(start..<start + count))], from: start, side)
-                }
-            }
-        }
-        var endings: [Spreads.Ending] = []
-        for last in 0..<2 {
-            guard var state = best[n][last] else { continue }
-            let (blanks, cost) = (state.blanks, state.cost)
-            var steps: [Spreads.Step] = []
-            var end = n
-            while end > 0 {
-                steps.insert(contentsOf: state.steps, at: 0)
-                let side = state.side
-                end = state.from
-                guard let previous = best[end][side] else { return nil }
-                state = previous
-            }
-            endings.append(Spreads.Ending(nextSide: last, blanks: blanks, cost: cost, steps: steps))
-        }
-        return endings.isEmpty ? nil : endings
     }
 }

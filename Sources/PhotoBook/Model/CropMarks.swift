@@ -1,16 +1,5 @@
 import Geometry
 
-/// A straight line on a page, in points from the page's bottom-left corner.
-public struct MarkLine: Sendable, Equatable {
-    public var x0: Double
-    public var y0: Double
-    public var x1: Double
-    public var y1: Double
-    public init(x0: Double, y0: Double, x1: Double, y1: Double) {
-        self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1
-    }
-}
-
 /// Trim marks as print shops draw them: at each corner of the trim, two hairlines that continue its edges outward,
 /// starting a gap outside the bleed so that a slightly missed cut never leaves a piece of a mark on the page.
 /// The figures and where they come from: docs/crop-marks.md.
@@ -43,18 +32,18 @@ extension LayoutOptions {
 
     /// The eight lines of the crop marks, two at each corner of the trim, outside the bleed; none without
     /// `--crop-marks`. Each line lies on an edge of the trim box, extended.
-    public var cropMarkLines: [MarkLine] {
+    public var cropMarkLines: [LineSegment] {
         guard cropMarks else { return [] }
         let trim = trimBox
         let start = bleed + CropMarks.offset, end = bleed + CropMarks.room
         let left = trim.x, right = trim.x + trim.width, bottom = trim.y, top = trim.y + trim.height
-        var lines: [MarkLine] = []
+        var lines: [LineSegment] = []
         for (x, outX) in [(left, -1.0), (right, 1.0)] {
             for (y, outY) in [(bottom, -1.0), (top, 1.0)] {
                 // Horizontal: along the trim's bottom or top edge, out beyond its left or right side.
-                lines.append(MarkLine(x0: x + outX * start, y0: y, x1: x + outX * end, y1: y))
+                lines.append(LineSegment(x0: x + outX * start, y0: y, x1: x + outX * end, y1: y))
                 // Vertical: along the trim's left or right edge, out beyond its bottom or top.
-                lines.append(MarkLine(x0: x, y0: y + outY * start, x1: x, y1: y + outY * end))
+                lines.append(LineSegment(x0: x, y0: y + outY * start, x1: x, y1: y + outY * end))
             }
         }
         return lines

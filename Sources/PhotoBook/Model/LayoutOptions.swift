@@ -113,14 +113,14 @@ public struct LayoutOptions: Sendable, Equatable {
         guard gap.isFinite, gap >= 0 else { return .gapLeavesNoRoom(largest: 0) }
         if case .grid(let columns, let rows) = mode {
             guard columns >= 1, rows >= 1 else { return .gridEmpty }
-            if PageLayouts.gridCells(columns: columns, rows: rows, area: area, gap: gap) == nil {
+            if PageCells.grid(columns: columns, rows: rows, area: area, gap: gap) == nil {
                 let side = LayoutOptions.minimumContentSide
                 let largest = min(columns > 1 ? (area.width - side * Double(columns)) / Double(columns - 1) : .infinity,
                                   rows > 1 ? (area.height - side * Double(rows)) / Double(rows - 1) : .infinity)
                 return largest >= 0 ? .gapLeavesNoRoom(largest: largest) : .gridTooFine
             }
         }
-        if !(1...AutoLayout.maxPerPageLimit).contains(maxPerPage) { return .maxPerPageOutOfRange }
+        if !(1...LayoutLimits.maxPerPage).contains(maxPerPage) { return .maxPerPageOutOfRange }
         if !(1...LayoutLimits.padTo).contains(padTo) { return .padToOutOfRange }
         return nil
     }
@@ -143,7 +143,7 @@ public enum LayoutProblem: Sendable, Equatable {
     /// More columns or rows than the area inside the margins can hold at `LayoutOptions.minimumContentSide` each,
     /// even with no gap.
     case gridTooFine
-    /// `maxPerPage` outside 1 to `AutoLayout.maxPerPageLimit`.
+    /// `maxPerPage` outside 1 to `LayoutLimits.maxPerPage`.
     case maxPerPageOutOfRange
     /// A safety margin of half the page or more.
     case safetyLeavesNoRoom

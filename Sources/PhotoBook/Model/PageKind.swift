@@ -4,7 +4,7 @@
 /// `description` is the one place the kinds are named, as `--verbose`, `--dry-run`, the report and description
 /// files write them: `title`, the arrangement (`single`, `grid 2x2`, `[1 | 2]`), `spread, left half`, `blank`.
 public enum PageKind: Sendable, Equatable, CustomStringConvertible {
-    /// The title page: the title, subtitle and author, over the cover photo when there is one.
+    /// The title page: the title, subtitle and author, over its photo (`--cover-photo`) when there is one.
     case title
     /// A page of photos, sharing it as the arrangement says.
     case photos(PageArrangement)

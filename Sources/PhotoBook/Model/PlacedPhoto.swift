@@ -37,3 +37,18 @@ public struct PlacedPhoto: Sendable, Equatable {
                     width: Double(uprightWidth) * scaleX, height: Double(uprightHeight) * scaleY)
     }
 }
+
+extension PlacedPhoto {
+    /// Moves the crop so that its centre is as near `point` as the photo allows; its size stays. A crop of whole
+    /// pixels (a photo kept at its own density) stays on whole pixels.
+    mutating func focus(on point: FocusPoint, width: Int, height: Int) {
+        let photoWidth = Double(max(width, 1)), photoHeight = Double(max(height, 1))
+        let whole = crop.width == Double(pixelWidth) && crop.height == Double(pixelHeight)
+        func start(_ centre: Double, _ length: Double, _ limit: Double) -> Double {
+            let value = max(0, min(limit - length, centre - length / 2))
+            return whole ? max(0, min(limit - length, value.rounded())) : value
+        }
+        crop.x = start(point.x * photoWidth, crop.width, photoWidth)
+        crop.y = start(point.y * photoHeight, crop.height, photoHeight)
+    }
+}

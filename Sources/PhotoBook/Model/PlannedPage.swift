@@ -20,7 +20,7 @@ public struct PlannedPage: Sendable, Equatable {
     /// How far printing may run: the trim plus the bleed. With crop marks it is smaller than the PDF page.
     public var bleedBox = Rect(x: 0, y: 0, width: 0, height: 0)
     /// The trim marks drawn outside the bleed (`--crop-marks`), none without.
-    public var cropMarks: [MarkLine] = []
+    public var cropMarks: [LineSegment] = []
 
     init(kind: PageKind, size: PageSize, photos: [PlacedPhoto] = []) {
         self.kind = kind

@@ -27,7 +27,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         /// Trim, bleed and art boxes, written when the book has a bleed or a safety margin of its own.
         var boxes: PDFPage.Boxes?
         /// Trim marks outside the bleed, drawn in registration colour.
-        var cropMarks: [MarkLine] = []
+        var cropMarks: [LineSegment] = []
     }
 
     /// What the book says beyond its pages: the document's information, and the font its text is set in.
@@ -108,7 +108,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                     try draw(image, of: photo, on: pdfPage)
                 }
                 if let font { try draw(page.texts, with: font, on: pdfPage) }
-                try pdfPage.strokeLines(page.cropMarks.map { ($0.x0, $0.y0, $0.x1, $0.y1) }, width: CropMarks.lineWidth,
+                try pdfPage.strokeLines(page.cropMarks, width: CropMarks.lineWidth,
                                         color: .registration)
             }
             if let words, words.hasTitlePage {

@@ -7,14 +7,14 @@ public struct BookText: Sendable {
         public var title: String
         public var subtitle: String?
         public var author: String?
-        /// The photo shown on the title page; it is not repeated in the book.
-        public var coverPhoto: PhotoID?
+        /// The photo shown on the title page (`--cover-photo`); it is not repeated in the book.
+        public var photo: PhotoID?
 
-        public init(title: String, subtitle: String? = nil, author: String? = nil, coverPhoto: PhotoID? = nil) {
+        public init(title: String, subtitle: String? = nil, author: String? = nil, photo: PhotoID? = nil) {
             self.title = title
             self.subtitle = subtitle
             self.author = author
-            self.coverPhoto = coverPhoto
+            self.photo = photo
         }
     }
 

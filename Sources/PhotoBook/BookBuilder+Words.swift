@@ -1,0 +1,78 @@
+import Geometry
+import Platform
+
+/// The words of a build: each photo's caption, found once, the warnings about them, and the words of a plan.
+extension BookBuilder {
+    /// Each usable photo's caption (reading sidecars: the only I/O of the words), with a warning for a bad
+    /// sidecar and for every character the font lacks, named once per caption.
+    func findCaptions(_ usable: [(id: PhotoID, info: PhotoInfo)], warnings: inout [BuildWarning]) -> [String?] {
+        guard let text = options.text else { return usable.map { _ in nil } }
+        for (label, value) in [("title", text.title), ("subtitle", text.subtitle), ("author", text.author)] {
+            guard let value else { continue }
+            for scalar in TextLines.missing(in: value, measure: text.font) {
+                warnings.append(BuildWarning(path: nil, message: "\(label): \(Self.describe(scalar)) is not in \(text.font.fontName)"))
+            }
+        }
+        if text.sections != .none {
+            var seen: Set<String> = []
+            for photo in usable {
+                guard let heading = text.sections.heading(of: photo.info.file, captureDate: photo.info.captureDate),
+                      seen.insert(heading).inserted else { continue }
+                for scalar in TextLines.missing(in: heading, measure: text.font) {
+                    warnings.append(BuildWarning(path: nil, message: "heading \(heading): \(Self.describe(scalar)) is not in \(text.font.fontName)"))
+                }
+            }
+        }
+        if let given = options.given {
+            for heading in Set(given.pages.compactMap(\.heading)).sorted() {
+                for scalar in TextLines.missing(in: heading, measure: text.font) {
+                    warnings.append(BuildWarning(path: nil, message: "heading \(heading): \(Self.describe(scalar)) is not in \(text.font.fontName)"))
+                }
+            }
+            return usable.map { photo in
+                guard let caption = given.captions[photo.id] else { return nil }
+                let name = FileSystem.baseName(photo.info.file.path)
+                for scalar in TextLines.missing(in: caption, measure: text.font) {
+                    warnings.append(BuildWarning(path: nil, message: "caption of \(name): \(Self.describe(scalar)) is not in \(text.font.fontName)"))
+                }
+                return caption
+            }
+        }
+        guard text.captions != .none else { return usable.map { _ in nil } }
+        return usable.map { photo in
+            let found = Captions.caption(for: photo.info.file, source: text.captions, description: photo.info.description,
+                                         captureDate: photo.info.captureDate)
+            if let warning = found.warning { warnings.append(BuildWarning(path: photo.info.file.path, message: warning)) }
+            guard let caption = found.caption else { return nil }
+            let name = FileSystem.baseName(photo.info.file.path)
+            for scalar in TextLines.missing(in: caption, measure: text.font) {
+                warnings.append(BuildWarning(path: nil, message: "caption of \(name): \(Self.describe(scalar)) is not in \(text.font.fontName)"))
+            }
+            return caption
+        }
+    }
+
+    static func contains(_ outer: Rect, _ inner: Rect) -> Bool {
+        inner.x >= outer.x - 1e-6 && inner.y >= outer.y - 1e-6 && inner.x + inner.width <= outer.x + outer.width + 1e-6
+            && inner.y + inner.height <= outer.y + outer.height + 1e-6
+    }
+
+    /// `U+4E16 '世'`.
+    static func describe(_ scalar: Unicode.Scalar) -> String {
+        var hex = String(scalar.value, radix: 16, uppercase: true)
+        while hex.count < 4 { hex = "0" + hex }
+        return "U+\(hex) '\(scalar)'"
+    }
+
+    /// The words of a plan of the photos still alive, beyond the photos' own (`bookPhotos`).
+    func bookText(alive: [PhotoID]) -> BookText? {
+        guard let text = options.text else { return nil }
+        var title: BookText.Title?
+        if let words = text.title {
+            let photo = text.titlePhoto.flatMap { alive.contains($0) ? $0 : nil }
+            title = BookText.Title(title: words, subtitle: text.subtitle, author: text.author, photo: photo)
+        }
+        return BookText(measure: text.font, title: title, pageNumbers: text.pageNumbers,
+                        facingPages: options.layout.binding > 0 || options.layout.spreads)
+    }
+}
