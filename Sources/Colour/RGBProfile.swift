@@ -70,6 +70,15 @@ public enum RGBProfile {
         guard cmsSaveProfileToMem(profile, nil, &size) != 0, size > 0 else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(size))
         guard bytes.withUnsafeMutableBytes({ cmsSaveProfileToMem(profile, $0.baseAddress, &size) }) != 0 else { return nil }
+        // Little CMS stamps a profile with the time it was made (header bytes 24-35) and has no setter for it: a
+        // book with a HEIC would differ from run to run under SOURCE_DATE_EPOCH. The profile is a function of the
+        // description alone, so it gets one fixed date.
+        bytes.replaceSubrange(creationDate, with: fixedCreationDate)
         return bytes
     }
+
+    /// Where an ICC header keeps its creation date: six big-endian 16-bit numbers, year to second.
+    static let creationDate = 24..<36
+    /// 2026-01-01 00:00:00 UTC: the date every profile made here carries.
+    static let fixedCreationDate: [UInt8] = [2026, 1, 1, 0, 0, 0].flatMap { (v: Int) in [UInt8(v >> 8), UInt8(v & 0xFF)] }
 }

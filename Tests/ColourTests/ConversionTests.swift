@@ -46,6 +46,16 @@ struct ConversionTests {
         #expect(muted[0] > 200 && muted[1] < 100, "P3 (200, 100, 100): \(muted)")
     }
 
+    @Test func aMadeProfileIsTheSameBytesAtAnyTime() throws {
+        let first = try #require(RGBProfile.make(primaries: .displayP3, transfer: .sRGB, description: "Display P3"))
+        // Little CMS's own stamp has a resolution of one second: cross a second's boundary.
+        Thread.sleep(forTimeInterval: 1.1)
+        let second = try #require(RGBProfile.make(primaries: .displayP3, transfer: .sRGB, description: "Display P3"))
+        #expect(first == second)
+        // 2026-01-01 00:00:00, as six big-endian numbers.
+        #expect(Array(first[24..<36]) == [0x07, 0xEA, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0])
+    }
+
     @Test func theSRGBDescriptionGivesBackTheSameValues() throws {
         let srgb = try #require(RGBProfile.make(primaries: .bt709, transfer: .sRGB, description: "sRGB"))
         let identity = try ConversionToSRGB(profile: srgb, layout: .rgb)
