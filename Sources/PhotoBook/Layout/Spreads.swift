@@ -68,7 +68,10 @@ enum Spreads {
             }
             best = next
         }
-        return best.values.min(by: { ($0.blanks, $0.cost) < ($1.blanks, $1.cost) })?.steps
+        // In the sides' order: a Dictionary's own order changes from process to process (its hashing is seeded
+        // at random), and on a tie `min` keeps the first, so the book would depend on the run.
+        return best.sorted(by: { $0.key < $1.key }).map(\.value)
+            .min(by: { ($0.blanks, $0.cost) < ($1.blanks, $1.cost) })?.steps
     }
 
     /// Fixed pages of `perPage` photos: a panorama that would start on a right-hand page, or that comes while a
