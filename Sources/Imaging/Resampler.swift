@@ -1,9 +1,5 @@
 import Geometry
 
-/// The name of `Rect` before the geometry had a module of its own, kept for the JPEG module (and the HEIF and
-/// JPEG branches written meanwhile) until they use `Rect`: the same type, not a second one.
-public typealias SourceRect = Rect
-
 public enum ImagingError: Error, Sendable, Equatable {
     /// `shouldCancel` returned true at a safe point.
     case cancelled
@@ -25,7 +21,7 @@ public enum Resampler {
     /// is enlarged. Pixels outside the image repeat its edge; pixels outside `region` but inside the image
     /// are real neighbours and are used. `region` must have a finite origin and a positive, finite size,
     /// each at most 2^32 pixels; a zero `width` or `height` gives an empty image.
-    public static func resample(_ image: RGBImage, region: SourceRect, width: Int, height: Int,
+    public static func resample(_ image: RGBImage, region: Rect, width: Int, height: Int,
                                 orientation: Orientation = .topLeft,
                                 shouldCancel: () -> Bool = { false }) throws(ImagingError) -> RGBImage {
         try resample(image, region: region, width: width, height: height, orientation: orientation, order: .cheaper,
@@ -37,7 +33,7 @@ public enum Resampler {
         case cheaper, horizontalFirst, verticalFirst
     }
 
-    static func resample(_ image: RGBImage, region: SourceRect, width: Int, height: Int,
+    static func resample(_ image: RGBImage, region: Rect, width: Int, height: Int,
                          orientation: Orientation = .topLeft, order: PassOrder,
                          shouldCancel: () -> Bool) throws(ImagingError) -> RGBImage {
         guard let count = RGBImage.byteCount(width: width, height: height) else {

@@ -1,4 +1,5 @@
 import EXIF
+import Geometry
 import ImageCodec
 import Imaging
 
@@ -66,7 +67,7 @@ public struct JPEGCodec: ImageCodec {
                 maxPixels: request.maxPixels, shouldCancel: shouldCancel)
             let covers = decoded.covers
             return DecodedImage(image: decoded.image, storedWidth: info.width, storedHeight: info.height,
-                                covers: SourceRect(x: Double(covers.x), y: Double(covers.y),
+                                covers: Rect(x: Double(covers.x), y: Double(covers.y),
                                                    width: Double(covers.width), height: Double(covers.height)),
                                 scale: Double(decoded.scale) / 8)
         } catch {

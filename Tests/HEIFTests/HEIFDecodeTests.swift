@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Testing
 import HEIF
 import ImageCodec
@@ -64,7 +65,7 @@ import TestSupport
         let whole = try HEIFFixtures.decodeWhole(source.bytes)
         let clamped = try #require(region.clamped(width: 160, height: 107))
         #expect(decoded.scale == 1 / Double(factor))
-        #expect(decoded.covers == SourceRect(x: Double(clamped.x), y: Double(clamped.y),
+        #expect(decoded.covers == Rect(x: Double(clamped.x), y: Double(clamped.y),
                                              width: Double(clamped.width), height: Double(clamped.height)))
         #expect(decoded.storedWidth == 160 && decoded.storedHeight == 107)
         let expected = HEIFFixtures.boxShrunk(whole.image.pixels, width: 160, region: clamped, factor: factor)

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import Imaging
 import Testing
 @testable import JPEG
@@ -87,7 +88,7 @@ struct LosslessCropTests {
                 let output = try Self.crop(jpeg, region: region, orientation: orientation)
                 // jpegtran's crop is given in the turned image.
                 let stored = output.storedRegion
-                let upright = orientation.uprightRect(ofStored: SourceRect(x: Double(stored.x), y: Double(stored.y),
+                let upright = orientation.uprightRect(ofStored: Rect(x: Double(stored.x), y: Double(stored.y),
                                                                            width: Double(stored.width), height: Double(stored.height)),
                                                       storedWidth: 208, storedHeight: 144)
                 let crop = "\(Int(upright.width))x\(Int(upright.height))+\(Int(upright.x))+\(Int(upright.y))"
@@ -224,7 +225,7 @@ struct LosslessCropTests {
             for row in 0..<to.heightInBlocks {
                 for column in 0..<to.widthInBlocks {
                     // Where the block's upright square lies in the stored region, in this component's samples.
-                    let square = orientation.storedRect(ofUpright: SourceRect(x: Double(column * 8), y: Double(row * 8), width: 8, height: 8),
+                    let square = orientation.storedRect(ofUpright: Rect(x: Double(column * 8), y: Double(row * 8), width: 8, height: 8),
                                                         storedWidth: Double(columns * 8), storedHeight: Double(rows * 8))
                     let source = from.block(column: firstColumn + Int(square.x) / 8, row: firstRow + Int(square.y) / 8)
                     let block = to.block(column: column, row: row)
