@@ -77,8 +77,8 @@ extension PhotoBookCLI {
             },
             beforeCommit: { harness.reached(.commit) },
             afterCommit: { harness.reached(.committed) })
-        let builder = CoverBuilder(front: files[0], back: files.count > 1 ? files[1] : nil, outputPath: output,
-                                   options: options, hooks: hooks)
+        let builder = RenderPipeline(front: files[0], back: files.count > 1 ? files[1] : nil, outputPath: output,
+                                     options: options, hooks: hooks)
         let signals = SignalHandler(onFirst: { _ in
             if builder.cancel() {
                 say.status("cancelling...", evenWhenQuiet: true)

@@ -261,14 +261,14 @@ public enum PhotoBookCLI {
         if command.dryRun || initialize != nil {
             // Plan-only: nothing is decoded or written, so there is nothing for a signal to clean up, and no
             // progress to show.
-            let preview = BookBuilder(files: photos, outputPath: output ?? "", options: options).preview()
+            let preview = RenderPipeline(files: photos, outputPath: output ?? "", options: options).preview()
             if let initialize {
                 return initialize.write(preview, files: photos, options: options, say: say)
             }
             return DryRun.report(preview, files: photos, options: options, say: say)
         }
         guard let output else { return .usage }
-        let builder = BookBuilder(files: photos, outputPath: output, options: options, hooks: hooks)
+        let builder = RenderPipeline(files: photos, outputPath: output, options: options, hooks: hooks)
         let signals = SignalHandler(onFirst: { _ in
             // After the commit it is too late: the book stays and the run counts as a success.
             if builder.cancel() {
