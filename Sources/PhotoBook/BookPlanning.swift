@@ -53,54 +53,7 @@ public struct BookPreview: Sendable {
     public var photos: [PhotoID: BookPhoto] = [:]
 }
 
-extension BookBuilder {
-    /// Probe, order, words: everything before the plan, or the report of a build that stops here.
-    func prepare() -> Result<PreparedBook, EarlyStop> {
-        // Probe: headers only. A photo that cannot be read is left out here, before any pixels exist.
-        var reports = files.map { PhotoReport(path: $0.path, outcome: .cancelled) }
-        var usable: [(id: PhotoID, info: PhotoInfo)] = []
-        func stop(_ book: Outcome) -> Result<PreparedBook, EarlyStop> {
-            .failure(EarlyStop(report: BuildReport(photos: reports, book: book, pagesWritten: 0, seconds: 0)))
-        }
-        // Up to --jobs probes at once (ProbeAll.swift); the results come back in the files' order.
-        let session = self.session
-        let probed = Probe.probeAll(files, maxPixels: options.maxPixels, jobs: options.jobs,
-                                    isCancelled: { session.isCancelled })
-        for (index, file) in files.enumerated() {
-            switch probed[index] {
-            case nil: return stop(.cancelled)
-            case .success(let info)?:
-                usable.append((PhotoID(index), info))
-                reports[index].format = info.formatDescription
-                reports[index].notes = info.notes
-            case .failure(let error)?:
-                reports[index].outcome = .failed(error.description)
-                hooks.photoFinished?(file.path)
-            }
-        }
-        // A signal during the last probe must read as an interruption, not as a build with no usable photo.
-        if session.isCancelled { return stop(.cancelled) }
-        guard !usable.isEmpty else { return stop(.skipped(because: "no photo could be used")) }
-        if options.strict && usable.count < files.count {
-            return stop(.skipped(because: "a photo could not be used and --strict is set"))
-        }
-
-        // The book's order: a pure sort of what the probe read, before any plan. A description's pages give theirs.
-        clock.enter(.plan)
-        var undated: [String] = []
-        if options.given == nil {
-            let arrangement = PhotoOrder.arrange(usable.map(\.info), by: options.order)
-            undated = arrangement.undated.map { usable[$0].info.file.path }
-            usable = arrangement.order.map { usable[$0] }
-        }
-
-        guard options.layout.problem == nil else { return stop(.failed("the page options leave no room for a photo")) }
-        var warnings: [BuildWarning] = usable.flatMap { photo in photo.info.probeWarnings }
-        let captions = findCaptions(usable, warnings: &warnings)
-        let photos = zip(usable, captions).map { PreparedPhoto(id: $0.0.id, info: $0.0.info, caption: $0.1) }
-        return .success(PreparedBook(reports: reports, photos: photos, warnings: warnings, undated: undated))
-    }
-
+extension BookRenderPlan {
     /// The photos still alive, in book order, as the planner takes them.
     func bookPhotos(_ prepared: PreparedBook, alive: [PhotoID]) -> [BookPhoto] {
         let sections = options.text?.sections ?? .none
@@ -112,20 +65,10 @@ extension BookBuilder {
         }
     }
 
-    /// The plan of the usable photos still alive, in the options' layout or the description's pages.
-    func plan(_ prepared: PreparedBook, alive: [PhotoID]) -> BookPlan? {
-        let photos = bookPhotos(prepared, alive: alive)
-        let text = bookText(alive: alive)
-        guard let given = options.given else { return Planner.plan(photos: photos, options: options.layout, text: text) }
-        return Planner.plan(photos: photos, pages: given.pages(of: alive), options: options.layout, text: text)
-    }
-
-    /// Why `plan(prepared, alive:)` found no plan: for a description, the first page that cannot be laid out.
-    func planProblem(_ prepared: PreparedBook, alive: [PhotoID]) -> String {
+    /// Why `photos` found no plan: for a description, the first page that cannot be laid out.
+    func planProblem(_ photos: [BookPhoto], alive: [PhotoID], text: BookText?) -> String {
         let fallback = "the page options leave no room for a photo"
         guard let given = options.given, options.layout.problem == nil else { return fallback }
-        let photos = bookPhotos(prepared, alive: alive)
-        let text = bookText(alive: alive)
         for (number, (page, one)) in zip(given.pages, given.pages(of: alive)).enumerated() {
             guard !one.photos.isEmpty, Planner.plan(photos: photos, pages: [one], options: options.layout, text: text) == nil
             else { continue }
@@ -162,40 +105,6 @@ extension BookBuilder {
                                              + "on a left-hand page"))
         }
         return warnings
-    }
-
-    /// Probes and plans as `run()` would, decoding no pixel, creating no folder and writing nothing. A photo that
-    /// fails only when it is decoded (a truncated file) is in the plan: only a build finds it out.
-    public func preview() -> BookPreview {
-        let prepared: PreparedBook
-        switch prepare() {
-        case .failure(let stop): return BookPreview(plan: nil, report: stop.report)
-        case .success(let found): prepared = found
-        }
-        let alive = prepared.photos.map(\.id)
-        var reports = prepared.reports
-        guard let plan = plan(prepared, alive: alive) else {
-            return BookPreview(plan: nil, report: BuildReport(photos: reports, book: .failed(planProblem(prepared, alive: alive)),
-                                                              pagesWritten: 0, seconds: 0),
-                               photos: [:])
-        }
-        var pageReports: [PageReport] = []
-        for page in plan.pages {
-            for placed in page.photos {
-                let index = placed.photo.index
-                reports[index].outcome = .succeeded
-                reports[index].record(placed, onPage: page.number)
-            }
-            pageReports.append(PageReport(kind: page.kind, photos: page.photos.map(\.photo)))
-        }
-        var report = BuildReport(photos: reports, book: .succeeded, pagesWritten: 0, seconds: 0, pages: pageReports)
-        report.blankPages = plan.blankPages
-        report.undatedPhotos = prepared.undated
-        report.warnings = prepared.warnings
-            + Self.textWarnings(plan) { prepared.photo($0).info.file.path }
-        let photos = bookPhotos(prepared, alive: alive)
-        return BookPreview(plan: plan, report: report,
-                           photos: Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
     }
 }
 

@@ -79,7 +79,7 @@ public struct BuildReport: Sendable {
     /// With `--sort date`, the photos that had no capture date, in book order (all after the dated ones, or all
     /// before them with `--reverse`).
     public var undatedPhotos: [String] = []
-    /// Where the time went, stage by stage (filled in by `BookBuilder.run()` on every path).
+    /// Where the time went, stage by stage (filled in by `RenderPipeline.run()` on every path).
     public var timings = BuildTimings()
 
     public init(photos: [PhotoReport], book: Outcome, pagesWritten: Int, seconds: Double, pages: [PageReport] = []) {

@@ -3,20 +3,24 @@ import PhotoBook
 import Platform
 
 extension PhotoBookCLI {
-    /// `photobook cover`: checks everything before any photo is read, then makes the cover with the same commit,
-    /// signals and test pauses as `build`.
+    /// `photobook cover FRONT [BACK] -o COVER.pdf [options]` (CoverCommand.swift).
     static func runCover(_ arguments: [String], _ run: Run) -> ExitStatus {
-        let command: CoverCommand
         do {
-            command = try CoverCommand.parse(arguments)
+            let command = try CoverCommand.parse(arguments)
+            guard !command.help else {
+                Diagnostics.standardOutput(HelpText.command(CoverCommand.document))
+                return .success
+            }
+            return makeCover(command, run)
         } catch {
             Diagnostics().error(error.message)
             return error.status
         }
-        if command.help {
-            Diagnostics.standardOutput(HelpText.command(CoverCommand.document))
-            return .success
-        }
+    }
+
+    /// Runs a parsed cover: checks everything before any photo is read, then hands the cover to the pipeline a
+    /// book is made in, with the same set-up (`RenderRun`): dates, font, commit, signals and test pauses.
+    static func makeCover(_ command: CoverCommand, _ run: Run) -> ExitStatus {
         let say = Diagnostics(quiet: command.quiet, verbose: command.verbose)
         let output = command.output!
         var options = CoverOptions(geometry: command.geometry)
@@ -24,24 +28,16 @@ extension PhotoBookCLI {
         options.quality = command.quality
         options.temporaryDirectory = run.environment.temporaryDirectory
         // The same reproducible dates as a book's (issue 12): the cover is printed beside it.
-        switch SourceDateEpoch.date(from: run.environment.sourceDateEpoch) {
-        case .success(let date): options.creationDate = date
-        case .failure(let error):
+        let render: RenderRun
+        do {
+            render = try RenderRun.prepare("cover", run, fontPath: command.fontPath, wantsFont: command.title != nil)
+        } catch {
             say.error(error.message)
             return error.status
         }
-        if command.title != nil || command.fontPath != BookFont.defaultPath {
-            do {
-                let font = try BookFont(path: command.fontPath)
-                if let title = command.title {
-                    options.text = CoverText(font: font, title: title, subtitle: command.subtitle, author: command.author)
-                }
-            } catch {
-                let hint = command.fontPath == BookFont.defaultPath
-                    ? " (install Debian's fonts-dejavu-core, or name a TrueType font with --font)" : ""
-                say.error("--font: \(error)\(hint)")
-                return .usage
-            }
+        options.creationDate = render.creationDate
+        if let font = render.font, let title = command.title {
+            options.text = CoverText(font: font, title: title, subtitle: command.subtitle, author: command.author)
         }
 
         // A folder is a mistake of the command line; a photo that is missing or unreadable fails the cover.
@@ -68,37 +64,12 @@ extension PhotoBookCLI {
             return .failure
         }
 
-        let harness = run.harness
-        let hooks = BuildHooks(
-            decodeStarted: { _ in harness.reached(.decode) },
-            pageStarted: { _, _ in
-                say.progress("photobook: photos ready, writing the cover")
-                harness.reached(.page)
-            },
-            beforeCommit: { harness.reached(.commit) },
-            afterCommit: { harness.reached(.committed) })
-        let builder = CoverBuilder(front: files[0], back: files.count > 1 ? files[1] : nil, outputPath: output,
-                                   options: options, hooks: hooks)
-        let signals = SignalHandler(onFirst: { _ in
-            if builder.cancel() {
-                say.status("cancelling...", evenWhenQuiet: true)
-            } else {
-                say.status("the cover is already written; finishing", evenWhenQuiet: true)
-            }
-            harness.heardSignal()
-        }, onSecond: { _ in
-            guard builder.session.abandon() else {
-                say.status("the cover is already written; finishing", evenWhenQuiet: true)
-                harness.heardSignal()
-                return
-            }
-            say.status("interrupted again: stopped at once, nothing was written", evenWhenQuiet: true)
-            ProcessExit.now(ExitStatus.interrupted.rawValue)
-        })
-        harness.armed()
-        say.progress("photobook: preparing the cover's photos")
-        let report = builder.run()
-        signals.cancel()
+        let hooks = render.hooks(meter: nil, writing: { _, _ in "photobook: photos ready, writing the cover" },
+                                 say: say, harness: run.harness)
+        let pipeline = RenderPipeline(front: files[0], back: files.count > 1 ? files[1] : nil, outputPath: output,
+                                      options: options, hooks: hooks)
+        let report = render.run(pipeline, starting: "photobook: preparing the cover's photos", say: say,
+                                harness: run.harness)
         return CoverSummary.report(report, output: output, options: options, say: say)
     }
 }

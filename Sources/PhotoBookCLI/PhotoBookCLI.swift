@@ -1,7 +1,6 @@
 import Foundation
 import PhotoBook
 import Platform
-import Synchronization
 
 /// The command line: parses, checks inputs and output before any work, runs the build, reports, exits.
 public enum PhotoBookCLI {
@@ -159,26 +158,16 @@ public enum PhotoBookCLI {
         }
         var options = command.options
         options.given = description?.given
-        switch SourceDateEpoch.date(from: run.environment.sourceDateEpoch) {
-        case .success(let date): options.creationDate = date
-        case .failure(let error):
+        let render: RenderRun
+        do {
+            render = try RenderRun.prepare("book", run, fontPath: command.fontPath,
+                                           wantsFont: command.hasWords || description?.hasWords == true)
+        } catch {
             say.error(error.message)
             return error.status
         }
-        // Before any photo: memory flat at any book size (issue 14).
-        ProcessMemory.returnLargeBlocksAtOnce()
-        // The font is read before any photo: a book with words needs it, and a font named but unusable is a
-        // mistake worth hearing about even without them.
-        if command.hasWords || description?.hasWords == true || command.fontPath != BookFont.defaultPath {
-            do {
-                options.text = TextOptions(font: try BookFont(path: command.fontPath))
-            } catch {
-                let hint = command.fontPath == BookFont.defaultPath
-                    ? " (install Debian's fonts-dejavu-core, or name a TrueType font with --font)" : ""
-                say.error("--font: \(error)\(hint)")
-                return .usage
-            }
-        }
+        options.creationDate = render.creationDate
+        options.text = render.font.map { TextOptions(font: $0) }
 
         // A description's photos were found when it was read, each as listed.
         let discovery = Discovery.discover(description == nil ? command.inputs : [], recursive: command.recursive)
@@ -234,63 +223,25 @@ public enum PhotoBookCLI {
             options.text = text
         }
 
-        let total = photos.count
-        let done = Mutex(0)
-        let meter = ProgressLine(total: total)
         let harness = run.harness
-        let hooks = BuildHooks(
-            decodeStarted: { _ in harness.reached(.decode) },
-            photoFinished: { _ in
-                let count = done.withLock { $0 += 1; return $0 }
-                say.progress(meter.text(done: count))
-            },
-            pageStarted: { index, pages in
-                say.progress("photobook: all photos ready, writing page \(index + 1) of \(pages)")
-                if index == min(1, pages - 1) { harness.reached(.page) }
-            },
-            beforeCommit: { harness.reached(.commit) },
-            afterCommit: { harness.reached(.committed) },
-            savingImage: { index, count in
-                // A spread's photo is two images, one per half: the save counts images, not photos.
-                say.progress("photobook: saving the book, image \(index + 1) of \(count)")
-                if index == 0 { harness.reached(.save) }
-            })
+        let hooks = render.hooks(meter: ProgressLine(total: photos.count), writing: { index, pages in
+            "photobook: all photos ready, writing page \(index + 1) of \(pages)"
+        }, say: say, harness: harness)
         // The same book either way; only the harness compares them.
         options.imagesInMemory = harness.imagesInMemory
         options.losslessCrops = harness.losslessCrops
         if command.dryRun || initialize != nil {
             // Plan-only: nothing is decoded or written, so there is nothing for a signal to clean up, and no
             // progress to show.
-            let preview = BookBuilder(files: photos, outputPath: output ?? "", options: options).preview()
+            let preview = RenderPipeline(files: photos, outputPath: output ?? "", options: options).preview()
             if let initialize {
                 return initialize.write(preview, files: photos, options: options, say: say)
             }
             return DryRun.report(preview, files: photos, options: options, say: say)
         }
         guard let output else { return .usage }
-        let builder = BookBuilder(files: photos, outputPath: output, options: options, hooks: hooks)
-        let signals = SignalHandler(onFirst: { _ in
-            // After the commit it is too late: the book stays and the run counts as a success.
-            if builder.cancel() {
-                say.status("cancelling...", evenWhenQuiet: true)
-            } else {
-                say.status("the book is already written; finishing", evenWhenQuiet: true)
-            }
-            harness.heardSignal()
-        }, onSecond: { _ in
-            // Decided under the session's lock: once the book is committed it stays and the run succeeds.
-            guard builder.session.abandon() else {
-                say.status("the book is already written; finishing", evenWhenQuiet: true)
-                harness.heardSignal()
-                return
-            }
-            say.status("interrupted again: stopped at once, nothing was written", evenWhenQuiet: true)
-            ProcessExit.now(ExitStatus.interrupted.rawValue)
-        })
-        harness.armed()
-        say.progress("photobook: 0 of \(total) photos")
-        let report = builder.run()
-        signals.cancel()
+        let pipeline = RenderPipeline(files: photos, outputPath: output, options: options, hooks: hooks)
+        let report = render.run(pipeline, starting: "photobook: 0 of \(photos.count) photos", say: say, harness: harness)
         let placed = command.options.order.reverse ? "before the dated photos, in reverse name order"
                                                    : "after the dated photos, in name order"
         for path in report.undatedPhotos { say.note("no capture date: placed \(placed)", path: path) }

@@ -14,7 +14,7 @@ struct CaptionOwnerTests {
         let plan = try #require(Planner.plan(photos: photos, options: options, text: BookText(measure: FixedMeasure())))
         let page = plan.pages[0]
         #expect(page.photos.map { $0.caption == nil } == [true, false])
-        let warnings = BookBuilder.textWarnings(plan) { "photo-\($0.index)" }
+        let warnings = BookRenderPlan.textWarnings(plan) { "photo-\($0.index)" }
         #expect(warnings.map(\.path) == ["photo-1"])
     }
 
@@ -29,7 +29,7 @@ struct CaptionOwnerTests {
         let page = plan.pages[0]
         #expect(page.photos.allSatisfy { $0.caption != nil })
         #expect(page.photos[0].cell.x < page.photos[0].caption!.box.x, "the left cell runs into the bleed")
-        let warnings = BookBuilder.textWarnings(plan) { "photo-\($0.index)" }
+        let warnings = BookRenderPlan.textWarnings(plan) { "photo-\($0.index)" }
         #expect(warnings.map(\.path) == ["photo-0", "photo-1"])
         #expect(page.texts.filter { $0.role == .caption } == page.photos.compactMap(\.caption))
     }

@@ -32,7 +32,7 @@ import Platform
         }
         deinit { try? FileManager.default.removeItem(atPath: folder) }
 
-        func builder(strict: Bool = false, hooks: BuildHooks) -> BookBuilder {
+        func builder(strict: Bool = false, hooks: BuildHooks) -> RenderPipeline {
             var hooks = hooks
             let counter = completions
             let inner = hooks.finished
@@ -42,7 +42,7 @@ import Platform
             options.strict = strict
             options.temporaryDirectory = tmp
             let discovery = Discovery.discover([folder + "/in"], recursive: false)
-            return BookBuilder(files: discovery.photos, outputPath: output, options: options, hooks: hooks)
+            return RenderPipeline(files: discovery.photos, outputPath: output, options: options, hooks: hooks)
         }
 
         var outputExists: Bool { FileManager.default.fileExists(atPath: output) }
@@ -56,7 +56,7 @@ import Platform
     static func good() throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: goodPhoto))) }
 
     /// Runs `builder.run()` on another thread and waits for it with a timeout.
-    static func runInBackground(_ builder: BookBuilder) -> (wait: () -> BuildReport?, done: DispatchSemaphore) {
+    static func runInBackground(_ builder: RenderPipeline) -> (wait: () -> BuildReport?, done: DispatchSemaphore) {
         let result = Mutex<BuildReport?>(nil)
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
@@ -125,7 +125,7 @@ import Platform
         #expect(pdf.contains("/Count 2\n") || pdf.contains("/Count 2\r"), "the page tree holds 2 pages")
 
         let cancelled = try Fixture(photos: [("a.jpg", good)])
-        let box = Mutex<BookBuilder?>(nil)
+        let box = Mutex<RenderPipeline?>(nil)
         let builder = cancelled.builder(hooks: BuildHooks(beforeCommit: { _ = box.withLock { $0 }?.cancel() }))
         box.withLock { $0 = builder }
         let cancelledReport = builder.run()
@@ -136,7 +136,7 @@ import Platform
     @Test func cancelledBeforeRunningNoBodyRuns() throws {
         let fixture = try Fixture(photos: [("a.jpg", try Self.good()), ("b.jpg", try Self.good())])
         let bodies = Mutex(0)
-        let box = Mutex<BookBuilder?>(nil)
+        let box = Mutex<RenderPipeline?>(nil)
         // The queue is still suspended when graphReady is called: cancelling here means nothing ever starts.
         let builder = fixture.builder(hooks: BuildHooks(
             decodeStarted: { _ in bodies.withLock { $0 += 1 } },
@@ -174,7 +174,7 @@ import Platform
 
     @Test func cancelledJustBeforeTheCommitWritesNothing() throws {
         let fixture = try Fixture(photos: [("a.jpg", try Self.good())])
-        let box = Mutex<BookBuilder?>(nil)
+        let box = Mutex<RenderPipeline?>(nil)
         let builder = fixture.builder(hooks: BuildHooks(beforeCommit: { _ = box.withLock { $0 }?.cancel() }))
         box.withLock { $0 = builder }
         let report = builder.run()
@@ -186,7 +186,7 @@ import Platform
 
     @Test func cancelledAfterTheCommitTheBookStays() throws {
         let fixture = try Fixture(photos: [("a.jpg", try Self.good())])
-        let box = Mutex<BookBuilder?>(nil)
+        let box = Mutex<RenderPipeline?>(nil)
         let refused = Mutex<Bool?>(nil)
         let builder = fixture.builder(hooks: BuildHooks(afterCommit: {
             let accepted = box.withLock { $0 }?.cancel()

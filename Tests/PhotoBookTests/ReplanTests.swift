@@ -35,7 +35,7 @@ import Testing
         options.temporaryDirectory = fixture.tmp
         options.layout.mode = layout
         let discovery = Discovery.discover([fixture.folder + "/in"], recursive: false)
-        let report = BookBuilder(files: discovery.photos, outputPath: fixture.output, options: options, hooks: hooks).run()
+        let report = RenderPipeline(files: discovery.photos, outputPath: fixture.output, options: options, hooks: hooks).run()
         #expect(fixture.leftovers.isEmpty, "temporary files left: \(fixture.leftovers)")
         #expect(report.book == .succeeded ? fixture.outputExists : !fixture.outputExists)
         let names = discovery.photos.map { ($0.path as NSString).lastPathComponent }

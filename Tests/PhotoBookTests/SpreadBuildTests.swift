@@ -19,7 +19,7 @@ import Testing
         options.layout.spreads = true
         options.layout.bleed = 3 * Length.pointsPerMillimetre
         let discovery = Discovery.discover([fixture.folder + "/in"], recursive: false)
-        let report = BookBuilder(files: discovery.photos, outputPath: fixture.output, options: options, hooks: hooks).run()
+        let report = RenderPipeline(files: discovery.photos, outputPath: fixture.output, options: options, hooks: hooks).run()
         #expect(fixture.leftovers.isEmpty, "temporary files left: \(fixture.leftovers)")
         #expect(report.book == .succeeded ? fixture.outputExists : !fixture.outputExists)
         return (report, decodes.withLock { $0 }, finished.withLock { $0 })

@@ -15,25 +15,6 @@ public struct CoverWords: Sendable {
     }
 }
 
-/// A line of text on the spine, turned a quarter clockwise so that it reads from top to bottom (as English-language
-/// books do: the tops of the letters face the front).
-public struct SpineText: Sendable, Equatable {
-    public enum Role: String, Sendable, Equatable { case title, author }
-    public var role: Role
-    public var text: String
-    public var size: Double
-    /// Where the baseline runs: a vertical line at this x.
-    public var baselineX: Double
-    /// Where the line starts, at the top, and how far down it runs.
-    public var top: Double
-    public var length: Double
-
-    /// What the letters cover on the page: from one descent left of the baseline to one ascent right of it.
-    public func box(ascent: Double, descent: Double) -> Rect {
-        Rect(x: baselineX - descent * size, y: top - length, width: (ascent + descent) * size, height: length)
-    }
-}
-
 /// Everything a wrap cover is made of, placed: the page's parts, the photos' cells and crops, the words.
 public struct CoverPlan: Sendable, Equatable {
     public var geometry: CoverGeometry
@@ -47,6 +28,21 @@ public struct CoverPlan: Sendable, Equatable {
     public var spineTexts: [SpineText] = []
     /// What did not fit, in words for the user.
     public var warnings: [String] = []
+
+    /// The cover as the render pipeline takes a page: the front photo, then the back one, the front's words shaded
+    /// by the front photo, the spine's lines; cut at the TrimBox, printed to the edge of the page.
+    public var page: PlannedPage {
+        var page = PlannedPage(kind: .wrapCover, size: geometry.mediaSize, photos: [front] + (back.map { [$0] } ?? []))
+        page.words = frontTexts
+        page.wordsTakeShadeFromPhoto = true
+        page.spineTexts = spineTexts
+        page.number = 1
+        let media = geometry.mediaSize
+        page.trimBox = geometry.trimBox
+        page.bleedBox = Rect(x: 0, y: 0, width: media.width, height: media.height)
+        page.artBox = geometry.artBox
+        return page
+    }
 }
 
 /// Plans a wrap cover. Pure: no I/O.

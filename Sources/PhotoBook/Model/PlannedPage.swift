@@ -8,6 +8,11 @@ public struct PlannedPage: Sendable, Equatable {
     /// The words above the photos: the title page's title, subtitle and author, or the heading of the section
     /// the page opens. Real text, set in the book's font, as are the captions (each with its photo) and the number.
     public var words: [PlacedText] = []
+    /// The words take white or black, whichever reads better over the part of the page's first photo under them
+    /// (a wrap cover's title over its front photo); false for black words.
+    public var wordsTakeShadeFromPhoto = false
+    /// Lines turned a quarter clockwise, drawn after the other texts: a wrap cover's spine.
+    public var spineTexts: [SpineText] = []
     /// The page's number in its footer, when it is printed.
     public var pageNumber: PlacedText?
     /// The number a printer gives the page (the title page counts, unprinted), and whether it is printed.

@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Imaging
+import JPEG
 import PDF
 import Platform
 
@@ -18,46 +19,36 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         var cover: Rect? = nil
     }
 
+    /// A planned page and the photos on it, ready to draw.
     struct Page {
-        var size: PageSize
+        var plan: PlannedPage
         var photos: [Photo]
-        var texts: [PlacedText] = []
-        /// The heading of the section the page starts: it gets a bookmark.
-        var heading: String?
-        /// Trim, bleed and art boxes, written when the book has a bleed or a safety margin of its own.
-        var boxes: PDFPage.Boxes?
-        /// Trim marks outside the bleed, drawn in registration colour.
-        var cropMarks: [LineSegment] = []
     }
 
-    /// What the book says beyond its pages: the document's information, and the font its text is set in.
-    struct Words {
-        var fontPath: String
-        var title: String?
-        var subtitle: String?
-        var author: String?
-        /// The first page is a title page: it gets a bookmark and the label "Title", and the numbers printed on
-        /// the others start at 2, as their labels do.
-        var hasTitlePage: Bool
+    /// Everything the PDF is made of: its pages, its words, its dates, and where its JPEGs are embedded from.
+    struct Contents {
+        var pages: [Page]
+        var words: PDFWords?
+        /// The first page is a title page: it gets a bookmark and the label "Title", and the numbers printed on the
+        /// others start at 2, as their labels do.
+        var hasTitlePage = false
+        /// The document's CreationDate and ModDate (in UTC); nil for now, in the local time zone.
+        var creationDate: Date?
+        /// Embed each page's JPEG from memory, not from its file at the save (`BuildOptions.imagesInMemory`).
+        var imagesInMemory = false
     }
 
-    let pages: [Page]
-    let words: Words?
+    let contents: Contents
     let commit: BookCommit
     let hooks: BuildHooks
-    /// The document's CreationDate and ModDate (in UTC); nil for now, in the local time zone.
-    let creationDate: Date?
-    /// Embed each page's JPEG from memory, not from its file at the save (`BuildOptions.imagesInMemory`).
-    let imagesInMemory: Bool
 
-    init(pages: [Page], words: Words? = nil, commit: BookCommit, session: BuildSession, hooks: BuildHooks,
-         creationDate: Date? = nil, imagesInMemory: Bool = false) {
-        self.creationDate = creationDate
-        self.pages = pages
-        self.words = words
+    var pages: [Page] { contents.pages }
+    var words: PDFWords? { contents.words }
+
+    init(_ contents: Contents, commit: BookCommit, session: BuildSession, hooks: BuildHooks) {
+        self.contents = contents
         self.commit = commit
         self.hooks = hooks
-        self.imagesInMemory = imagesInMemory
         super.init(session: session)
         name = "build \(commit.outputPath)"
     }
@@ -72,31 +63,39 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
             let document = try PDFDocument()
             try document.setInfo(producer: PhotoBookVersion.string, creator: PhotoBookVersion.string,
                                  title: words?.title, author: words?.author, subject: words?.subtitle,
-                                 creationDate: creationDate ?? Date(), timeZone: creationDate == nil ? .current : .gmt)
+                                 creationDate: contents.creationDate ?? Date(),
+                                 timeZone: contents.creationDate == nil ? .current : .gmt)
             let font = try words.map { words throws(PDFError) in try document.loadFont(path: words.fontPath) }
             var titleOutline: PDFOutline?
             for (index, page) in pages.enumerated() {
                 if shouldStop { return .cancelled }
                 hooks.pageStarted?(index, pages.count)
-                let pdfPage = try document.addPage(width: page.size.width, height: page.size.height)
-                if let boxes = page.boxes { try pdfPage.setBoxes(boxes) }
+                let planned = page.plan
+                let pdfPage = try document.addPage(width: planned.size.width, height: planned.size.height)
+                // Every page says where it is cut, so that a print shop's preflight finds a TrimBox on each.
+                try pdfPage.setBoxes(PDFPage.Boxes(trim: planned.trimBox, bleed: planned.bleedBox, art: planned.artBox))
                 // A reader's sidebar shows the book's structure: the title page, and under it each section.
-                if index == 0, let words, words.hasTitlePage, let title = words.title {
+                if index == 0, contents.hasTitlePage, let title = words?.title {
                     titleOutline = try document.addOutline(title: title, parent: nil, page: pdfPage)
                 }
-                if let heading = page.heading {
+                if let heading = planned.heading {
                     _ = try document.addOutline(title: heading, parent: titleOutline, page: pdfPage)
                 }
-                for photo in page.photos {
+                var shades: [Double] = planned.texts.map { _ in 0 }
+                for (number, photo) in page.photos.enumerated() {
+                    if shouldStop { return .cancelled }
+                    let shaded = number == 0 && planned.wordsTakeShadeFromPhoto && !planned.words.isEmpty
                     // A lossless crop keeps the photo's own components (grey stays grey): its profile fits as is.
                     let profile = photo.info.colorProfile?.bytes(forPassThrough: photo.passThrough || photo.cover != nil)
-                    let image: PDFImage
-                    if imagesInMemory {
-                        let bytes: [UInt8]
+                    var bytes: [UInt8]?
+                    if contents.imagesInMemory || shaded {
                         switch FileSystem.readFile(photo.path) {
                         case .failure(let failure): return .failed("cannot read temporary file \(photo.path): \(failure)")
                         case .success(let data): bytes = data
                         }
+                    }
+                    let image: PDFImage
+                    if contents.imagesInMemory, let bytes {
                         image = try document.loadJPEG(bytes, iccProfile: profile)
                         // libharu holds its own copy now; the temporary file is no longer needed.
                         session.remove(temporaryFile: photo.path)
@@ -105,13 +104,21 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                         // goes as soon as they are copied: memory and disk do not grow with the number of pages.
                         image = try document.loadJPEG(file: photo.path, iccProfile: profile, removeWhenSaved: true)
                     }
-                    try draw(image, of: photo, on: pdfPage)
+                    let drawn = try draw(image, of: photo, on: pdfPage)
+                    if shaded, let bytes {
+                        shades = Self.shades(of: planned.words, over: bytes, of: photo, drawn: drawn,
+                                             shouldStop: { [unowned self] in self.shouldStop }) + shades.dropFirst(planned.words.count)
+                    }
                 }
-                if let font { try draw(page.texts, with: font, on: pdfPage) }
-                try pdfPage.strokeLines(page.cropMarks, width: CropMarks.lineWidth,
-                                        color: .registration)
+                if let font {
+                    try draw(planned.texts, shades: shades, with: font, on: pdfPage)
+                    for line in planned.spineTexts {
+                        try pdfPage.drawTextTopToBottom(line.text, font: font, size: line.size, x: line.baselineX, y: line.top)
+                    }
+                }
+                try pdfPage.strokeLines(planned.cropMarks, width: CropMarks.lineWidth, color: .registration)
             }
-            if let words, words.hasTitlePage {
+            if contents.hasTitlePage {
                 // The labels a reader's page box shows are the numbers printed on the pages.
                 try document.setPageLabels([PDFPageLabel(firstPage: 0, style: .none, prefix: "Title", firstNumber: 1)]
                     + (pages.count > 1 ? [PDFPageLabel(firstPage: 1, style: .decimal, firstNumber: 2)] : []))
@@ -125,9 +132,9 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         }
     }
 
-    /// Each line at its baseline, placed in its box as aligned.
-    private func draw(_ texts: [PlacedText], with font: PDFFont, on page: PDFPage) throws(PDFError) {
-        for text in texts {
+    /// Each line at its baseline, placed in its box as aligned, in its gray (0 black, 1 white).
+    private func draw(_ texts: [PlacedText], shades: [Double], with font: PDFFont, on page: PDFPage) throws(PDFError) {
+        for (text, gray) in zip(texts, shades) {
             for (index, line) in text.lines.enumerated() {
                 let width = font.width(of: line, size: text.size)
                 let x: Double
@@ -136,22 +143,38 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                 case .center: x = text.box.x + (text.box.width - width) / 2
                 case .right: x = text.box.x + text.box.width - width
                 }
-                try page.drawText(line, font: font, size: text.size, x: x, y: text.baseline(of: index, ascent: font.ascent))
+                try page.drawText(line, font: font, size: text.size, x: x, y: text.baseline(of: index, ascent: font.ascent),
+                                  gray: gray)
             }
         }
     }
 
-    private func draw(_ image: PDFImage, of photo: Photo, on page: PDFPage) throws(PDFError) {
+    /// Draws a photo in its cell; returns where the whole image landed on the page.
+    private func draw(_ image: PDFImage, of photo: Photo, on page: PDFPage) throws(PDFError) -> Rect {
         let placement = photo.placement.placement
         guard photo.passThrough else {
             let rect = photo.cover.map { photo.placement.pageRect(ofUpright: $0) } ?? placement
             try page.draw(image, in: rect, orientation: 1, clip: photo.cover == nil ? nil : placement)
-            return
+            return rect
         }
+        // The photo's own bytes: the page turns it upright and clips it to its cell.
         let info = photo.info
         let whole = photo.placement.wholePhotoRect(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
         let cropped = !photo.placement.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
         try page.draw(image, in: whole, orientation: info.orientation.rawValue, clip: cropped ? placement : nil)
+        return whole
+    }
+
+    /// White or black for each text, from the photo under it, drawn on `drawn` (decoded small: only its light
+    /// matters); black for all when it cannot be decoded.
+    private static func shades(of texts: [PlacedText], over bytes: [UInt8], of photo: Photo, drawn: Rect,
+                               shouldStop: () -> Bool) -> [Double] {
+        guard var image = try? JPEGDecoder.decode(bytes, minimumWidth: 64, minimumHeight: 64, maxPixels: Int.max,
+                                                  shouldCancel: shouldStop) else {
+            return texts.map { _ in 0 }
+        }
+        if photo.passThrough { image = image.applying(photo.info.orientation) }
+        return texts.map { TextShade.gray(for: $0.box, over: image, drawn: drawn) }
     }
 
     /// Saves the book, stopping between two pages' images when the build is asked to stop. A page file that

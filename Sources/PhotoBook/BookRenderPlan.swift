@@ -1,0 +1,114 @@
+import Foundation
+
+/// Everything a build needs besides its photos.
+public struct BuildOptions: Sendable {
+    public var layout = LayoutOptions()
+    /// The order of the photos in the book (`PhotoOrder`).
+    public var order = OrderOptions()
+    /// JPEG quality of the rendered pages, 1-100.
+    public var quality = 90
+    /// Photos worked on at once.
+    public var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Any photo that cannot be used fails the whole build.
+    public var strict = false
+    /// Images whose header declares more pixels than this are refused before decoding.
+    public var maxPixels = 100_000_000
+    /// Where the private working directory goes; beside the output when nil (`RenderSettings.workingFolder`).
+    public var temporaryDirectory: String?
+    /// The rendered pages are read into memory and embedded from there, as before issue 14, instead of being
+    /// read from their files when the book is saved: the same PDF, more memory. For tests and `make bench`.
+    public var imagesInMemory = false
+    /// Cropped JPEGs shown at their own resolution get a file of their own DCT blocks (LosslessCrop.swift);
+    /// false renders them from pixels, for `make bench`, which times both ways. Not a command-line option:
+    /// there is no reason to want the lossy way.
+    public var losslessCrops = true
+    /// Titles, captions and page numbers; nil for a book of photos alone.
+    public var text: TextOptions?
+    /// The pages of a book description file, in place of the layout mode, order, captions and sections.
+    public var given: GivenBook?
+    /// The PDF's CreationDate and ModDate, written in UTC; nil for now, in the local time zone. Set from
+    /// `SOURCE_DATE_EPOCH` for reproducible output.
+    public var creationDate: Date?
+
+    public init() {}
+}
+
+/// The words of a build: what to say and the font to say it in.
+public struct TextOptions: Sendable {
+    /// The TrueType font embedded in the book, and its measure for the planner.
+    public var font: BookFont
+    public var title: String?
+    public var subtitle: String?
+    public var author: String?
+    /// The photo for the title page, one of the builder's files (only with a title).
+    public var titlePhoto: PhotoID?
+    public var captions: CaptionSource = .none
+    public var pageNumbers = false
+    public var sections: SectionMode = .none
+
+    public init(font: BookFont) { self.font = font }
+}
+
+/// A book as the render pipeline makes it: the photos in the options' order (or a description's), their
+/// captions, and the pages of the photos still alive in the options' layout. A photo that fails is left out and
+/// the book planned again without it, unless `--strict`.
+struct BookRenderPlan: RenderPlan {
+    let options: BuildOptions
+
+    var settings: RenderSettings {
+        RenderSettings(jobs: options.jobs, maxPixels: options.maxPixels, quality: options.quality,
+                       keepOriginals: options.layout.keepOriginals, losslessCrops: options.losslessCrops,
+                       imagesInMemory: options.imagesInMemory, creationDate: options.creationDate,
+                       temporaryDirectory: options.temporaryDirectory)
+    }
+
+    var words: PDFWords? {
+        options.text.map { PDFWords(fontPath: $0.font.path, title: $0.title, subtitle: $0.subtitle, author: $0.author) }
+    }
+
+    var keepsWarningsWhenStopped: Bool { false }
+
+    func refusal(usable: Int, of total: Int, afterRender: Bool) -> String? {
+        if afterRender && options.strict { return "\(total - usable) of \(total) photos could not be used and --strict is set" }
+        if usable == 0 { return "no photo could be used" }
+        if options.strict && usable < total { return "a photo could not be used and --strict is set" }
+        return nil
+    }
+
+    func prepare(_ usable: [(id: PhotoID, info: PhotoInfo)]) -> Result<PreparedWords, PlanStop> {
+        // The book's order: a pure sort of what the probe read, before any plan. A description's pages give theirs.
+        var usable = usable
+        var undated: [String] = []
+        if options.given == nil {
+            let arrangement = PhotoOrder.arrange(usable.map(\.info), by: options.order)
+            undated = arrangement.undated.map { usable[$0].info.file.path }
+            usable = arrangement.order.map { usable[$0] }
+        }
+        guard options.layout.problem == nil else {
+            return .failure(PlanStop(outcome: .failed("the page options leave no room for a photo")))
+        }
+        var warnings: [BuildWarning] = []
+        let captions = findCaptions(usable, warnings: &warnings)
+        let photos = zip(usable, captions).map { PreparedPhoto(id: $0.0.id, info: $0.0.info, caption: $0.1) }
+        return .success(PreparedWords(photos: photos, warnings: warnings, undated: undated))
+    }
+
+    func plan(_ prepared: PreparedBook, alive: [PhotoID]) -> Result<PlannedDocument, PlanStop> {
+        let photos = bookPhotos(prepared, alive: alive)
+        let text = bookText(alive: alive)
+        let found = options.given.map { Planner.plan(photos: photos, pages: $0.pages(of: alive), options: options.layout, text: text) }
+            ?? Planner.plan(photos: photos, options: options.layout, text: text)
+        guard let plan = found else {
+            return .failure(PlanStop(outcome: .failed(planProblem(photos, alive: alive, text: text))))
+        }
+        return .success(PlannedDocument(plan: plan, photos: photos,
+                                        warnings: Self.textWarnings(plan) { prepared.photo($0).info.file.path }))
+    }
+}
+
+extension RenderPipeline {
+    /// A book of `files` (each photo's `PhotoID` is its place among them), written to `outputPath`.
+    public convenience init(files: [PhotoFile], outputPath: String, options: BuildOptions, hooks: BuildHooks = BuildHooks()) {
+        self.init(files: files, outputPath: outputPath, plan: BookRenderPlan(options: options), hooks: hooks)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The words of a cover and the font they are set in.
+public struct CoverText: Sendable {
+    public var font: BookFont
+    public var title: String
+    public var subtitle: String?
+    public var author: String?
+
+    public init(font: BookFont, title: String, subtitle: String? = nil, author: String? = nil) {
+        self.font = font
+        self.title = title
+        self.subtitle = subtitle
+        self.author = author
+    }
+}
+
+/// Everything a cover needs besides its photos.
+public struct CoverOptions: Sendable {
+    public var geometry: CoverGeometry
+    /// Target density of the photos, in pixels per inch; never upsampled.
+    public var dpi = 300.0
+    /// JPEG quality of the photos embedded, 1-100.
+    public var quality = 90
+    /// Images whose header declares more pixels than this are refused before decoding.
+    public var maxPixels = 100_000_000
+    /// Where the private working directory goes; `$TMPDIR` or /tmp when nil.
+    public var temporaryDirectory: String?
+    /// The title on the front and the spine; nil for a cover of photos alone.
+    public var text: CoverText?
+    /// The PDF's dates (`SOURCE_DATE_EPOCH`, for a reproducible cover); now, in the local zone, when nil.
+    public var creationDate: Date?
+
+    public init(geometry: CoverGeometry) { self.geometry = geometry }
+}
+
+/// A wrap cover as the render pipeline makes it: one page of its front photo, its back one if any, and its
+/// words (`CoverPlanner`). A photo that cannot be used fails the cover: nothing is written.
+struct CoverRenderPlan: RenderPlan {
+    let options: CoverOptions
+
+    var settings: RenderSettings {
+        // Two photos at most: one worker each. The working folder goes in $TMPDIR: a cover's two photos are small.
+        RenderSettings(jobs: 2, maxPixels: options.maxPixels, quality: options.quality, creationDate: options.creationDate,
+                       temporaryDirectory: options.temporaryDirectory ?? "/tmp")
+    }
+
+    var words: PDFWords? {
+        options.text.map { PDFWords(fontPath: $0.font.path, title: $0.title, subtitle: $0.subtitle, author: $0.author) }
+    }
+
+    var keepsWarningsWhenStopped: Bool { true }
+
+    func refusal(usable: Int, of total: Int, afterRender: Bool) -> String? {
+        usable < total ? "the cover needs every photo it names" : nil
+    }
+
+    func prepare(_ usable: [(id: PhotoID, info: PhotoInfo)]) -> Result<PreparedWords, PlanStop> {
+        let warnings = options.text.map { text in
+            text.font.missingCharacters(title: text.title, subtitle: text.subtitle, author: text.author)
+        } ?? []
+        return .success(PreparedWords(photos: usable.map { PreparedPhoto(id: $0.id, info: $0.info) }, warnings: warnings))
+    }
+
+    func plan(_ prepared: PreparedBook, alive: [PhotoID]) -> Result<PlannedDocument, PlanStop> {
+        let upright = alive.map { id in
+            let info = prepared.photo(id).info
+            return (width: info.uprightWidth, height: info.uprightHeight)
+        }
+        let words = options.text.map { text in
+            CoverWords(measure: text.font, title: text.title, subtitle: text.subtitle, author: text.author)
+        }
+        guard let cover = CoverPlanner.plan(geometry: options.geometry, front: upright[0],
+                                            back: upright.count > 1 ? upright[1] : nil, dpi: options.dpi, words: words)
+        else { return .failure(PlanStop(outcome: .failed("the cover's sizes cannot make a PDF page"))) }
+        let photos = zip(alive, upright).map { BookPhoto(id: $0.0, width: $0.1.width, height: $0.1.height) }
+        return .success(PlannedDocument(plan: BookPlan(pages: [cover.page]), photos: photos,
+                                        warnings: cover.warnings.map { BuildWarning(path: nil, message: $0) }))
+    }
+}
+
+extension RenderPipeline {
+    /// The wrap cover of `front` (and `back`, if any), written to `outputPath`.
+    public convenience init(front: PhotoFile, back: PhotoFile?, outputPath: String, options: CoverOptions,
+                            hooks: BuildHooks = BuildHooks()) {
+        self.init(files: [front] + (back.map { [$0] } ?? []), outputPath: outputPath,
+                  plan: CoverRenderPlan(options: options), hooks: hooks)
+    }
+}

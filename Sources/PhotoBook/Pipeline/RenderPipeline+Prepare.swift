@@ -1,0 +1,76 @@
+/// Everything before the first pixel: the probe, the plan's choice of photos and words, and the dry run.
+extension RenderPipeline {
+    /// Probe, order, words: everything before the plan, or the report of a PDF that stops here.
+    func prepare() -> Result<PreparedBook, EarlyStop> {
+        // Probe: headers only. A photo that cannot be read is left out here, before any pixels exist.
+        var reports = files.map { PhotoReport(path: $0.path, outcome: .cancelled) }
+        var usable: [(id: PhotoID, info: PhotoInfo)] = []
+        func stop(_ book: Outcome) -> Result<PreparedBook, EarlyStop> {
+            .failure(EarlyStop(report: BuildReport(photos: reports, book: book, pagesWritten: 0, seconds: 0)))
+        }
+        // Up to --jobs probes at once (ProbeAll.swift); the results come back in the files' order.
+        let session = self.session
+        let probed = Probe.probeAll(files, maxPixels: plan.settings.maxPixels, jobs: plan.settings.jobs,
+                                    isCancelled: { session.isCancelled })
+        for (index, file) in files.enumerated() {
+            switch probed[index] {
+            case nil: return stop(.cancelled)
+            case .success(let info)?:
+                usable.append((PhotoID(index), info))
+                reports[index].format = info.formatDescription
+                reports[index].notes = info.notes
+            case .failure(let error)?:
+                reports[index].outcome = .failed(error.description)
+                hooks.photoFinished?(file.path)
+            }
+        }
+        // A signal during the last probe must read as an interruption, not as a PDF with no usable photo.
+        if session.isCancelled { return stop(.cancelled) }
+        if let refusal = plan.refusal(usable: usable.count, of: files.count, afterRender: false) {
+            return stop(.skipped(because: refusal))
+        }
+        clock.enter(.plan)
+        switch plan.prepare(usable) {
+        case .failure(let planStop): return stop(planStop.outcome)
+        case .success(let words):
+            // What the probe noticed of each photo (a colour profile that does not fit it), in the document's order,
+            // then what the plan says of its words.
+            let warnings = words.photos.flatMap(\.info.probeWarnings) + words.warnings
+            return .success(PreparedBook(reports: reports, photos: words.photos, warnings: warnings,
+                                         undated: words.undated))
+        }
+    }
+
+    /// Probes and plans as `run()` would, decoding no pixel, creating no folder and writing nothing. A photo that
+    /// fails only when it is decoded (a truncated file) is in the plan: only a build finds it out.
+    public func preview() -> BookPreview {
+        let prepared: PreparedBook
+        switch prepare() {
+        case .failure(let stop): return BookPreview(plan: nil, report: stop.report)
+        case .success(let found): prepared = found
+        }
+        var reports = prepared.reports
+        let planned: PlannedDocument
+        switch plan.plan(prepared, alive: prepared.photos.map(\.id)) {
+        case .failure(let stop):
+            return BookPreview(plan: nil, report: BuildReport(photos: reports, book: stop.outcome, pagesWritten: 0,
+                                                              seconds: 0))
+        case .success(let found): planned = found
+        }
+        var pageReports: [PageReport] = []
+        for page in planned.plan.pages {
+            for placed in page.photos {
+                let index = placed.photo.index
+                reports[index].outcome = .succeeded
+                reports[index].record(placed, onPage: page.number)
+            }
+            pageReports.append(PageReport(kind: page.kind, photos: page.photos.map(\.photo)))
+        }
+        var report = BuildReport(photos: reports, book: .succeeded, pagesWritten: 0, seconds: 0, pages: pageReports)
+        report.blankPages = planned.plan.blankPages
+        report.undatedPhotos = prepared.undated
+        report.warnings = prepared.warnings + planned.warnings
+        return BookPreview(plan: planned.plan, report: report,
+                           photos: Dictionary(planned.photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Geometry
+
+/// A round of renders: one decode and one render per photo the plan needs, on the pipeline's one queue.
+extension RenderPipeline {
+    /// One photo's decode and render, for one round.
+    struct Chain {
+        var job: PhotoJob
+        var decode: DecodeOperation
+        var render: ResizeCropOperation
+        var photo: PhotoID
+        var key: RenderKey
+    }
+
+    /// A render is reusable for any cell with the same crop and pixel size: where it is drawn is the page's affair.
+    struct RenderKey: Hashable {
+        var photo: PhotoID
+        var crop: Rect
+        var pixelWidth: Int, pixelHeight: Int
+
+        init(photo: PhotoID, _ placed: PlacedPhoto) {
+            self.photo = photo
+            crop = placed.crop
+            (pixelWidth, pixelHeight) = (placed.pixelWidth, placed.pixelHeight)
+        }
+    }
+
+    /// A photo's JPEG in the working folder, and how the page is to draw it.
+    struct Render {
+        var path: String
+        /// The photo's own bytes: the page turns and crops it.
+        var passThrough: Bool
+        /// A lossless crop: the part of the upright photo it shows (`PhotoJob.renderedCover`).
+        var cover: Rect?
+    }
+
+    /// The chains for the photos of `plan` that no earlier round rendered, each planned photo's pixels recorded in
+    /// its report. A spread's two halves are two renders of one photo, which is announced finished once.
+    func makeChains(_ plan: BookPlan, prepared: PreparedBook, renders: [RenderKey: Render],
+                    reports: inout [PhotoReport], directory: String, round: Int) -> [Chain] {
+        var chains: [Chain] = []
+        var announced: Set<PhotoID> = []
+        let settings = self.plan.settings
+        for placed in plan.pages.flatMap(\.photos) {
+            let photo = placed.photo
+            let key = RenderKey(photo: photo, placed)
+            guard renders[key] == nil else { continue }
+            let announces = announced.insert(photo).inserted
+            let index = photo.index, info = prepared.photo(photo).info
+            reports[index].pixelWidth = placed.pixelWidth
+            reports[index].pixelHeight = placed.pixelHeight
+            reports[index].effectiveDPI = placed.effectiveDPI
+            let job = PhotoJob(info: info, placement: placed, keepOriginals: settings.keepOriginals,
+                               losslessCrops: settings.losslessCrops)
+            // A photo is announced finished once, by its first render; renders of later rounds redo finished photos.
+            var renderHooks = hooks
+            if round > 0 || !announces { renderHooks.photoFinished = nil }
+            let decode = DecodeOperation(job: job, maxPixels: settings.maxPixels, session: session, hooks: hooks)
+            let render = ResizeCropOperation(job: job, decode: decode, quality: settings.quality, directory: directory,
+                                             sequence: sequence.next(), session: session, hooks: renderHooks)
+            render.queuePriority = .high
+            chains.append(Chain(job: job, decode: decode, render: render, photo: photo, key: key))
+        }
+        return chains
+    }
+
+    /// Runs one round's decodes and renders to their end. Each decode is followed by its own render in the queue,
+    /// and renders run first when ready, so decoded photos do not pile up: a few per worker whatever the number.
+    func run(_ chains: [Chain], first: Bool) {
+        // The queue stays suspended until the whole round is in it, so a signal that came meanwhile cancels
+        // every operation before any of them starts.
+        queue.isSuspended = true
+        // Longest first (the queue takes ready operations of one priority in the order they were added): with the
+        // costliest photos started early, the cheap ones fill the cores at the end instead of one long one.
+        let costs = chains.map(\.job.estimatedCost)
+        let order = chains.indices.sorted { a, b in costs[a] != costs[b] ? costs[a] > costs[b] : a < b }
+        queue.addOperations(order.flatMap { [chains[$0].decode, chains[$0].render] as [Operation] },
+                            waitUntilFinished: false)
+        if first { hooks.graphReady?() }
+        if session.isCancelled { queue.cancelAllOperations() }
+        queue.isSuspended = false
+        queue.waitUntilAllOperationsAreFinished()
+        // Operations the queue skipped never ran their body: the orchestration records them as cancelled.
+        for chain in chains {
+            chain.decode.recordIfAbsent(.cancelled)
+            chain.render.recordIfAbsent(.cancelled)
+        }
+    }
+
+    /// A photo failed if a stage of it failed; it was cancelled if it did not get to the end otherwise.
+    static func photoOutcome(decode: Outcome, render: Outcome) -> Outcome {
+        if case .failed = decode { return decode }
+        if case .failed = render { return render }
+        return render == .succeeded ? .succeeded : .cancelled
+    }
+}

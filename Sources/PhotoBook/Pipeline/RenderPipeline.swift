@@ -1,0 +1,240 @@
+import Foundation
+import Geometry
+import Imaging
+import PDF
+import Platform
+import Synchronization
+
+/// Makes one PDF from a plan, a book's or a wrap cover's: probe, plan, the render jobs, the page build, the
+/// commit, with one record of every photo's outcome and one report. Create one per PDF and `run()` it once.
+///
+/// `cancel()` may be called from any thread at any time (the SIGINT handler does).
+public final class RenderPipeline: Sendable {
+    public let files: [PhotoFile]
+    public let outputPath: String
+    public let hooks: BuildHooks
+    public let session = BuildSession()
+    let plan: any RenderPlan
+    let queue: OperationQueue
+    /// Numbers the rendered files of every round.
+    let sequence = SequenceNumbers()
+    /// The photos that had no capture date when ordering by date, for the report.
+    private let undated = Mutex<[String]>([])
+    /// Where the time goes, for the report.
+    let clock = StageClock()
+
+    init(files: [PhotoFile], outputPath: String, plan: any RenderPlan, hooks: BuildHooks) {
+        self.files = files
+        self.outputPath = outputPath
+        self.plan = plan
+        self.hooks = hooks
+        queue = OperationQueue()
+        queue.name = "photobook"
+        // The default lets libdispatch start many threads; photobook decides how many photos are in flight.
+        queue.maxConcurrentOperationCount = max(1, plan.settings.jobs)
+    }
+
+    /// Stops the PDF at its next safe points. Returns false when it was already committed.
+    @discardableResult
+    public func cancel() -> Bool {
+        guard session.cancel() else { return false }
+        queue.cancelAllOperations()
+        return true
+    }
+
+    /// What a worker's pooled buffers, in use and kept, may come to (and never more than the workers held at
+    /// once, BufferPool.swift). A portrait page holds its decoded photo and the page (34 + 24 MB) at once, a
+    /// lossless crop libjpeg's three blocks (22 + 5 + 5 MB): four buffers a worker. 56 MB a worker lifted the
+    /// 800-photo peak to 183 MB against 151 MB at 24 photos (make bench-memory wants 30 MB at most between them);
+    /// 48 MB: 165 and 142 MB, 100k page faults on the 24-photo bench (200k before the pool).
+    static let pooledBytesPerWorker = 48 << 20
+    static let pooledBuffersPerWorker = 4
+
+    /// Makes the PDF; returns when every operation has ended and every temporary file is gone.
+    public func run() -> BuildReport {
+        let start = DispatchTime.now()
+        // Each worker lets go of a decoded photo and a page, or libjpeg's blocks, at a time: the pool keeps about
+        // that much for the next photo (BufferPool.swift), and the save empties it (BuildPDFOperation).
+        let workers = max(1, plan.settings.jobs)
+        BufferPool.shared.removeAll()
+        BufferPool.shared.setLimits(maxBuffers: workers * Self.pooledBuffersPerWorker,
+                                    maxBytes: workers * Self.pooledBytesPerWorker)
+        var report = runStages()
+        // Every operation has ended by now: nothing can create a temporary file after this.
+        session.removeTemporaryFiles()
+        // The stages end before the total is read, so that they never add up to more than it.
+        report.timings = clock.finish()
+        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        report.timings.total = report.seconds
+        report.undatedPhotos = undated.withLock { $0 }
+        hooks.finished?(report)
+        return report
+    }
+
+    private func runStages() -> BuildReport {
+        clock.enter(.probe)
+        // Probe, order and words: the plan-only path, shared with the dry run (RenderPipeline+Prepare.swift).
+        let prepared: PreparedBook
+        switch prepare() {
+        case .failure(let stop): return stop.report
+        case .success(let found): prepared = found
+        }
+        var reports = prepared.reports
+        undated.withLock { $0 = prepared.undated }
+        var planned: PlannedDocument?
+        /// The report of a PDF that is not made, with the warnings so far when the plan keeps them.
+        func stopped(_ book: Outcome) -> BuildReport {
+            var report = BuildReport(photos: reports, book: book, pagesWritten: 0, seconds: 0)
+            if plan.keepsWarningsWhenStopped { report.warnings = prepared.warnings + (planned?.warnings ?? []) }
+            return report
+        }
+
+        // Rounds of renders: plan the photos still in the book, render what the plan needs and no earlier round
+        // made, and plan again without any photo that failed only when it was decoded, so that it leaves no hole.
+        // A photo whose crop and pixel size did not change keeps its render (in a grid of equal cells, the photos
+        // after a failed one move up without being rendered again). Each round removes at least one photo.
+        var alive = prepared.photos.map(\.id)
+        var renders: [RenderKey: Render] = [:]
+        var directory: String?
+        var round = 0
+        while true {
+            clock.enter(.plan)
+            switch plan.plan(prepared, alive: alive) {
+            case .failure(let stop): return stopped(stop.outcome)
+            case .success(let next): planned = next
+            }
+            if directory == nil {
+                let (parent, template) = plan.settings.workingFolder(for: outputPath)
+                switch session.makeTemporaryDirectory(template: template) {
+                case .failure(let failure): return stopped(.failed("cannot create a temporary folder in \(parent): \(failure)"))
+                case .success(let path): directory = path
+                }
+            }
+            let chains = makeChains(planned!.plan, prepared: prepared, renders: renders, reports: &reports,
+                                    directory: directory!, round: round)
+            if chains.isEmpty { break }
+            clock.enter(.render)
+            run(chains, first: round == 0)
+            round += 1
+
+            var failed = false
+            for chain in chains {
+                let index = chain.photo.index
+                // The other half of a spread already failed this round: the photo is out, whatever this half did.
+                if case .failed = reports[index].outcome, !alive.contains(chain.photo) { continue }
+                reports[index].outcome = Self.photoOutcome(decode: chain.decode.outcome!, render: chain.render.outcome!)
+                switch reports[index].outcome {
+                case .succeeded:
+                    if let path = chain.job.rendered.withLock({ $0 }) {
+                        renders[chain.key] = Render(path: path, passThrough: chain.job.passThrough,
+                                                    cover: chain.job.renderedCover.withLock { $0 })
+                    }
+                case .failed:
+                    failed = true
+                    alive.removeAll { $0 == chain.photo }
+                case .skipped, .cancelled:
+                    break
+                }
+            }
+            if let reason = session.abortReason { return stopped(.failed(reason)) }
+            if session.isCancelled { return stopped(.cancelled) }
+            if !failed { break }
+            if let refusal = plan.refusal(usable: alive.count, of: files.count, afterRender: true) {
+                return stopped(.skipped(because: refusal))
+            }
+        }
+
+        // Renders an earlier plan needed and the final one does not are gone before the PDF is written.
+        clock.enter(.pdf)
+        let final = planned!.plan
+        guard let (pages, pageReports) = pdfPages(final, prepared: prepared, renders: renders, reports: &reports) else {
+            return stopped(.failed("internal error: a planned photo has no render"))
+        }
+        let commit = BookCommit(outputPath: outputPath, session: session, hooks: hooks)
+        let contents = BuildPDFOperation.Contents(pages: pages, words: plan.words,
+                                                  hasTitlePage: final.pages.first?.kind == .title,
+                                                  creationDate: plan.settings.creationDate,
+                                                  imagesInMemory: plan.settings.imagesInMemory)
+        let build = BuildPDFOperation(contents, commit: commit, session: session, hooks: hooks)
+        if session.isCancelled { return stopped(.cancelled) }
+        queue.addOperations([build], waitUntilFinished: true)
+        build.recordIfAbsent(.cancelled)
+        if let reason = session.abortReason { return stopped(.failed(reason)) }
+        var report = BuildReport(photos: reports, book: build.outcome!, pagesWritten: build.pagesWritten, seconds: 0,
+                                 pages: pageReports)
+        report.blankPages = final.blankPages
+        report.warnings = prepared.warnings + planned!.warnings
+        return report
+    }
+
+    /// The final plan's pages with the renders they draw, and each photo's report completed from where it is;
+    /// nil when a planned photo has no render. Renders no page draws are removed.
+    private func pdfPages(_ plan: BookPlan, prepared: PreparedBook, renders: [RenderKey: Render],
+                          reports: inout [PhotoReport]) -> ([BuildPDFOperation.Page], [PageReport])? {
+        var used: Set<RenderKey> = []
+        var pages: [BuildPDFOperation.Page] = []
+        var pageReports: [PageReport] = []
+        var reported: Set<PhotoID> = []
+        for page in plan.pages {
+            var photos: [BuildPDFOperation.Photo] = []
+            for placed in page.photos {
+                let photo = placed.photo, info = prepared.photo(photo).info
+                let key = RenderKey(photo: photo, placed)
+                guard let render = renders[key] else { return nil }
+                used.insert(key)
+                // Bug kept for byte identity (reported with issue 20, item 2): a wrap cover has always drawn a
+                // lossless crop's JPEG, which shows a few pixels more than the crop, squeezed into its cell unclipped,
+                // and reported the planned pixels. Drop this line to draw it as a book's page does.
+                let cover = page.kind == .wrapCover ? nil : render.cover
+                photos.append(.init(info: info, placement: placed, passThrough: render.passThrough, path: render.path,
+                                    cover: cover))
+                let index = photo.index
+                // A spread's photo is reported where it starts, on the left-hand page; its crop is what both
+                // halves show, as its crop share already counts.
+                guard reported.insert(photo).inserted else {
+                    reports[index].crop = reports[index].crop.map { $0.union(placed.crop) }
+                    continue
+                }
+                reports[index].record(placed, onPage: page.number)
+                reports[index].crop = placed.crop
+                reports[index].passThrough = render.passThrough
+                reports[index].losslessCrop = cover != nil
+                if render.passThrough {
+                    // The photo's own JPEG is embedded whole; the page shows the crop of it.
+                    reports[index].pixelWidth = info.uprightWidth
+                    reports[index].pixelHeight = info.uprightHeight
+                }
+                if let cover {
+                    // What the PDF holds: the copied blocks, whole MCUs around the crop.
+                    reports[index].pixelWidth = Int(cover.width.rounded())
+                    reports[index].pixelHeight = Int(cover.height.rounded())
+                }
+                reports[index].caption = prepared.photo(photo).caption
+            }
+            pages.append(.init(plan: page, photos: photos))
+            pageReports.append(PageReport(kind: page.kind, photos: page.photos.map(\.photo)))
+        }
+        for (key, render) in renders where !used.contains(key) { session.remove(temporaryFile: render.path) }
+        return (pages, pageReports)
+    }
+}
+
+extension RenderSettings {
+    /// Where the private working folder is made, and the `mkdtemp` template for it.
+    ///
+    /// Beside the output, hidden (`.book.pdf.photobook-pages-XXXXXX`): the rendered pages wait there until the
+    /// book is saved, and are copied into it from there (issue 14), so they take room on the filesystem the book
+    /// is going to occupy anyway, never in `$TMPDIR`, which is often RAM (a tmpfs). Tests, and a cover, may put
+    /// it elsewhere with `temporaryDirectory`.
+    func workingFolder(for outputPath: String) -> (parent: String, template: String) {
+        if let parent = temporaryDirectory { return (parent, "\(parent)/photobook-XXXXXX") }
+        let parent = FileSystem.directoryName(outputPath)
+        return (parent, "\(parent)/.\(FileSystem.baseName(outputPath)).photobook-pages-XXXXXX")
+    }
+}
+
+/// A number that goes up by one each time it is asked for.
+final class SequenceNumbers: Sendable {
+    private let value = Mutex(0)
+    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// What the render pipeline makes, where a book and a wrap cover differ: which of the probed photos it can do
+/// with, their order and captions, the pages planned for the photos still alive, and the words of the PDF.
+/// Everything else (probe, render jobs, outcomes, report, PDF, commit) is `RenderPipeline`'s, the same for both.
+///
+/// Pure: no I/O but a book's caption sidecars, read once in `prepare`.
+protocol RenderPlan: Sendable {
+    var settings: RenderSettings { get }
+    /// The font file and the document information; nil for a PDF without words.
+    var words: PDFWords? { get }
+    /// True when the report of a document that was not made still lists its warnings: a cover's are about what
+    /// was asked (words that do not fit, a spine too narrow) and stand either way; a book's go with the book.
+    var keepsWarningsWhenStopped: Bool { get }
+
+    /// Why the document cannot be made from `usable` of its `total` photos, or nil when it can (perhaps planned
+    /// again without the others). `afterRender`: some failed only when decoded, rather than when probed.
+    func refusal(usable: Int, of total: Int, afterRender: Bool) -> String?
+
+    /// The usable photos (in the files' order) in the document's order, with their captions, the warnings about
+    /// its words, and the photos that had no capture date; or how the document ends here.
+    func prepare(_ usable: [(id: PhotoID, info: PhotoInfo)]) -> Result<PreparedWords, PlanStop>
+
+    /// The pages of the photos still alive, or why there are none (worded for the summary line).
+    func plan(_ prepared: PreparedBook, alive: [PhotoID]) -> Result<PlannedDocument, PlanStop>
+}
+
+/// What every render of a document takes besides its plan.
+struct RenderSettings: Sendable {
+    /// Photos worked on at once.
+    var jobs: Int
+    /// Images whose header declares more pixels than this are refused before decoding.
+    var maxPixels: Int
+    /// JPEG quality of the rendered photos, 1-100.
+    var quality: Int
+    /// `LayoutOptions.keepOriginals`: a photo's own JPEG goes in whenever it can, cropped by the page.
+    var keepOriginals = false
+    /// `BuildOptions.losslessCrops`.
+    var losslessCrops = true
+    /// `BuildOptions.imagesInMemory`.
+    var imagesInMemory = false
+    /// The PDF's dates (`SOURCE_DATE_EPOCH`); now, in the local zone, when nil.
+    var creationDate: Date?
+    /// The folder the private working folder is made in; beside the output when nil (`workingFolder(for:)`).
+    var temporaryDirectory: String?
+}
+
+/// What the PDF says beyond its pages: the document's information, and the font its text is set in.
+struct PDFWords: Sendable {
+    var fontPath: String
+    var title: String?
+    var subtitle: String?
+    var author: String?
+}
+
+/// What a plan makes of the probed photos before any page: `PreparedBook` less the reports.
+struct PreparedWords {
+    var photos: [PreparedPhoto]
+    /// Warnings about the words (characters the font lacks, bad sidecars); the probe's are the pipeline's to add.
+    var warnings: [BuildWarning]
+    var undated: [String] = []
+}
+
+/// A plan of pages, the photos it was made from (for the dry run), and what it says of its words.
+struct PlannedDocument {
+    var plan: BookPlan
+    var photos: [BookPhoto]
+    /// Words outside the safe area, captions cut short, what did not fit on a cover.
+    var warnings: [BuildWarning]
+}
+
+/// How a document ends before any of its photos is rendered.
+struct PlanStop: Error {
+    var outcome: Outcome
+}

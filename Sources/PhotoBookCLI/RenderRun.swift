@@ -1,0 +1,91 @@
+import Foundation
+import PhotoBook
+import Platform
+import Synchronization
+
+/// What `build` and `cover` set up the same way around a render, in one place: the dates and the font read before
+/// any photo, the progress and harness hooks, the signal handlers, and the run itself.
+struct RenderRun {
+    /// What the PDF is, in the messages: "book" or "cover".
+    var noun: String
+    /// The PDF's dates (`SOURCE_DATE_EPOCH`), nil for now.
+    var creationDate: Date?
+    /// The font, when the words need it or one was named.
+    var font: BookFont?
+
+    /// Reads `SOURCE_DATE_EPOCH`, then the font when `wantsFont` or another than the default is named; throws the
+    /// mistake, worded for the user. The font is read before any photo: a PDF with words needs it, and a font
+    /// named but unusable is a mistake worth hearing about even without them.
+    static func prepare(_ noun: String, _ run: Run, fontPath: String, wantsFont: Bool) throws(CLIError) -> RenderRun {
+        var prepared = RenderRun(noun: noun)
+        prepared.creationDate = try SourceDateEpoch.date(from: run.environment.sourceDateEpoch).get()
+        // Before any photo: memory flat at any book size (issue 14).
+        ProcessMemory.returnLargeBlocksAtOnce()
+        guard wantsFont || fontPath != BookFont.defaultPath else { return prepared }
+        do {
+            prepared.font = try BookFont(path: fontPath)
+        } catch {
+            let hint = fontPath == BookFont.defaultPath
+                ? " (install Debian's fonts-dejavu-core, or name a TrueType font with --font)" : ""
+            throw .usage("--font: \(error)\(hint)")
+        }
+        return prepared
+    }
+
+    /// The hooks that draw the progress line and stop at the harness's points. `meter` counts the photos done (a
+    /// book's); `writing` words the line for page `index` of `count`.
+    func hooks(meter: ProgressLine?, writing: @escaping @Sendable (_ index: Int, _ count: Int) -> String,
+               say: Diagnostics, harness: RunHarness) -> BuildHooks {
+        let noun = self.noun
+        var hooks = BuildHooks(
+            decodeStarted: { _ in harness.reached(.decode) },
+            pageStarted: { index, pages in
+                say.progress(writing(index, pages))
+                if index == min(1, pages - 1) { harness.reached(.page) }
+            },
+            beforeCommit: { harness.reached(.commit) },
+            afterCommit: { harness.reached(.committed) },
+            savingImage: { index, count in
+                // A spread's photo is two images, one per half: the save counts images, not photos.
+                say.progress("photobook: saving the \(noun), image \(index + 1) of \(count)")
+                if index == 0 { harness.reached(.save) }
+            })
+        if let meter {
+            let done = Mutex(0)
+            hooks.photoFinished = { _ in
+                let count = done.withLock { $0 += 1; return $0 }
+                say.progress(meter.text(done: count))
+            }
+        }
+        return hooks
+    }
+
+    /// Runs `pipeline` with the signals handled: the first cancels it (too late once it is committed: the PDF stays
+    /// and the run counts as a success), the second stops at once unless it is committed. `starting` is the first
+    /// progress line.
+    func run(_ pipeline: RenderPipeline, starting: String, say: Diagnostics, harness: RunHarness) -> BuildReport {
+        let written = "the \(noun) is already written; finishing"
+        let signals = SignalHandler(onFirst: { _ in
+            if pipeline.cancel() {
+                say.status("cancelling...", evenWhenQuiet: true)
+            } else {
+                say.status(written, evenWhenQuiet: true)
+            }
+            harness.heardSignal()
+        }, onSecond: { _ in
+            // Decided under the session's lock: once the PDF is committed it stays and the run succeeds.
+            guard pipeline.session.abandon() else {
+                say.status(written, evenWhenQuiet: true)
+                harness.heardSignal()
+                return
+            }
+            say.status("interrupted again: stopped at once, nothing was written", evenWhenQuiet: true)
+            ProcessExit.now(ExitStatus.interrupted.rawValue)
+        })
+        harness.armed()
+        say.progress(starting)
+        let report = pipeline.run()
+        signals.cancel()
+        return report
+    }
+}
