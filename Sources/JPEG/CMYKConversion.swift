@@ -12,19 +12,11 @@ enum CMYKConversion {
 
     /// Converts `count` CMYK pixels from `cmyk` into RGB in `rgb`, starting at byte `offset`.
     static func toRGB(_ cmyk: [UInt8], count: Int, adobeInverted: Bool, into rgb: inout [UInt8], at offset: Int) {
+        guard count > 0 else { return }
+        precondition(cmyk.count >= 4 * count && rgb.count >= offset + 3 * count)
         cmyk.withUnsafeBufferPointer { source in
             rgb.withUnsafeMutableBufferPointer { target in
-                var s = 0, t = offset
-                for _ in 0..<count {
-                    var c = source[s], m = source[s + 1], y = source[s + 2], k = source[s + 3]
-                    if !adobeInverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
-                    // Now every sample is "paper left": 255 means no ink.
-                    target[t] = multiply(c, k)
-                    target[t + 1] = multiply(m, k)
-                    target[t + 2] = multiply(y, k)
-                    s += 4
-                    t += 3
-                }
+                toRGB(source.baseAddress!, count: count, adobeInverted: adobeInverted, into: target.baseAddress! + offset)
             }
         }
     }
@@ -36,6 +28,7 @@ enum CMYKConversion {
         for _ in 0..<count {
             var c = cmyk[s], m = cmyk[s + 1], y = cmyk[s + 2], k = cmyk[s + 3]
             if !adobeInverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+            // Now every sample is "paper left": 255 means no ink.
             rgb[t] = multiply(c, k)
             rgb[t + 1] = multiply(m, k)
             rgb[t + 2] = multiply(y, k)

@@ -125,6 +125,13 @@ public enum Planner {
     }
 
     /// Places one photo of `width` x `height` pixels into `cell`.
+    /// The largest size of this aspect ratio (width over height) that fits in `frame`: `--fit fit`'s picture.
+    static func fitted(aspect: Double, in frame: Rect) -> (width: Double, height: Double) {
+        aspect > frame.width / frame.height
+            ? (width: frame.width, height: frame.width / aspect)
+            : (width: frame.height * aspect, height: frame.height)
+    }
+
     static func place(_ photo: PhotoID, width: Int, height: Int, in cell: Rect, options: LayoutOptions) -> PlacedPhoto {
         let photoWidth = Double(max(width, 1)), photoHeight = Double(max(height, 1))
         let photoAspect = photoWidth / photoHeight
@@ -137,9 +144,7 @@ public enum Planner {
             placement = cell
             crop = Planner.centredCrop(width: photoWidth, height: photoHeight, aspect: cellAspect)
         case .fit:
-            let size = photoAspect > cellAspect
-                ? (width: cell.width, height: cell.width / photoAspect)
-                : (width: cell.height * photoAspect, height: cell.height)
+            let size = fitted(aspect: photoAspect, in: cell)
             placement = Rect(x: cell.x + (cell.width - size.width) / 2, y: cell.y + (cell.height - size.height) / 2,
                              width: size.width, height: size.height)
             crop = Rect(x: 0, y: 0, width: photoWidth, height: photoHeight)

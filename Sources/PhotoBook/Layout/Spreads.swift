@@ -144,9 +144,7 @@ enum Spreads {
             placement = frame
             crop = Planner.centredCrop(width: photoWidth, height: photoHeight, aspect: frameAspect)
         case .fit:
-            let size = photoAspect > frameAspect
-                ? (width: frame.width, height: frame.width / photoAspect)
-                : (width: frame.height * photoAspect, height: frame.height)
+            let size = Planner.fitted(aspect: photoAspect, in: frame)
             // Centred on the spine, whatever the margins: the gutter is the middle of the picture.
             let spine = bleed + trim
             placement = Rect(x: spine - size.width / 2, y: frame.y + (frame.height - size.height) / 2,
