@@ -50,6 +50,9 @@ final class TIFFFile {
     func failure(_ fallback: String, at place: String? = nil) -> CodecError {
         if let failure = reader.failure { return failure }
         var text = String(cString: pbtiff_error(file))
+        // Trap: libtiff's fax decoder only warns ("Premature EOL at line 15 of strip 0") and then fails with no
+        // error of its own: the warning is the reason.
+        if text.isEmpty, let warning = lastPixelWarning { text = warning }
         if text.isEmpty { return .failed(Self.describe(fallback)) }
         if let place, !["strip", "tile", "scanline", "row"].contains(where: { text.contains($0) }) {
             text += " in \(place)"
@@ -72,6 +75,20 @@ final class TIFFFile {
 
     /// Warnings so far (the first 16 kept), "module: text".
     var warningCount: Int { Int(pbtiff_warning_count(file)) }
+    /// `warningCount` when the current page's pixels began to be read (`startReadingPixels`): what libtiff
+    /// says after it is about the pixels, not about the directories read again on the way to the page.
+    private var pixelWarningsFrom: Int?
+    func startReadingPixels() { pixelWarningsFrom = warningCount }
+    /// What libtiff warned of while reading the page's pixels, as `warnings(from:)` words it.
+    var pixelWarnings: [String] { pixelWarningsFrom.map { warnings(from: $0) } ?? [] }
+    /// The text of the last warning kept since the pixels began to be read, without its "module: ".
+    private var lastPixelWarning: String? {
+        guard let from = pixelWarningsFrom else { return nil }
+        let last = min(warningCount, Int(PBTIFF_KEPT_WARNINGS)) - 1
+        guard last >= from else { return nil }
+        let text = String(cString: pbtiff_warning(file, Int32(last)))
+        return text.range(of: ": ").map { String(text[$0.upperBound...]) } ?? text
+    }
     func warnings(from index: Int) -> [String] {
         let total = warningCount, kept = min(total, Int(PBTIFF_KEPT_WARNINGS))
         var texts = index < kept ? (index..<kept).map { "libtiff: " + String(cString: pbtiff_warning(file, Int32($0))) } : []
