@@ -52,6 +52,24 @@ struct FormatNoteTests {
         #expect(Self.libtiffLines(quiet.stderr).isEmpty, "without --verbose a note is not said: \(quiet.stderr)")
     }
 
+    /// A panorama across a spread is decoded once for each half: its note is said once.
+    @Test func aSpreadsNoteIsSaidOnce() throws {
+        let scratch = try Scratch()
+        let wide = scratch.file("wide.tif"), jpeg = scratch.file("wide-jpeg.tif")
+        #expect(try Run.command("/usr/bin/convert", ["-size", "400x100", "gradient:red-blue", "-depth", "8", wide]).status == 0)
+        #expect(try Run.command("/usr/bin/tiffcp", ["-c", "jpeg", "-r", "16", wide, jpeg]).status == 0)
+        let padded = try scratch.write("panorama.tif", try TIFFStripEdit.replacingLastStrip(of: try Fixtures.read(jpeg)) {
+            Array($0.dropLast(2)) + [UInt8](repeating: 0x12, count: 16) + [0xFF, 0xD9]
+        })
+        let json = scratch.file("report.json")
+        let run = try Run.photobook(["build", padded, "-o", scratch.file("book.pdf"), "--spreads", "--verbose",
+                                     "--report", json])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try ReadReport(path: json)
+        #expect(report.book.pages.filter { $0.arrangement.contains("spread") }.count == 2, "\(report.book.pages)")
+        #expect(Self.libtiffLines(run.stderr).count == 1, "\(run.stderr)")
+    }
+
     /// The two books differ only in the bytes libjpeg skipped: the pages are the same.
     @Test func aFileWithANoteMakesTheSameBookAsWithout() throws {
         let scratch = try Scratch()
