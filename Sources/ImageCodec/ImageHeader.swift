@@ -116,6 +116,8 @@ public struct DecodedImage: Sendable {
     /// Decoded pixels per full-resolution pixel (1 at full size; M/8 for a DCT-scaled JPEG). Not always
     /// `image.width / covers.width`: a codec that rounds a scaled side up has a partial last pixel.
     public var scale: Double
+    /// What the library said while decoding a file it could read, for `--verbose` only (as `ImageHeader.notes`).
+    public var notes: [String] = []
 
     public init(image: RGBImage, storedWidth: Int, storedHeight: Int, covers: Rect, scale: Double) {
         self.image = image

@@ -31,6 +31,12 @@ public struct PhotoReport: Sendable {
 }
 
 extension PhotoReport {
+    /// Adds what the codec said while decoding `job`'s photo to its notes, once (a spread's two halves and a
+    /// page planned again decode one photo more than once).
+    mutating func addDecodeNotes(of job: PhotoJob) {
+        for note in job.decodeNotes.withLock({ $0 }) where !notes.contains(note) { notes.append(note) }
+    }
+
     /// Where the plan put the photo: its page, its cell there, the share the crop leaves out, the pixels it
     /// needs and the density they print at.
     mutating func record(_ placed: PlacedPhoto, onPage number: Int) {

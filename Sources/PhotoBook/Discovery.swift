@@ -149,8 +149,11 @@ public struct Discovery: Sendable {
 
     /// Photo formats photobook does not read; said once per file so nobody wonders where a photo went. (Names
     /// that promise a photo photobook reads are its codecs', `ImageFormat.fileExtensions`.)
-    static let otherImageExtensions: Set<String> = ["gif", "bmp", "jxl", "psd", "dng", "cr2", "cr3", "nef", "arw",
-                                                     "orf", "rw2", "raf", "srw", "pef"]
+    static let otherImageExtensions: Set<String> = Set(["gif", "bmp", "jxl", "psd"]).union(rawExtensions)
+    /// Camera raw files. Trap: most (DNG, CR2, NEF, ARW, PEF, SRW) are TIFF structures whose first directory is a
+    /// thumbnail or a preview, not the photo: read as TIFFs they would fail with a TIFF's reasons, or print the
+    /// camera's small preview. Their names say what they are.
+    static let rawExtensions: Set<String> = ["dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf", "srw", "pef"]
 
     static func sameFolder(_ path: String, _ first: String) -> String {
         path == first ? "listed twice, included once" : "same folder as \(first), included once"
@@ -193,6 +196,11 @@ public struct Discovery: Sendable {
         }
         let format = ImageFormat(sniffing: prefix)
         if format != nil { inputIDs.insert(status.id) }
+        if !promisesPhoto && Self.rawExtensions.contains(ext) {
+            warnings.append((path, "\(ext.uppercased()) camera raw files are not supported (photobook reads "
+                             + "\(ImageFormat.names): export the photo as one of those), skipped"))
+            return
+        }
         if format == nil && !promisesPhoto {
             if Self.otherImageExtensions.contains(ext) {
                 warnings.append((path, "\(ext.uppercased()) images are not supported (photobook reads \(ImageFormat.names)), skipped"))

@@ -6,6 +6,8 @@ enum CoverSummary {
     static func report(_ report: BuildReport, output: String, options: CoverOptions, say: Diagnostics) -> ExitStatus {
         let seconds = String(format: "%.1f s", report.seconds)
         let geometry = options.geometry
+        // What the codecs noticed of files they could read (libtiff's warnings), as `build --verbose` says it.
+        for photo in report.photos { for note in photo.notes { say.note(note, path: photo.path) } }
         if report.book == .succeeded {
             listParts(geometry, say: say)
             for photo in report.photos {

@@ -58,10 +58,16 @@ extension PhotoBookCLI {
             return .failure
         }
         // The same file twice (front and back alike) is found once: find each input on its own.
-        let files = command.inputs.compactMap { Discovery.discover([$0], recursive: false).photos.first }
+        let found = command.inputs.map { Discovery.discover([$0], recursive: false).photos }
+        let files = found.compactMap(\.first)
         guard files.count == command.inputs.count else {
             say.error("cannot read the photos named; nothing was written", path: output)
             return .failure
+        }
+        // A multi-page file (a TIFF of several scans) is one photo per page; a side of the cover shows one.
+        for (side, (input, pages)) in zip(["front", "back"], zip(command.inputs, found)) where pages.count > 1 {
+            say.warning("\(pages[0].format.map { "a \($0.name)" } ?? "a file") of \(pages.count) pages: the \(side) "
+                        + "shows page 1 (to show another, save that page as a file of its own)", path: input)
         }
 
         let hooks = render.hooks(meter: nil, writing: { _, _ in "photobook: photos ready, writing the cover" },

@@ -208,9 +208,16 @@ public enum PhotoBookCLI {
                 let found = Discovery.discover([cover], recursive: false)
                 for (path, reason) in found.errors { say.error("--cover-photo: \(reason)", path: path) }
                 if !found.errors.isEmpty { return .usage }
-                guard found.photos.count == 1, let photo = found.photos.first, photo.format != nil else {
+                guard let photo = found.photos.first, photo.format != nil else {
                     say.error("--cover-photo: not a photo photobook reads (\(ImageFormat.names))", path: cover)
                     return .usage
+                }
+                // A multi-page file (a TIFF of several scans) is one photo per page; the title page shows one.
+                if found.photos.count > 1 {
+                    let why = "--cover-photo: a \(photo.format!.name) of \(found.photos.count) pages: the title page "
+                        + "shows page 1 (to show another, save that page as a file of its own)"
+                    say.warning(why, path: cover)
+                    early.append(BuildWarning(path: cover, message: why))
                 }
                 // A cover that is also among the book's photos is that photo, shown once, on the title page.
                 if let index = photos.firstIndex(where: { $0.id == photo.id }) {

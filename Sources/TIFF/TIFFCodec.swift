@@ -157,6 +157,7 @@ public struct TIFFCodec: ImageCodec {
         // The output buffer is made when the first row has been read: a header that claims a huge picture in a
         // few bytes fails on its first strip, before the shrunk region's buffer exists.
         var shrink: BoxShrink?
+        file.startReadingPixels()
         let reader = TIFFBandReader(file: file, page: page, region: region, converter: converter)
         do throws(CodecError) {
             try reader.read(shouldCancel: shouldCancel) { row in
@@ -171,7 +172,29 @@ public struct TIFFCodec: ImageCodec {
             shrink?.abandon()
             throw .failed("corrupt TIFF (the picture's rows end early)")
         }
-        return shrink.finish(storedWidth: page.width, storedHeight: page.height)
+        let notes = file.pixelWarnings
+        if let damage = notes.lazy.compactMap(Self.jpegDamage).first {
+            shrink.abandon()
+            throw .failed("corrupt TIFF (\(damage))")
+        }
+        var decoded = shrink.finish(storedWidth: page.width, storedHeight: page.height)
+        decoded.notes = notes
+        return decoded
+    }
+
+    /// The JPEG data of a JPEG-compressed TIFF is damaged: what libjpeg said, from one of the page's notes
+    /// ("libtiff: JPEGLib: Premature end of JPEG file"); nil for any other note.
+    ///
+    /// Trap: libtiff hands libjpeg's warnings on as warnings, and libjpeg fills the rest of a cut or damaged strip
+    /// with grey: refused, as for a JPEG file (the JPEG module's harmless warnings aside: every pixel is there).
+    static func jpegDamage(_ note: String) -> String? {
+        let prefix = "libtiff: JPEGLib: "
+        guard note.hasPrefix(prefix) else { return nil }
+        let text = String(note.dropFirst(prefix.count))
+        let harmless = ["unknown JFIF revision number", "extraneous bytes before marker 0xd9", "bad ICC marker",
+                        "Unknown Adobe color transform"]
+        if harmless.contains(where: { text.contains($0) }) { return nil }
+        return "JPEG data: " + text
     }
 
     /// Measured on the 2-core development machine (`TIFFPerformanceMeasurements`, release build, thread CPU

@@ -46,10 +46,14 @@ final class TIFFFile {
     deinit { pbtiff_close(file) }
 
     /// The reason to give for the last failed call: the read failure, else libtiff's first error (with `place`
-    /// when it does not say where), else `fallback`.
-    func failure(_ fallback: String, at place: String? = nil) -> CodecError {
+    /// when it does not say where), else the last warning since `warningsSince` (the call's start), else
+    /// `fallback`.
+    func failure(_ fallback: String, at place: String? = nil, warningsSince: Int? = nil) -> CodecError {
         if let failure = reader.failure { return failure }
         var text = String(cString: pbtiff_error(file))
+        // Trap: libtiff's fax decoder only warns ("Premature EOL at line 15 of strip 0") and then fails with no
+        // error of its own: the warning is the reason.
+        if text.isEmpty, let since = warningsSince, let warning = lastWarning(since: since) { text = warning }
         if text.isEmpty { return .failed(Self.describe(fallback)) }
         if let place, !["strip", "tile", "scanline", "row"].contains(where: { text.contains($0) }) {
             text += " in \(place)"
@@ -72,6 +76,19 @@ final class TIFFFile {
 
     /// Warnings so far (the first 16 kept), "module: text".
     var warningCount: Int { Int(pbtiff_warning_count(file)) }
+    /// `warningCount` when the current page's pixels began to be read (`startReadingPixels`): what libtiff
+    /// says after it is about the pixels, not about the directories read again on the way to the page.
+    private var pixelWarningsFrom: Int?
+    func startReadingPixels() { pixelWarningsFrom = warningCount }
+    /// What libtiff warned of while reading the page's pixels, as `warnings(from:)` words it.
+    var pixelWarnings: [String] { pixelWarningsFrom.map { warnings(from: $0) } ?? [] }
+    /// The text of the last warning kept from warning `index` on, without its "module: ".
+    private func lastWarning(since index: Int) -> String? {
+        let last = min(warningCount, Int(PBTIFF_KEPT_WARNINGS)) - 1
+        guard last >= index else { return nil }
+        let text = String(cString: pbtiff_warning(file, Int32(last)))
+        return text.range(of: ": ").map { String(text[$0.upperBound...]) } ?? text
+    }
     func warnings(from index: Int) -> [String] {
         let total = warningCount, kept = min(total, Int(PBTIFF_KEPT_WARNINGS))
         var texts = index < kept ? (index..<kept).map { "libtiff: " + String(cString: pbtiff_warning(file, Int32($0))) } : []
@@ -156,32 +173,37 @@ final class TIFFFile {
 
     /// `TIFFReadScanline` of `row` (and `plane`) into `buffer` (at least `scanlineSize` bytes).
     func readScanline(_ row: Int, plane: Int = 0, into buffer: UnsafeMutableRawPointer) throws(CodecError) {
+        let before = warningCount
         guard TIFFReadScanline(tif, buffer, UInt32(row), UInt16(plane)) == 1 else {
-            throw failure("Read error at row \(row)", at: "row \(row)")
+            throw failure("Read error at row \(row)", at: "row \(row)", warningsSince: before)
         }
     }
     /// `TIFFReadEncodedStrip` of strip `index` into `buffer` (`size` bytes, at least `stripSize`).
     func readStrip(_ index: Int, into buffer: UnsafeMutableRawPointer, size: Int) throws(CodecError) {
+        let before = warningCount
         guard TIFFReadEncodedStrip(tif, UInt32(index), buffer, tmsize_t(size)) >= 0 else {
-            throw failure("Read error on strip \(index)", at: "strip \(index)")
+            throw failure("Read error on strip \(index)", at: "strip \(index)", warningsSince: before)
         }
     }
     /// `TIFFReadEncodedTile` of tile `index` into `buffer` (`size` bytes, at least `tileSize`).
     func readTile(_ index: Int, into buffer: UnsafeMutableRawPointer, size: Int) throws(CodecError) {
+        let before = warningCount
         guard TIFFReadEncodedTile(tif, UInt32(index), buffer, tmsize_t(size)) >= 0 else {
-            throw failure("Read error on tile \(index)", at: "tile \(index)")
+            throw failure("Read error on tile \(index)", at: "tile \(index)", warningsSince: before)
         }
     }
     /// `TIFFReadRGBAStrip` from `row` (the first row of a strip): `width * rowsPerStrip` pixels, bottom row first.
     func readRGBAStrip(row: Int, into raster: UnsafeMutablePointer<UInt32>) throws(CodecError) {
+        let before = warningCount
         guard TIFFReadRGBAStrip(tif, UInt32(row), raster) == 1 else {
-            throw failure("Read error at row \(row)")
+            throw failure("Read error at row \(row)", warningsSince: before)
         }
     }
     /// `TIFFReadRGBATile` at (`x`, `y`): `tileWidth * tileHeight` pixels, the tile's bottom row first.
     func readRGBATile(x: Int, y: Int, into raster: UnsafeMutablePointer<UInt32>) throws(CodecError) {
+        let before = warningCount
         guard TIFFReadRGBATile(tif, UInt32(x), UInt32(y), raster) == 1 else {
-            throw failure("Read error on the tile at \(x), \(y)")
+            throw failure("Read error on the tile at \(x), \(y)", warningsSince: before)
         }
     }
 }

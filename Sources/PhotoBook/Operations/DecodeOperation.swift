@@ -68,6 +68,7 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
                     return Self.changed
                 }
                 decoded = .pixels(image.image, covers: image.covers, scale: image.scale)
+                job.decodeNotes.withLock { $0 = image.notes }
             }
             job.decoded.withLock { $0 = decoded }
             return .succeeded

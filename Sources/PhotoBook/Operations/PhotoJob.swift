@@ -17,6 +17,8 @@ final class PhotoJob: Sendable {
     let storedCrop: Rect
     /// The decoded photo, as stored (not yet oriented), from decode to resize; released as soon as it is used.
     let decoded = Mutex<DecodedPhoto?>(nil)
+    /// What its codec said while decoding it, for `--verbose` (`DecodedImage.notes`).
+    let decodeNotes = Mutex<[String]>([])
     /// The JPEG rendered for the page, in the build's private directory.
     let rendered = Mutex<String?>(nil)
     /// For a lossless render: the part of the upright photo (full-resolution pixels) its JPEG shows, a little

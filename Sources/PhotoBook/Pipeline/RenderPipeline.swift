@@ -123,6 +123,7 @@ public final class RenderPipeline: Sendable {
                 // The other half of a spread already failed this round: the photo is out, whatever this half did.
                 if case .failed = reports[index].outcome, !alive.contains(chain.photo) { continue }
                 reports[index].outcome = Self.photoOutcome(decode: chain.decode.outcome!, render: chain.render.outcome!)
+                reports[index].addDecodeNotes(of: chain.job)
                 switch reports[index].outcome {
                 case .succeeded:
                     if let path = chain.job.rendered.withLock({ $0 }) {
