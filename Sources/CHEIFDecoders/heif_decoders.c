@@ -203,6 +203,9 @@ static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
         e = failure(heif_suberror_Security_limit_exceeded, "coded picture larger than the limit");
         goto done;
     }
+    /* The decoder's own state (its reference and SAO pictures, motion tables: ~20 MB for 12 MP) goes before the
+     * picture is copied; the frame keeps its planes alive by reference. */
+    avcodec_free_context(&context);
     e = hevc_frame_to_heif(frame, out);
 done:
     av_frame_free(&frame);
