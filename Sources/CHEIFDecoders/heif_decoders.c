@@ -13,6 +13,13 @@ enum { PRIORITY = 1000 };
 
 static _Thread_local uint64_t max_pixels;
 
+/* The picture kept for the caller instead of being handed to libheif (pbheif_keep_next_picture). */
+static _Thread_local int keep_armed;
+static _Thread_local AVFrame *kept_frame;
+static _Thread_local struct heif_color_profile_nclx kept_nclx;
+
+static const char kept_message[] = "photobook: the decoded picture was kept as its planes";
+
 void pbheif_set_max_pixels(uint64_t pixels) {
     /* The coded picture is the shown one padded to whole coding blocks (a 160x107 HEIC codes 160x112), and a
      * grid's tiles may overhang its canvas: room for both, still far from what a lying header could ask. */
@@ -169,6 +176,57 @@ static struct heif_error hevc_frame_to_heif(const AVFrame *frame, struct heif_im
     return e;
 }
 
+/* Takes `frame` into the keep slot when it is 8-bit YCbCr in three planes (what HEIFYCbCrPicture converts);
+ * 0 leaves it to libheif. */
+static int keep(AVFrame *frame) {
+    const AVPixFmtDescriptor *format = av_pix_fmt_desc_get((enum AVPixelFormat)frame->format);
+    if (!format || format->nb_components != 3 || !(format->flags & AV_PIX_FMT_FLAG_PLANAR) ||
+        (format->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_HWACCEL |
+                          AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_ALPHA)) ||
+        format->log2_chroma_w > 1 || format->log2_chroma_h > format->log2_chroma_w)
+        return 0;
+    for (int c = 0; c < 3; c++)
+        if (format->comp[c].depth != 8 || format->comp[c].plane != c || format->comp[c].step != 1) return 0;
+    int full = frame->color_range == AVCOL_RANGE_JPEG || frame->format == AV_PIX_FMT_YUVJ420P ||
+               frame->format == AV_PIX_FMT_YUVJ422P || frame->format == AV_PIX_FMT_YUVJ444P;
+    describe(&kept_nclx, frame->color_primaries, frame->color_trc, frame->colorspace, full);
+    av_frame_free(&kept_frame);
+    kept_frame = frame;
+    return 1;
+}
+
+void pbheif_keep_next_picture(int keep) {
+    keep_armed = keep;
+    av_frame_free(&kept_frame);
+}
+
+int pbheif_take_kept_picture(struct pbheif_planes *planes) {
+    keep_armed = 0;
+    AVFrame *frame = kept_frame;
+    kept_frame = NULL;
+    if (!frame) return 0;
+    const AVPixFmtDescriptor *format = av_pix_fmt_desc_get((enum AVPixelFormat)frame->format);
+    planes->width = frame->width;
+    planes->height = frame->height;
+    planes->chroma_shift_x = format->log2_chroma_w;
+    planes->chroma_shift_y = format->log2_chroma_h;
+    for (int c = 0; c < 3; c++) {
+        planes->data[c] = frame->data[c];
+        planes->stride[c] = frame->linesize[c];
+    }
+    planes->matrix_coefficients = kept_nclx.matrix_coefficients;
+    planes->color_primaries = kept_nclx.color_primaries;
+    planes->full_range = kept_nclx.full_range_flag;
+    planes->owner = frame;
+    return 1;
+}
+
+void pbheif_release_planes(struct pbheif_planes *planes) {
+    AVFrame *frame = planes->owner;
+    av_frame_free(&frame);
+    planes->owner = NULL;
+}
+
 static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
     hevc_stream *stream = decoder;
     if (stream->length == 0) return failure(heif_suberror_End_of_data, "no image data");
@@ -206,6 +264,11 @@ static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
     /* The decoder's own state (its reference and SAO pictures, motion tables: ~20 MB for 12 MP) goes before the
      * picture is copied; the frame keeps its planes alive by reference. */
     avcodec_free_context(&context);
+    if (keep_armed && keep(frame)) {
+        frame = NULL;
+        e = failure(heif_suberror_Unspecified, kept_message);
+        goto done;
+    }
     e = hevc_frame_to_heif(frame, out);
 done:
     av_frame_free(&frame);

@@ -23,7 +23,7 @@ final class HEIFDecodeJob: @unchecked Sendable {
     // Touched by the decoding thread only until `finished` is signalled, then by the caller only.
     private let file: HEIFFile
     private let maxPixels: Int
-    private var outcome: Result<HEIFPicture, CodecError>?
+    private var outcome: Result<any HEIFRows, CodecError>?
     private let finished = DispatchSemaphore(value: 0)
 
     private init(_ file: HEIFFile, maxPixels: Int) {
@@ -34,9 +34,10 @@ final class HEIFDecodeJob: @unchecked Sendable {
     /// How many decodes are still running on their threads, abandoned ones included.
     static let running = Mutex(0)
 
-    /// The primary image of `file` decoded to planar RGB (and alpha), no coded picture in it over `maxPixels`;
+    /// The primary image of `file` decoded (libheif's planar RGB and alpha, or the decoder's YCbCr planes when
+    /// libheif would only convert them: HEIFYCbCrPicture), no coded picture in it over `maxPixels`;
     /// `.cancelled` as soon as `shouldCancel` says so while libheif works.
-    static func decode(_ file: HEIFFile, maxPixels: Int, shouldCancel: () -> Bool) throws(CodecError) -> HEIFPicture {
+    static func decode(_ file: HEIFFile, maxPixels: Int, shouldCancel: () -> Bool) throws(CodecError) -> any HEIFRows {
         let job = HEIFDecodeJob(file, maxPixels: maxPixels)
         running.withLock { $0 += 1 }
         // A joinable POSIX thread, not Foundation's Thread.detachNewThread: a decode that ends normally is
@@ -67,7 +68,7 @@ final class HEIFDecodeJob: @unchecked Sendable {
         finished.signal()
     }
 
-    private func run() -> Result<HEIFPicture, CodecError> {
+    private func run() -> Result<any HEIFRows, CodecError> {
         guard let options = heif_decoding_options_alloc() else {
             return .failure(.failed("not enough memory to decode the \(file.kind) image"))
         }
@@ -76,9 +77,17 @@ final class HEIFDecodeJob: @unchecked Sendable {
         // plugins run on this thread (max_decoding_threads 0: HEIFFile).
         pbheif_set_max_pixels(UInt64(max(0, maxPixels)))
         var image: OpaquePointer?
+        let keptColour = file.onlyConvertedByLibheif
+        pbheif_keep_next_picture(keptColour == nil ? 0 : 1)
         // Damaged image data may still "succeed": libavcodec conceals damaged slices and hands out the picture,
         // as libheif 1.15's libde265 plugin did. A file cut short fails earlier, when its items are read.
         let error = heif_decode_image(file.handle, &image, heif_colorspace_RGB, heif_chroma_444, options)
+        var planes = pbheif_planes()
+        if pbheif_take_kept_picture(&planes) != 0 {
+            // The plugin kept the picture and told libheif it failed: libheif has done nothing more with it.
+            if let image { heif_image_release(image) }
+            return .success(HEIFYCbCrPicture(planes, nclx: keptColour ?? nil))
+        }
         if let failure = file.failure(error) {
             if let image { heif_image_release(image) }
             return .failure(failure)
