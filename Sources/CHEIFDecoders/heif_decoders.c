@@ -121,7 +121,7 @@ static struct heif_error hevc_new(void **decoder) {
 static void hevc_free(void *decoder) {
     hevc_stream *stream = decoder;
     if (!stream) return;
-    free(stream->bytes);
+    av_free(stream->bytes);
     free(stream);
 }
 
@@ -137,7 +137,8 @@ static struct heif_error hevc_push(void *decoder, const void *data, size_t size)
         size_t need = stream->length + 4 + n + AV_INPUT_BUFFER_PADDING_SIZE;
         if (need > stream->capacity) {
             size_t capacity = need > 2 * stream->capacity ? need : 2 * stream->capacity;
-            uint8_t *bytes = realloc(stream->bytes, capacity);
+            /* av_realloc: the bytes become the packet's own buffer (hevc_decode), which av_free releases. */
+            uint8_t *bytes = av_realloc(stream->bytes, capacity);
             if (!bytes) return out_of_memory();
             stream->bytes = bytes;
             stream->capacity = capacity;
@@ -247,8 +248,17 @@ static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
         e = failure(heif_suberror_Unspecified, "libavcodec cannot open its HEVC decoder");
         goto done;
     }
+    /* A packet without a buffer of its own is copied by avcodec_send_packet (av_packet_ref): the bitstream
+     * (2-4 MB for a phone's 12 MP) is handed over instead, and freed with the decoder. */
+    packet->buf = av_buffer_create(stream->bytes, stream->capacity, av_buffer_default_free, NULL, 0);
+    if (!packet->buf) {
+        e = out_of_memory();
+        goto done;
+    }
     packet->data = stream->bytes;
     packet->size = stream->length > INT32_MAX ? INT32_MAX : (int)stream->length;
+    stream->bytes = NULL;
+    stream->length = stream->capacity = 0;
     /* Damaged slices are concealed, as libde265 does: a picture that comes out at all is handed on. */
     avcodec_send_packet(context, packet);
     avcodec_send_packet(context, NULL);
