@@ -20,6 +20,10 @@ static _Thread_local struct heif_color_profile_nclx kept_nclx;
 
 static const char kept_message[] = "photobook: the decoded picture was kept as its planes";
 
+/* The tiles of a grid not to decode (pbheif_skip_tiles): one byte each, by the order of the plugin's calls. */
+static _Thread_local const uint8_t *tiles_to_skip;
+static _Thread_local int tile_count, tile_index, tiles_skipped;
+
 void pbheif_set_max_pixels(uint64_t pixels) {
     /* The coded picture is the shown one padded to whole coding blocks (a 160x107 HEIC codes 160x112), and a
      * grid's tiles may overhang its canvas: room for both, still far from what a lying header could ask. */
@@ -228,8 +232,44 @@ void pbheif_release_planes(struct pbheif_planes *planes) {
     planes->owner = NULL;
 }
 
+void pbheif_skip_tiles(const uint8_t *skip, int count) {
+    tiles_to_skip = skip;
+    tile_count = skip ? count : 0;
+    tile_index = 0;
+    if (skip) tiles_skipped = 0;  /* NULL keeps the count for pbheif_tiles_skipped */
+}
+
+int pbheif_tiles_skipped(void) { return tiles_skipped; }
+
+/* A 1x1 planar RGB 4:4:4 picture: libheif 1.15 converts nothing (the grid's canvas is RGB 4:4:4), checks only the
+ * chroma and the depth, and pastes min(tile, canvas) pixels: one. The rest of that tile's canvas stays unwritten. */
+static struct heif_error blank_tile(struct heif_image **out) {
+    struct heif_image *image = NULL;
+    struct heif_error e = heif_image_create(1, 1, heif_colorspace_RGB, heif_chroma_444, &image);
+    if (e.code != heif_error_Ok) return e;
+    static const enum heif_channel channels[3] = {heif_channel_R, heif_channel_G, heif_channel_B};
+    for (int c = 0; c < 3; c++) {
+        e = heif_image_add_plane(image, channels[c], 1, 1, 8);
+        if (e.code != heif_error_Ok) {
+            heif_image_release(image);
+            return e;
+        }
+        int stride = 0;
+        *heif_image_get_plane(image, channels[c], &stride) = 0;
+    }
+    *out = image;
+    return ok();
+}
+
 static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
     hevc_stream *stream = decoder;
+    if (tiles_to_skip) {
+        int index = tile_index++;
+        if (index < tile_count && tiles_to_skip[index]) {
+            tiles_skipped++;
+            return blank_tile(out);
+        }
+    }
     if (stream->length == 0) return failure(heif_suberror_End_of_data, "no image data");
     memset(stream->bytes + stream->length, 0, AV_INPUT_BUFFER_PADDING_SIZE);
     const AVCodec *codec = avcodec_find_decoder(AV_CODEC_ID_HEVC);

@@ -78,7 +78,7 @@ extension HEIFBoxes {
     }
 
     /// The body of the first top-level box of `type`, when it is no larger than `maximumMetaSize`.
-    private static func topLevelBox(_ wanted: String, in source: any ByteSource) -> [UInt8]? {
+    static func topLevelBox(_ wanted: String, in source: any ByteSource) -> [UInt8]? {
         var offset = 0
         for _ in 0..<4096 {
             guard let header = try? source.read(from: offset, count: 16), header.count >= 8 else { return nil }
@@ -108,7 +108,7 @@ extension HEIFBoxes {
     }
 
     /// The item types (infe version 2 or 3) by item ID, in file order.
-    private static func itemTypes(iinf: [UInt8]) -> [(Int, String)] {
+    static func itemTypes(iinf: [UInt8]) -> [(Int, String)] {
         var r = BoxReader(bytes: iinf)
         guard let version = r.u8(), r.skip(3), (version == 0 ? r.u16() : r.u32()) != nil else { return [] }
         var types: [(Int, String)] = []
@@ -124,7 +124,7 @@ extension HEIFBoxes {
 
     /// The first 64 bytes of item `id`'s data (a grid's or an overlay's descriptor is shorter), from the file
     /// (construction method 0) or the `idat` box (1).
-    private static func itemData(_ id: Int, iloc: [UInt8], idat: [UInt8]?, source: any ByteSource) -> [UInt8]? {
+    static func itemData(_ id: Int, iloc: [UInt8], idat: [UInt8]?, source: any ByteSource) -> [UInt8]? {
         var r = BoxReader(bytes: iloc)
         guard let version = r.u8(), version <= 2, r.skip(3), let sizes = r.u8(), let sizes2 = r.u8() else { return nil }
         let offsetSize = Int(sizes >> 4), lengthSize = Int(sizes & 15), baseSize = Int(sizes2 >> 4)
@@ -201,57 +201,5 @@ struct BoxReader {
         let body = bytes[position..<(position + size - 8)]
         position += size - 8
         return (String(decoding: type, as: UTF8.self), body)
-    }
-}
-
-extension HEIFBoxes {
-    /// The primary item (`pitm`): its type, and the types of the properties `ipma` associates with it, in order.
-    struct PrimaryItem: Equatable {
-        var type: String
-        var properties: [String]
-    }
-
-    /// The primary item as the `meta` box describes it, or nil when any box on the way cannot be followed.
-    static func primaryItem(of source: any ByteSource) -> PrimaryItem? {
-        guard let meta = topLevelBox("meta", in: source) else { return nil }
-        var reader = BoxReader(bytes: meta, start: 4, end: meta.count)  // meta is a full box
-        var children: [String: ArraySlice<UInt8>] = [:]
-        while let (type, body) = reader.nextBox() {
-            if children[type] == nil { children[type] = body }
-        }
-        guard let pitm = children["pitm"], let iinf = children["iinf"], let iprp = children["iprp"] else { return nil }
-        var p = BoxReader(bytes: Array(pitm))
-        guard let version = p.u8(), p.skip(3), let primary = version == 0 ? p.u16() : p.u32(),
-              let type = itemTypes(iinf: Array(iinf)).first(where: { $0.0 == primary })?.1 else { return nil }
-        var boxes = BoxReader(bytes: Array(iprp))
-        var container: [String]?
-        var indices: [Int] = []
-        while let (boxType, body) = boxes.nextBox() {
-            if boxType == "ipco", container == nil {
-                var c = BoxReader(bytes: Array(body))
-                var types: [String] = []
-                while let (propertyType, _) = c.nextBox() { types.append(propertyType) }
-                guard c.position == c.end else { return nil }  // a property this reader cannot step over
-                container = types
-            } else if boxType == "ipma" {
-                var m = BoxReader(bytes: Array(body))
-                guard let version = m.u8(), m.skip(2), let flags = m.u8(), let count = m.u32() else { return nil }
-                let wide = flags & 1 == 1
-                for _ in 0..<count {
-                    guard let item = version < 1 ? m.u16() : m.u32(), let associations = m.u8() else { return nil }
-                    for _ in 0..<associations {
-                        guard let association = wide ? m.u16() : m.u8().map(Int.init) else { return nil }
-                        if item == primary { indices.append(association & (wide ? 0x7FFF : 0x7F)) }
-                    }
-                }
-            }
-        }
-        guard let container else { return nil }
-        var properties: [String] = []
-        for index in indices where index != 0 {  // 0: no property
-            guard index <= container.count else { return nil }
-            properties.append(container[index - 1])
-        }
-        return PrimaryItem(type: type, properties: properties)
     }
 }

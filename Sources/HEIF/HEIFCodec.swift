@@ -88,7 +88,8 @@ public struct HEIFCodec: ImageCodec {
             }
         }
         if shouldCancel() { throw .cancelled }
-        let picture = try HEIFDecodeJob.decode(file, maxPixels: request.maxPixels, shouldCancel: shouldCancel)
+        let picture = try HEIFDecodeJob.decode(file, region: request.region, maxPixels: request.maxPixels,
+                                               shouldCancel: shouldCancel)
         if shouldCancel() { throw .cancelled }
         // The decoded size is the truth: libheif 1.15 computes the handle's size from the properties in their
         // ipma order, so an irot listed before the ispe leaves the handle's size unturned.

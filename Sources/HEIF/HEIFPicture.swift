@@ -16,6 +16,8 @@ final class HEIFPicture: HEIFRows {
     let premultiplied: Bool
     /// Bits a sample, 8 to 16; above 8 each sample takes two bytes.
     let bits: Int
+    /// How many of a grid's tiles were not decoded (HEIFGridTiles): their part of the picture is unwritten.
+    var tilesLeftOut = 0
     private let planes: [(pixels: UnsafePointer<UInt8>, stride: Int)]
     /// One row of RGBA, for the composite over white.
     private var rgba: [UInt8]

@@ -51,6 +51,33 @@ import TestSupport
         #expect(try HEIFDecodeJob.decode(file, maxPixels: 1 << 24, shouldCancel: { false }) is HEIFPicture)
     }
 
+    /// grid.heic's 2x2 tiles of 64x64 (into 120x100): those wholly outside the region are not decoded, and the
+    /// region is still heif-convert's picture, pixel for pixel.
+    @Test func gridTilesOutsideTheRegionAreLeftOut() throws {
+        let source = try HEIFFixtures.source("grid.heic")
+        let file = try HEIFFile(source, kind: "HEIC")
+        #expect(file.gridTiles == HEIFGridTiles(rows: 2, columns: 2, tileWidth: 64, tileHeight: 64, width: 120, height: 100))
+        let reference = try HEIFFixtures.reference("grid.heic")
+        let cases = [(PixelRegion(x: 0, y: 0, width: 60, height: 100), 2), (PixelRegion(x: 70, y: 70, width: 50, height: 30), 3),
+                     (PixelRegion(x: 60, y: 60, width: 8, height: 8), 0), (PixelRegion(x: 0, y: 0, width: 120, height: 100), 0)]
+        for (region, leftOut) in cases {
+            let picture = try HEIFDecodeJob.decode(file, region: region, maxPixels: 1 << 24, shouldCancel: { false })
+            #expect((picture as? HEIFPicture)?.tilesLeftOut == leftOut, "\(region)")
+            let decoded = try HEIFFixtures.codec.decode(source, DecodeRequest(region: region, minimumWidth: region.width,
+                                                                              minimumHeight: region.height, maxPixels: 1 << 24),
+                                                        shouldCancel: { false })
+            #expect(decoded.image.pixels == HEIFFixtures.boxShrunk(reference.pixels, width: 120, region: region, factor: 1),
+                    "\(region)")
+        }
+    }
+
+    /// Grids whose canvas libheif turns, mirrors or crops, or with alpha, keep all their tiles; so does a plain picture.
+    @Test(arguments: ["rotated.heic", "alpha.heic", "photo.avif"])
+    func otherImagesKeepEveryTile(_ name: String) throws {
+        let source = try HEIFFixtures.source(name)
+        #expect(try HEIFFile(source, kind: try HEIFCodec.kind(of: source)).gridTiles == nil)
+    }
+
     /// A 256x160 picture of gradients and noise (every sample value, sharp chroma edges) as a HEIC from
     /// heif-enc with `options`: even sides, so one coded picture and no 1x1 grid around it.
     static func plainHEIC(_ options: [String]) throws -> String {

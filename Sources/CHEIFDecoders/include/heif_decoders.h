@@ -51,5 +51,14 @@ int pbheif_take_kept_picture(struct pbheif_planes *planes);
 
 void pbheif_release_planes(struct pbheif_planes *planes);
 
+/* The HEVC pictures decoded on this thread from now on are a grid's tiles, in libheif 1.15's row-major order:
+ * those whose byte in `skip` (`count` of them, kept alive by the caller) is 1 are not decoded, and libheif gets
+ * a 1x1 blank tile for each, leaving that part of the grid's canvas unwritten. NULL stops it. Only for a grid
+ * of 8-bit tiles with no alpha (HEIFGridTiles). */
+void pbheif_skip_tiles(const uint8_t *skip, int count);
+
+/* How many tiles were left out on this thread since the last pbheif_skip_tiles with tiles to skip. */
+int pbheif_tiles_skipped(void);
+
 
 #endif
