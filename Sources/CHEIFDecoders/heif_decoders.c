@@ -13,6 +13,17 @@ enum { PRIORITY = 1000 };
 
 static _Thread_local uint64_t max_pixels;
 
+/* The picture kept for the caller instead of being handed to libheif (pbheif_keep_next_picture). */
+static _Thread_local int keep_armed;
+static _Thread_local AVFrame *kept_frame;
+static _Thread_local struct heif_color_profile_nclx kept_nclx;
+
+static const char kept_message[] = "photobook: the decoded picture was kept as its planes";
+
+/* The tiles of a grid not to decode (pbheif_skip_tiles): one byte each, by the order of the plugin's calls. */
+static _Thread_local const uint8_t *tiles_to_skip;
+static _Thread_local int tile_count, tile_index, tiles_skipped;
+
 void pbheif_set_max_pixels(uint64_t pixels) {
     /* The coded picture is the shown one padded to whole coding blocks (a 160x107 HEIC codes 160x112), and a
      * grid's tiles may overhang its canvas: room for both, still far from what a lying header could ask. */
@@ -114,7 +125,7 @@ static struct heif_error hevc_new(void **decoder) {
 static void hevc_free(void *decoder) {
     hevc_stream *stream = decoder;
     if (!stream) return;
-    free(stream->bytes);
+    av_free(stream->bytes);
     free(stream);
 }
 
@@ -130,7 +141,8 @@ static struct heif_error hevc_push(void *decoder, const void *data, size_t size)
         size_t need = stream->length + 4 + n + AV_INPUT_BUFFER_PADDING_SIZE;
         if (need > stream->capacity) {
             size_t capacity = need > 2 * stream->capacity ? need : 2 * stream->capacity;
-            uint8_t *bytes = realloc(stream->bytes, capacity);
+            /* av_realloc: the bytes become the packet's own buffer (hevc_decode), which av_free releases. */
+            uint8_t *bytes = av_realloc(stream->bytes, capacity);
             if (!bytes) return out_of_memory();
             stream->bytes = bytes;
             stream->capacity = capacity;
@@ -169,8 +181,95 @@ static struct heif_error hevc_frame_to_heif(const AVFrame *frame, struct heif_im
     return e;
 }
 
+/* Takes `frame` into the keep slot when it is 8-bit YCbCr in three planes (what HEIFYCbCrPicture converts);
+ * 0 leaves it to libheif. */
+static int keep(AVFrame *frame) {
+    const AVPixFmtDescriptor *format = av_pix_fmt_desc_get((enum AVPixelFormat)frame->format);
+    if (!format || format->nb_components != 3 || !(format->flags & AV_PIX_FMT_FLAG_PLANAR) ||
+        (format->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_HWACCEL |
+                          AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_ALPHA)) ||
+        format->log2_chroma_w > 1 || format->log2_chroma_h > format->log2_chroma_w)
+        return 0;
+    for (int c = 0; c < 3; c++)
+        if (format->comp[c].depth != 8 || format->comp[c].plane != c || format->comp[c].step != 1) return 0;
+    int full = frame->color_range == AVCOL_RANGE_JPEG || frame->format == AV_PIX_FMT_YUVJ420P ||
+               frame->format == AV_PIX_FMT_YUVJ422P || frame->format == AV_PIX_FMT_YUVJ444P;
+    describe(&kept_nclx, frame->color_primaries, frame->color_trc, frame->colorspace, full);
+    av_frame_free(&kept_frame);
+    kept_frame = frame;
+    return 1;
+}
+
+void pbheif_keep_next_picture(int keep) {
+    keep_armed = keep;
+    av_frame_free(&kept_frame);
+}
+
+int pbheif_take_kept_picture(struct pbheif_planes *planes) {
+    keep_armed = 0;
+    AVFrame *frame = kept_frame;
+    kept_frame = NULL;
+    if (!frame) return 0;
+    const AVPixFmtDescriptor *format = av_pix_fmt_desc_get((enum AVPixelFormat)frame->format);
+    planes->width = frame->width;
+    planes->height = frame->height;
+    planes->chroma_shift_x = format->log2_chroma_w;
+    planes->chroma_shift_y = format->log2_chroma_h;
+    for (int c = 0; c < 3; c++) {
+        planes->data[c] = frame->data[c];
+        planes->stride[c] = frame->linesize[c];
+    }
+    planes->matrix_coefficients = kept_nclx.matrix_coefficients;
+    planes->color_primaries = kept_nclx.color_primaries;
+    planes->full_range = kept_nclx.full_range_flag;
+    planes->owner = frame;
+    return 1;
+}
+
+void pbheif_release_planes(struct pbheif_planes *planes) {
+    AVFrame *frame = planes->owner;
+    av_frame_free(&frame);
+    planes->owner = NULL;
+}
+
+void pbheif_skip_tiles(const uint8_t *skip, int count) {
+    tiles_to_skip = skip;
+    tile_count = skip ? count : 0;
+    tile_index = 0;
+    if (skip) tiles_skipped = 0;  /* NULL keeps the count for pbheif_tiles_skipped */
+}
+
+int pbheif_tiles_skipped(void) { return tiles_skipped; }
+
+/* A 1x1 planar RGB 4:4:4 picture: libheif 1.15 converts nothing (the grid's canvas is RGB 4:4:4), checks only the
+ * chroma and the depth, and pastes min(tile, canvas) pixels: one. The rest of that tile's canvas stays unwritten. */
+static struct heif_error blank_tile(struct heif_image **out) {
+    struct heif_image *image = NULL;
+    struct heif_error e = heif_image_create(1, 1, heif_colorspace_RGB, heif_chroma_444, &image);
+    if (e.code != heif_error_Ok) return e;
+    static const enum heif_channel channels[3] = {heif_channel_R, heif_channel_G, heif_channel_B};
+    for (int c = 0; c < 3; c++) {
+        e = heif_image_add_plane(image, channels[c], 1, 1, 8);
+        if (e.code != heif_error_Ok) {
+            heif_image_release(image);
+            return e;
+        }
+        int stride = 0;
+        *heif_image_get_plane(image, channels[c], &stride) = 0;
+    }
+    *out = image;
+    return ok();
+}
+
 static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
     hevc_stream *stream = decoder;
+    if (tiles_to_skip) {
+        int index = tile_index++;
+        if (index < tile_count && tiles_to_skip[index]) {
+            tiles_skipped++;
+            return blank_tile(out);
+        }
+    }
     if (stream->length == 0) return failure(heif_suberror_End_of_data, "no image data");
     memset(stream->bytes + stream->length, 0, AV_INPUT_BUFFER_PADDING_SIZE);
     const AVCodec *codec = avcodec_find_decoder(AV_CODEC_ID_HEVC);
@@ -189,8 +288,17 @@ static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
         e = failure(heif_suberror_Unspecified, "libavcodec cannot open its HEVC decoder");
         goto done;
     }
+    /* A packet without a buffer of its own is copied by avcodec_send_packet (av_packet_ref): the bitstream
+     * (2-4 MB for a phone's 12 MP) is handed over instead, and freed with the decoder. */
+    packet->buf = av_buffer_create(stream->bytes, stream->capacity, av_buffer_default_free, NULL, 0);
+    if (!packet->buf) {
+        e = out_of_memory();
+        goto done;
+    }
     packet->data = stream->bytes;
     packet->size = stream->length > INT32_MAX ? INT32_MAX : (int)stream->length;
+    stream->bytes = NULL;
+    stream->length = stream->capacity = 0;
     /* Damaged slices are concealed, as libde265 does: a picture that comes out at all is handed on. */
     avcodec_send_packet(context, packet);
     avcodec_send_packet(context, NULL);
@@ -201,6 +309,14 @@ static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
     }
     if (over_limit((uint64_t)frame->width, (uint64_t)frame->height)) {
         e = failure(heif_suberror_Security_limit_exceeded, "coded picture larger than the limit");
+        goto done;
+    }
+    /* The decoder's own state (its reference and SAO pictures, motion tables: ~20 MB for 12 MP) goes before the
+     * picture is copied; the frame keeps its planes alive by reference. */
+    avcodec_free_context(&context);
+    if (keep_armed && keep(frame)) {
+        frame = NULL;
+        e = failure(heif_suberror_Unspecified, kept_message);
         goto done;
     }
     e = hevc_frame_to_heif(frame, out);

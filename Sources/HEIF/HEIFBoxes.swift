@@ -78,7 +78,7 @@ extension HEIFBoxes {
     }
 
     /// The body of the first top-level box of `type`, when it is no larger than `maximumMetaSize`.
-    private static func topLevelBox(_ wanted: String, in source: any ByteSource) -> [UInt8]? {
+    static func topLevelBox(_ wanted: String, in source: any ByteSource) -> [UInt8]? {
         var offset = 0
         for _ in 0..<4096 {
             guard let header = try? source.read(from: offset, count: 16), header.count >= 8 else { return nil }
@@ -108,7 +108,7 @@ extension HEIFBoxes {
     }
 
     /// The item types (infe version 2 or 3) by item ID, in file order.
-    private static func itemTypes(iinf: [UInt8]) -> [(Int, String)] {
+    static func itemTypes(iinf: [UInt8]) -> [(Int, String)] {
         var r = BoxReader(bytes: iinf)
         guard let version = r.u8(), r.skip(3), (version == 0 ? r.u16() : r.u32()) != nil else { return [] }
         var types: [(Int, String)] = []
@@ -124,7 +124,7 @@ extension HEIFBoxes {
 
     /// The first 64 bytes of item `id`'s data (a grid's or an overlay's descriptor is shorter), from the file
     /// (construction method 0) or the `idat` box (1).
-    private static func itemData(_ id: Int, iloc: [UInt8], idat: [UInt8]?, source: any ByteSource) -> [UInt8]? {
+    static func itemData(_ id: Int, iloc: [UInt8], idat: [UInt8]?, source: any ByteSource) -> [UInt8]? {
         var r = BoxReader(bytes: iloc)
         guard let version = r.u8(), version <= 2, r.skip(3), let sizes = r.u8(), let sizes2 = r.u8() else { return nil }
         let offsetSize = Int(sizes >> 4), lengthSize = Int(sizes & 15), baseSize = Int(sizes2 >> 4)

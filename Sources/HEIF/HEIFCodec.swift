@@ -8,7 +8,8 @@ import Imaging
 ///
 /// libheif decodes a whole picture or nothing (no region, no scale, no cancel): a decode takes the whole
 /// picture (on a thread of its own, so that a stop need not wait for it: `HEIFDecodeJob`), copies the region
-/// out shrunk by a whole factor (`BoxShrink`), and releases libheif's copy at once.
+/// out shrunk by a whole factor (`BoxShrink`), and releases libheif's copy at once. A picture libheif would only
+/// convert to RGB is kept as the decoder's YCbCr planes and converted as its rows are copied (`HEIFYCbCrPicture`).
 public struct HEIFCodec: ImageCodec {
     public init() {}
 
@@ -87,7 +88,8 @@ public struct HEIFCodec: ImageCodec {
             }
         }
         if shouldCancel() { throw .cancelled }
-        let picture = try HEIFDecodeJob.decode(file, maxPixels: request.maxPixels, shouldCancel: shouldCancel)
+        let picture = try HEIFDecodeJob.decode(file, region: request.region, maxPixels: request.maxPixels,
+                                               shouldCancel: shouldCancel)
         if shouldCancel() { throw .cancelled }
         // The decoded size is the truth: libheif 1.15 computes the handle's size from the properties in their
         // ipma order, so an irot listed before the ispe leaves the handle's size unturned.

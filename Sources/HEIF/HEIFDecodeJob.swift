@@ -23,21 +23,30 @@ final class HEIFDecodeJob: @unchecked Sendable {
     // Touched by the decoding thread only until `finished` is signalled, then by the caller only.
     private let file: HEIFFile
     private let maxPixels: Int
-    private var outcome: Result<HEIFPicture, CodecError>?
+    private let tilesOutside: [UInt8]?
+    private var outcome: Result<any HEIFRows, CodecError>?
     private let finished = DispatchSemaphore(value: 0)
 
-    private init(_ file: HEIFFile, maxPixels: Int) {
+    private init(_ file: HEIFFile, maxPixels: Int, tilesOutside: [UInt8]?) {
         self.file = file
         self.maxPixels = maxPixels
+        self.tilesOutside = tilesOutside
     }
 
     /// How many decodes are still running on their threads, abandoned ones included.
     static let running = Mutex(0)
 
-    /// The primary image of `file` decoded to planar RGB (and alpha), no coded picture in it over `maxPixels`;
-    /// `.cancelled` as soon as `shouldCancel` says so while libheif works.
-    static func decode(_ file: HEIFFile, maxPixels: Int, shouldCancel: () -> Bool) throws(CodecError) -> HEIFPicture {
-        let job = HEIFDecodeJob(file, maxPixels: maxPixels)
+    /// The primary image of `file` decoded (libheif's planar RGB and alpha, or the decoder's YCbCr planes when
+    /// libheif would only convert them: HEIFYCbCrPicture), no coded picture in it over `maxPixels`;
+    /// `.cancelled` as soon as `shouldCancel` says so while libheif works. Only `region` (nil: all of it) need be
+    /// right: a grid's tiles wholly outside it may be left out (HEIFGridTiles).
+    static func decode(_ file: HEIFFile, region: PixelRegion? = nil, maxPixels: Int,
+                       shouldCancel: () -> Bool) throws(CodecError) -> any HEIFRows {
+        var tilesOutside: [UInt8]?
+        if let region, let grid = file.gridTiles, let inside = region.clamped(width: grid.width, height: grid.height) {
+            tilesOutside = grid.tilesOutside(inside)
+        }
+        let job = HEIFDecodeJob(file, maxPixels: maxPixels, tilesOutside: tilesOutside)
         running.withLock { $0 += 1 }
         // A joinable POSIX thread, not Foundation's Thread.detachNewThread: a decode that ends normally is
         // joined, so nothing of its thread outlives the call (LeakSanitizer in the fuzzer saw Foundation's
@@ -67,7 +76,7 @@ final class HEIFDecodeJob: @unchecked Sendable {
         finished.signal()
     }
 
-    private func run() -> Result<HEIFPicture, CodecError> {
+    private func run() -> Result<any HEIFRows, CodecError> {
         guard let options = heif_decoding_options_alloc() else {
             return .failure(.failed("not enough memory to decode the \(file.kind) image"))
         }
@@ -76,9 +85,24 @@ final class HEIFDecodeJob: @unchecked Sendable {
         // plugins run on this thread (max_decoding_threads 0: HEIFFile).
         pbheif_set_max_pixels(UInt64(max(0, maxPixels)))
         var image: OpaquePointer?
+        let keptColour = file.onlyConvertedByLibheif
+        pbheif_keep_next_picture(keptColour == nil ? 0 : 1)
         // Damaged image data may still "succeed": libavcodec conceals damaged slices and hands out the picture,
         // as libheif 1.15's libde265 plugin did. A file cut short fails earlier, when its items are read.
-        let error = heif_decode_image(file.handle, &image, heif_colorspace_RGB, heif_chroma_444, options)
+        let error = tilesOutside.map { outside in
+            outside.withUnsafeBufferPointer { skip in
+                pbheif_skip_tiles(skip.baseAddress, Int32(skip.count))
+                defer { pbheif_skip_tiles(nil, 0) }
+                return heif_decode_image(file.handle, &image, heif_colorspace_RGB, heif_chroma_444, options)
+            }
+        } ?? heif_decode_image(file.handle, &image, heif_colorspace_RGB, heif_chroma_444, options)
+        let tilesLeftOut = Int(pbheif_tiles_skipped())
+        var planes = pbheif_planes()
+        if pbheif_take_kept_picture(&planes) != 0 {
+            // The plugin kept the picture and told libheif it failed: libheif has done nothing more with it.
+            if let image { heif_image_release(image) }
+            return .success(HEIFYCbCrPicture(planes, nclx: keptColour ?? nil))
+        }
         if let failure = file.failure(error) {
             if let image { heif_image_release(image) }
             return .failure(failure)
@@ -88,6 +112,7 @@ final class HEIFDecodeJob: @unchecked Sendable {
         else {
             return .failure(.failed("corrupt \(file.kind) (libheif did not give planar RGB of 8 to 16 bits)"))
         }
+        picture.tilesLeftOut = tilesLeftOut
         return .success(picture)
     }
 }

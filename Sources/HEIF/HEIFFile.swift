@@ -63,6 +63,30 @@ final class HEIFFile {
         table.deallocate()
     }
 
+    /// The colour codes (`colr` nclx: matrix, primaries, full range; nil: the bitstream's) libheif would convert
+    /// the primary image with, when converting it to RGB is all libheif 1.15 would do to its decoder's picture:
+    /// one HEVC picture (no grid, overlay or derived image), no alpha, none of the properties libheif applies at
+    /// decode (irot, imir, clap); nil (not `.some(nil)`) for any other image, or when its boxes cannot be read.
+    var onlyConvertedByLibheif: (matrix: Int, primaries: Int, fullRange: Bool)?? {
+        guard heif_image_handle_has_alpha_channel(handle) == 0, let items = HEIFItems(reader.source),
+              items.type(of: items.primary) == "hvc1", !items.isTransformed(items.primary) else { return nil }
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        let error = heif_image_handle_get_nclx_color_profile(handle, &nclx)
+        defer { if let nclx { heif_nclx_color_profile_free(nclx) } }  // allocated even on an error (HEIFColour)
+        guard let nclx else { return .some(nil) }
+        // Codes libheif cannot read: its own conversion decides what to do with them.
+        guard error.code == heif_error_Ok else { return nil }
+        return (Int(nclx.pointee.matrix_coefficients.rawValue), Int(nclx.pointee.color_primaries.rawValue),
+                nclx.pointee.full_range_flag != 0)
+    }
+
+    /// The primary image's grid, when libheif may be spared its tiles outside a crop (HEIFGridTiles).
+    var gridTiles: HEIFGridTiles? {
+        guard let items = HEIFItems(reader.source) else { return nil }
+        return HEIFGridTiles(items, lumaBits: Int(heif_image_handle_get_luma_bits_per_pixel(handle)),
+                             hasAlpha: heif_image_handle_has_alpha_channel(handle) != 0)
+    }
+
     /// How many top-level images the file holds (a burst, or an image collection); the primary one is the photo.
     var topLevelImageCount: Int { Int(heif_context_get_number_of_top_level_images(context)) }
 

@@ -9,13 +9,15 @@ import Imaging
 /// megapixels held beside the first. The planes are interleaved here a row at a time instead. Above 8 bits the
 /// planes keep their depth (libheif's `convert_hdr_to_8bit` acts only when it converts anyway); each sample is
 /// brought to 8 bits as libheif would (`>> (bits - 8)`, no rounding: its `Op_to_sdr_planes`).
-final class HEIFPicture {
+final class HEIFPicture: HEIFRows {
     private let image: OpaquePointer
     let width: Int, height: Int
     let hasAlpha: Bool
     let premultiplied: Bool
     /// Bits a sample, 8 to 16; above 8 each sample takes two bytes.
     let bits: Int
+    /// How many of a grid's tiles were not decoded (HEIFGridTiles): their part of the picture is unwritten.
+    var tilesLeftOut = 0
     private let planes: [(pixels: UnsafePointer<UInt8>, stride: Int)]
     /// One row of RGBA, for the composite over white.
     private var rgba: [UInt8]
@@ -57,7 +59,6 @@ final class HEIFPicture {
 
     deinit { heif_image_release(image) }
 
-    /// Row `y`'s columns `x ..< x + count` as RGB into `rgb`, composited over white when there is alpha.
     func row(_ y: Int, from x: Int, count: Int, into rgb: UnsafeMutableBufferPointer<UInt8>) {
         precondition(y >= 0 && y < height && x >= 0 && x + count <= width && rgb.count >= count * 3,
                      "HEIF row out of range")

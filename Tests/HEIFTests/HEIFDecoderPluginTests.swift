@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import HEIF
+@testable import HEIF
 import ImageCodec
 import TestSupport
 
@@ -15,6 +15,94 @@ import TestSupport
         let reference = try HEIFFixtures.reference(file)
         try #require(decoded.image.width == reference.width && decoded.image.height == reference.height)
         #expect(maxDifference(decoded.image.pixels, reference.pixels) == 0)
+    }
+
+    /// The fixtures above are all ones libheif does more to than convert (a 1x1 grid, irot, a grid): these plain
+    /// HEICs, made by heif-enc with each matrix, range and chroma layout its x265 writes into the bitstream, are
+    /// decoded through the kept YCbCr planes (HEIFYCbCrPicture) and must still be heif-convert's picture, which
+    /// is libde265's decode and libheif's own conversion to RGB, to the last bit.
+    @Test(arguments: [[], ["--full_range_flag", "0"], ["--matrix_coefficients", "1"],
+                      ["--matrix_coefficients", "9", "--full_range_flag", "0"], ["--matrix_coefficients", "12"],
+                      ["--matrix_coefficients", "8"], ["-p", "chroma=422"], ["-p", "chroma=444"],
+                      ["--matrix_coefficients", "0", "-p", "chroma=444"]])
+    func keptPlanesGiveLibheifsPictureExactly(_ options: [String]) throws {
+        let path = try Self.plainHEIC(options)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bytes = try Fixtures.read(path)
+        let file = try HEIFFile(MemorySource(bytes), kind: "HEIC")
+        try #require(file.onlyConvertedByLibheif != nil, "heif-enc \(options) made more than one plain picture")
+        let picture = try HEIFDecodeJob.decode(file, maxPixels: 1 << 24, shouldCancel: { false })
+        #expect(picture is HEIFYCbCrPicture)
+        let decoded = try HEIFFixtures.decodeWhole(bytes)
+        let reference = try HEIFFixtures.reference(path: path)
+        try #require(decoded.image.width == reference.width && decoded.image.height == reference.height)
+        #expect(maxDifference(decoded.image.pixels, reference.pixels) == 0, "heif-enc \(options)")
+    }
+
+    /// What libheif applies beyond the conversion (a grid, irot, alpha, 10 bits to 8, another codec) keeps the
+    /// picture in libheif's hands: HEIFPicture, its planar RGB.
+    @Test(arguments: ["photo.heic", "rotated.heic", "rotated-irot-first.heic", "grid.heic", "alpha.heic",
+                      "deep10.heic", "photo.avif"])
+    func otherImagesAreLeftToLibheif(_ name: String) throws {
+        let source = try HEIFFixtures.source(name)
+        let file = try HEIFFile(source, kind: try HEIFCodec.kind(of: source))
+        // deep10.heic is one plain HEVC picture: the plugin declines to keep 10-bit planes.
+        #expect((file.onlyConvertedByLibheif != nil) == (name == "deep10.heic"))
+        #expect(try HEIFDecodeJob.decode(file, maxPixels: 1 << 24, shouldCancel: { false }) is HEIFPicture)
+    }
+
+    /// grid.heic's 2x2 tiles of 64x64 (into 120x100): those wholly outside the region are not decoded, and the
+    /// region is still heif-convert's picture, pixel for pixel.
+    @Test func gridTilesOutsideTheRegionAreLeftOut() throws {
+        let source = try HEIFFixtures.source("grid.heic")
+        let file = try HEIFFile(source, kind: "HEIC")
+        #expect(file.gridTiles == HEIFGridTiles(rows: 2, columns: 2, tileWidth: 64, tileHeight: 64, width: 120, height: 100))
+        let reference = try HEIFFixtures.reference("grid.heic")
+        let cases = [(PixelRegion(x: 0, y: 0, width: 60, height: 100), 2), (PixelRegion(x: 70, y: 70, width: 50, height: 30), 3),
+                     (PixelRegion(x: 60, y: 60, width: 8, height: 8), 0), (PixelRegion(x: 0, y: 0, width: 120, height: 100), 0)]
+        for (region, leftOut) in cases {
+            let picture = try HEIFDecodeJob.decode(file, region: region, maxPixels: 1 << 24, shouldCancel: { false })
+            #expect((picture as? HEIFPicture)?.tilesLeftOut == leftOut, "\(region)")
+            let decoded = try HEIFFixtures.codec.decode(source, DecodeRequest(region: region, minimumWidth: region.width,
+                                                                              minimumHeight: region.height, maxPixels: 1 << 24),
+                                                        shouldCancel: { false })
+            #expect(decoded.image.pixels == HEIFFixtures.boxShrunk(reference.pixels, width: 120, region: region, factor: 1),
+                    "\(region)")
+        }
+    }
+
+    /// Grids whose canvas libheif turns, mirrors or crops, or with alpha, keep all their tiles; so does a plain picture.
+    @Test(arguments: ["rotated.heic", "alpha.heic", "photo.avif"])
+    func otherImagesKeepEveryTile(_ name: String) throws {
+        let source = try HEIFFixtures.source(name)
+        #expect(try HEIFFile(source, kind: try HEIFCodec.kind(of: source)).gridTiles == nil)
+    }
+
+    /// A 256x160 picture of gradients and noise (every sample value, sharp chroma edges) as a HEIC from
+    /// heif-enc with `options`: even sides, so one coded picture and no 1x1 grid around it.
+    static func plainHEIC(_ options: [String]) throws -> String {
+        let width = 256, height = 160
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        var noise = SeededBytes(state: 7)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 3
+                let block = (x / 32 + y / 32) % 2 == 0
+                pixels[i] = block ? UInt8(x) : noise.next()
+                pixels[i + 1] = block ? UInt8(truncatingIfNeeded: y * 2) : noise.next()
+                pixels[i + 2] = block ? 255 - UInt8(x) : noise.next()
+            }
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("heif-plain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let png = directory.appendingPathComponent("in.png").path, heic = directory.appendingPathComponent("in.heic").path
+        try #require(FileManager.default.createFile(atPath: png, contents: Data(
+            TestPNGEncoder.encode(width: width, height: height, colorType: 2, pixels: pixels))))
+        _ = try ExternalCommand.output("heif-enc", ["-q", "90"] + options + [png, "-o", heic])
+        let moved = FileManager.default.temporaryDirectory.appendingPathComponent("heif-plain-\(UUID().uuidString).heic").path
+        try FileManager.default.moveItem(atPath: heic, toPath: moved)
+        try FileManager.default.removeItem(at: directory)
+        return moved
     }
 }
 

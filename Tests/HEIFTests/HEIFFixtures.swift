@@ -23,11 +23,16 @@ enum HEIFFixtures {
     /// The picture as libheif's own heif-convert writes it to PNG, read by Pillow, alpha composited over white
     /// with the rounding photobook uses: `round((c * a + 255 * (255 - a)) / 255)`.
     static func reference(_ name: String) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+        try reference(path: Fixtures.path("heif/" + name))
+    }
+
+    /// The picture of the HEIF file at `path`, as `reference(_:)` makes it.
+    static func reference(path: String) throws -> (width: Int, height: Int, pixels: [UInt8]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("heif-ref-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let png = directory.appendingPathComponent("out.png").path
-        _ = try ExternalCommand.output("heif-convert", ["--quiet", Fixtures.path("heif/" + name), png])
+        _ = try ExternalCommand.output("heif-convert", ["--quiet", path, png])
         return try PPM.parse(try ExternalCommand.output("/usr/bin/python3", ["-c", pillowToPPM, png]))
     }
 
