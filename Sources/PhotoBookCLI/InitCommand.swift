@@ -26,17 +26,19 @@ struct InitCommand {
                     + "cannot hold a spread yet); -o names the description, written atomically.",
             ],
             operands: "INPUT", operandCompletion: .filesAndFolders,
-            options: BuildCommand.options.map(\.spec).filter { !["dry-run", "report", "spreads"].contains($0.long) }.map { spec in
-                guard spec.long == "output" else { return spec }
-                var output = spec
-                output.help = "the book description to write (.json); replaced atomically"
-                output.completion = .files(extensions: ["json"])
-                return output
-            },
+            options: options.map(\.spec),
             examples: [
                 ("photobook init ./photos --layout auto --captions name -o book.json", "describe an automatic layout"),
                 ("photobook build book.json -o book.pdf", "build the book the (edited) description says"),
             ])
+    }
+
+    /// The options `init --help` lists: build's, `-o` naming the description, without those `parse` refuses.
+    /// (It reads its arguments with build's whole table, so that a refused option is refused with its reason.)
+    static var options: [Option<BuildCommand>] {
+        BuildCommand.options.filter { !["dry-run", "report", "spreads"].contains($0.spec.long) }.map { option in
+            option.spec.long == "output" ? OutputGroup.output(.bookDescription, \.output) : option
+        }
     }
 
     /// Parses `init`'s arguments into the build command that plans the book, and what to write.

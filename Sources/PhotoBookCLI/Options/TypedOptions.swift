@@ -10,7 +10,8 @@ struct TypedOptions {
     /// The build command's table, each option also recording itself.
     static var options: [Option<TypedOptions>] {
         BuildCommand.options.map { option in
-            Option<TypedOptions>(spec: option.spec, defaultValue: option.defaultValue) { recorder, value throws(ValueError) in
+            Option<TypedOptions>(spec: option.spec, defaultValue: option.defaultValue,
+                                 declaration: option.declaration) { recorder, value throws(ValueError) in
                 try option.apply(&recorder.command, value)
                 recorder.typed.append((option.spec.long, value))
             }
