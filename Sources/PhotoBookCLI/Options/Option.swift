@@ -62,6 +62,8 @@ struct OptionSpec: Equatable {
     var isRequired = false
     /// Whether a book description may hold it (`build`'s options only).
     var description: DescriptionUse = .held
+    /// The fields of a report's `options` that show its value (`--report`, ReportOptions); empty when none does.
+    var reportFields: [String] = []
 
     var longName: String { "--" + long }
     var shortName: String? { short.map { "-\($0)" } }
@@ -95,12 +97,13 @@ struct Option<Command> {
     var apply: (inout Command, _ value: String?) throws(ValueError) -> Void
 
     /// A flag: present or not.
+    /// - Parameter report: the report fields that show it (`OptionSpec.reportFields`).
     static func flag(_ long: String, short: Character? = nil, defaultText: String? = "off", section: HelpSection,
-                     description: DescriptionUse = .held, help: String,
+                     description: DescriptionUse = .held, report: [String] = [], help: String,
                      _ keyPath: WritableKeyPath<Command, Bool>,
                      file: StaticString = #fileID, line: UInt = #line) -> Option {
         Option(spec: OptionSpec(long: long, short: short, metavar: nil, defaultText: defaultText, help: help, allowed: nil,
-                                section: section, completion: .none, description: description),
+                                section: section, completion: .none, description: description, reportFields: report),
                defaultValue: nil, declaration: "\(file):\(line)",
                apply: { command, _ in command[keyPath: keyPath] = true })
     }
@@ -111,12 +114,12 @@ struct Option<Command> {
     ///   - defaultText: what help shows as the default when it is not `default` itself.
     static func value<Value>(_ long: String, short: Character? = nil, _ parser: ValueParser<Value>,
                              default: String? = nil, defaultText: String? = nil, required: Bool = false,
-                             section: HelpSection, description: DescriptionUse = .held,
+                             section: HelpSection, description: DescriptionUse = .held, report: [String] = [],
                              help: String, _ keyPath: WritableKeyPath<Command, Value>,
                              file: StaticString = #fileID, line: UInt = #line) -> Option {
         Option(spec: OptionSpec(long: long, short: short, metavar: parser.metavar, defaultText: defaultText ?? `default`,
                                 help: help, allowed: parser.allowed, section: section, completion: parser.completion,
-                                isRequired: required, description: description),
+                                isRequired: required, description: description, reportFields: report),
                defaultValue: `default`, declaration: "\(file):\(line)",
                apply: { command, value throws(ValueError) in
                    command[keyPath: keyPath] = try parser.parse(value ?? "")
@@ -139,12 +142,12 @@ struct Option<Command> {
     /// An option with a value that stays nil until it is given.
     static func value<Value>(_ long: String, short: Character? = nil, _ parser: ValueParser<Value>,
                              defaultText: String? = nil, required: Bool = false, section: HelpSection,
-                             description: DescriptionUse = .held, help: String,
+                             description: DescriptionUse = .held, report: [String] = [], help: String,
                              _ keyPath: WritableKeyPath<Command, Value?>,
                              file: StaticString = #fileID, line: UInt = #line) -> Option {
         Option(spec: OptionSpec(long: long, short: short, metavar: parser.metavar, defaultText: defaultText,
                                 help: help, allowed: parser.allowed, section: section, completion: parser.completion,
-                                isRequired: required, description: description),
+                                isRequired: required, description: description, reportFields: report),
                defaultValue: nil, declaration: "\(file):\(line)",
                apply: { command, value throws(ValueError) in
                    command[keyPath: keyPath] = try parser.parse(value ?? "")

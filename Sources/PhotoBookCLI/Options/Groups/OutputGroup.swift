@@ -28,6 +28,7 @@ enum OutputGroup {
 
     static func output<Command>(_ file: File, _ field: WritableKeyPath<Command, String?>) -> Option<Command> {
         .value("output", short: "o", .outputFile(extensions: file.extensions), required: true, section: .files,
-               description: .commandLineOnly, help: "the \(file.noun) to write; replaced atomically when the whole \(file.whole) is ready", field)
+               description: .commandLineOnly, report: ["output"],
+               help: "the \(file.noun) to write; replaced atomically when the whole \(file.whole) is ready", field)
     }
 }

@@ -2,10 +2,12 @@
 /// cover's alike (`build`, `init` and `cover`). Declared once; the including command names the field.
 enum PrintGroup {
     static func dpi<Command>(_ field: WritableKeyPath<Command, Int>) -> Option<Command> {
-        .value("dpi", .integer(10...2400), default: "300", section: .photos, help: "target density of the printed photos in pixels per inch; photos are never upsampled", field)
+        .value("dpi", .integer(10...2400), default: "300", section: .photos, report: ["dpi"],
+               help: "target density of the printed photos in pixels per inch; photos are never upsampled", field)
     }
 
     static func quality<Command>(_ field: WritableKeyPath<Command, Int>) -> Option<Command> {
-        .value("quality", .integer(1...100), default: "90", section: .photos, help: "JPEG quality of the photos embedded in the PDF", field)
+        .value("quality", .integer(1...100), default: "90", section: .photos, report: ["quality"],
+               help: "JPEG quality of the photos embedded in the PDF", field)
     }
 }
