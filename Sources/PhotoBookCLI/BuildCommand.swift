@@ -36,7 +36,8 @@ struct BuildCommand {
     /// The most pixels any JPEG can have (65,500 on a side, libjpeg's `JPEG_MAX_DIMENSION`).
     static let pixelLimit = 65_500 * 65_500
 
-    /// Every option of `build`, in the order help lists them within their groups.
+    /// Every option of `build`, in the order help lists them within their sections; those it shares with `cover` and
+    /// `init` come from the option groups (Options/Groups), each naming the field of `build` it sets.
     static var options: [Option<BuildCommand>] {
         [
             OutputGroup.output(.book, \.output),

@@ -30,7 +30,8 @@ struct CoverCommand {
     /// as the length parser reads `10mm`, since a cover has no margin of its own.
     static let defaultSafety = 10 * Length.Unit.mm.points
 
-    /// Every option of `cover`, in the order help lists them within their groups.
+    /// Every option of `cover`, in the order help lists them within their sections; those it shares with `build`
+    /// come from the option groups (Options/Groups), each naming the field of `cover` it sets.
     static var options: [Option<CoverCommand>] {
         [
             OutputGroup.output(.cover, \.output),
