@@ -18,7 +18,7 @@ public struct BuildOptions: Sendable {
     /// The rendered pages are read into memory and embedded from there, as before issue 14, instead of being
     /// read from their files when the book is saved: the same PDF, more memory. For tests and `make bench`.
     public var imagesInMemory = false
-    /// Cropped JPEGs shown at their own resolution get a file of their own DCT blocks (LosslessCrop.swift);
+    /// Cropped JPEGs shown at their own resolution get a file of their own DCT blocks (`DecodeOperation.losslessCrop`);
     /// false renders them from pixels, for `make bench`, which times both ways. Not a command-line option:
     /// there is no reason to want the lossy way.
     public var losslessCrops = true

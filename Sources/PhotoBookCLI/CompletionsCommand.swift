@@ -5,7 +5,7 @@ struct CompletionsCommand {
     var help = false
 
     static var options: [Option<CompletionsCommand>] {
-        [.flag("help", short: "h", defaultText: nil, group: .messages, help: "show this help and exit", \.help)]
+        [RunGroup.help(\.help)]
     }
 
     static var document: CommandDocument {

@@ -10,7 +10,8 @@ struct CoverCommand {
     var interiorPages: Int?
     var paperPPI: Int?
     var bleed = 0.0
-    var safety = 0.0
+    /// `--safety`; nil for `defaultSafety`.
+    var safety: Double?
     var dpi = 300
     var quality = 90
     var title: String?
@@ -25,49 +26,36 @@ struct CoverCommand {
     static let pagesLimit = 100_000
     /// Paper is sold from about 200 to 1000 pages per inch; the range leaves room on both sides.
     static let ppiLimit = 10_000
+    /// How far inside the trim edges and folds the front's words stay without `--safety`: a book's default margin,
+    /// as the length parser reads `10mm`, since a cover has no margin of its own.
+    static let defaultSafety = 10 * Length.Unit.mm.points
 
-    /// Every option of `cover`, in the order help lists them within their groups.
+    /// Every option of `cover`, in the order help lists them within their sections; those it shares with `build`
+    /// come from the option groups (Options/Groups), each naming the field of `cover` it sets.
     static var options: [Option<CoverCommand>] {
         [
-            .value("output", short: "o", .outputFile(extensions: ["pdf"]), required: true, group: .files,
-                   help: "the PDF to write, one page; replaced atomically when the whole cover is ready", \.output),
-            .value("page-size", .pageSize, default: "a4", group: .page,
-                   help: "the book's trim size, portrait as given: the size of the front and of the back",
-                   \.pageSize),
-            .value("spine", .length(), group: .page,
+            OutputGroup.output(.cover, \.output),
+            PageGroup.pageSize(\.pageSize),
+            .value("spine", .length(), section: .page,
                    help: "the width of the spine, the thickness of the book block (or give --interior-pages and "
                        + "--paper-ppi)", \.spine),
-            .value("interior-pages", .integer(1...pagesLimit), group: .page,
+            .value("interior-pages", .integer(1...pagesLimit), section: .page,
                    help: "the book's page count, to work out the spine as N / P inches (with --paper-ppi)",
                    \.interiorPages),
-            .value("paper-ppi", .integer(1...ppiLimit, metavar: "P"), group: .page,
+            .value("paper-ppi", .integer(1...ppiLimit, metavar: "P"), section: .page,
                    help: "the paper's pages per inch of thickness, as the print service quotes it (with "
                        + "--interior-pages)", \.paperPPI),
-            .value("bleed", .length(), default: "0", group: .page,
-                   help: "how far the photos run past the trim edge on every outer side (3mm or 0.125in are "
-                       + "usual); the page grows by it, its TrimBox stays back + spine + front", \.bleed),
-            .value("safety", .length(), default: "10mm", group: .page,
-                   help: "how far inside the trim edges and the folds the front's words must stay (the ArtBox)",
-                   \.safety),
-            .value("dpi", .integer(10...2400), default: "300", group: .photos,
-                   help: "target density of the printed photos in pixels per inch; photos are never upsampled",
-                   \.dpi),
-            .value("quality", .integer(1...100), default: "90", group: .photos,
-                   help: "JPEG quality of the photos embedded in the cover", \.quality),
-            .value("title", .words(what: "title"), group: .words,
-                   help: "the title, at the top of the front and along the spine (reading top to bottom), and the "
-                       + "PDF's Title; without it the cover has photos only", \.title),
-            .value("subtitle", .words(what: "subtitle"), group: .words,
-                   help: "a line under the title on the front (needs --title); also the PDF's Subject", \.subtitle),
-            .value("author", .words(what: "author"), group: .words,
-                   help: "the author, on the front under the title and at the foot of the spine when it fits "
-                       + "(needs --title); also the PDF's Author", \.author),
-            .value("font", .inputFile(extensions: ["ttf"]), default: BookFont.defaultPath, group: .words,
-                   help: "the TrueType font for the words, embedded", \.fontPath),
-            .flag("quiet", short: "q", group: .messages, help: "print errors only", \.quiet),
-            .flag("verbose", short: "v", group: .messages,
-                  help: "also report where each part of the cover lies and each photo's density", \.verbose),
-            .flag("help", short: "h", defaultText: nil, group: .messages, help: "show this help and exit", \.help),
+            PageGroup.bleed(\.bleed),
+            PageGroup.safety(\.safety),
+            PrintGroup.dpi(\.dpi),
+            PrintGroup.quality(\.quality),
+            TextGroup.title(\.title),
+            TextGroup.subtitle(\.subtitle),
+            TextGroup.author(\.author),
+            TextGroup.font(\.fontPath),
+            RunGroup.quiet(\.quiet),
+            RunGroup.verbose(\.verbose),
+            RunGroup.help(\.help),
         ]
     }
 
@@ -119,7 +107,7 @@ struct CoverCommand {
     }
 
     var geometry: CoverGeometry {
-        CoverGeometry(panel: pageSize, spine: spineWidth, bleed: bleed, safety: safety)
+        CoverGeometry(panel: pageSize, spine: spineWidth, bleed: bleed, safety: safety ?? Self.defaultSafety)
     }
 
     /// The checks that need more than one option, or none given.
@@ -169,7 +157,7 @@ struct CoverCommand {
             throw .usage("\(cause) makes the cover wider than a PDF page may be (\(limit)): the spine can be at most "
                          + "\(mm.describe(largest, rounding: .down)) with these panels")
         case .safetyLeavesNoRoom?:
-            throw .usage("--safety: \(mm.describe(safety)) leaves no room on the front (\(pageSize))")
+            throw .usage("--safety: \(mm.describe(geometry.safety)) leaves no room on the front (\(pageSize))")
         case .notFinite?, .panelOutOfRange?:
             // The parsers refuse such values; reaching here means a parser and the engine disagree.
             throw .usage("--page-size: the cover's sizes cannot make a PDF page (\(pageSize))")

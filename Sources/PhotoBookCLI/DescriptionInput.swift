@@ -144,9 +144,9 @@ struct DescriptionInput {
         }
     }
 
-    /// Options given on the command line that a description decides itself.
-    static func refuse(_ given: [String]) throws(CLIError) {
-        for name in given {
+    /// Options typed on the command line that a description decides itself.
+    static func refuse(_ typed: [String]) throws(CLIError) {
+        for name in typed {
             guard let option = BuildCommand.options.first(where: { $0.spec.long == name }) else { continue }
             if case .saidByThePages(let instead) = option.spec.description {
                 throw .usage("--\(name): not used with a book description: \(instead)")
@@ -178,32 +178,5 @@ struct DescriptionInput {
         let up = Array(repeating: "..", count: base.count - common)
         let joined = (up + target[common...]).joined(separator: "/")
         return joined.isEmpty ? "." : joined
-    }
-}
-
-/// The build options given on a command line, in the order given, as typed: what `init` writes into a
-/// description, and what `build book.json` checks against it.
-struct GivenOptions {
-    var command = BuildCommand()
-    var given: [(name: String, value: String?)] = []
-
-    /// The build command's table, each option also recording itself.
-    static var options: [Option<GivenOptions>] {
-        BuildCommand.options.map { option in
-            Option<GivenOptions>(spec: option.spec, defaultValue: option.defaultValue) { recorder, value throws(ValueError) in
-                try option.apply(&recorder.command, value)
-                recorder.given.append((option.spec.long, value))
-            }
-        }
-    }
-
-    /// Scans `arguments` as `photobook NAME` takes them, after the build's defaults.
-    static func scan(_ arguments: [String], commandName: String) throws(CLIError) -> GivenOptions {
-        var recorder = GivenOptions()
-        recorder.command.options.jobs = BuildCommand.defaultJobs
-        Option.applyDefaults(BuildCommand.options, to: &recorder.command)
-        recorder.command.inputs = try ArgumentScanner(options: options, commandName: commandName)
-            .scan(arguments, into: &recorder)
-        return recorder
     }
 }

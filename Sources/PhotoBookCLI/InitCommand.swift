@@ -7,8 +7,8 @@ import Platform
 struct InitCommand {
     /// The description file to write.
     var output: String
-    /// The build options as given, in order (the defaults are not written: they may improve).
-    var given: [(name: String, value: String?)]
+    /// The build options as typed, in order (the defaults are not written: they may improve).
+    var typed: [(name: String, value: String?)]
 
     static var document: CommandDocument {
         CommandDocument(
@@ -26,22 +26,24 @@ struct InitCommand {
                     + "cannot hold a spread yet); -o names the description, written atomically.",
             ],
             operands: "INPUT", operandCompletion: .filesAndFolders,
-            options: BuildCommand.options.map(\.spec).filter { !["dry-run", "report", "spreads"].contains($0.long) }.map { spec in
-                guard spec.long == "output" else { return spec }
-                var output = spec
-                output.help = "the book description to write (.json); replaced atomically"
-                output.completion = .files(extensions: ["json"])
-                return output
-            },
+            options: options.map(\.spec),
             examples: [
                 ("photobook init ./photos --layout auto --captions name -o book.json", "describe an automatic layout"),
                 ("photobook build book.json -o book.pdf", "build the book the (edited) description says"),
             ])
     }
 
+    /// The options `init --help` lists: build's, `-o` naming the description, without those `parse` refuses.
+    /// (It reads its arguments with build's whole table, so that a refused option is refused with its reason.)
+    static var options: [Option<BuildCommand>] {
+        BuildCommand.options.filter { !["dry-run", "report", "spreads"].contains($0.spec.long) }.map { option in
+            option.spec.long == "output" ? OutputGroup.output(.bookDescription, \.output) : option
+        }
+    }
+
     /// Parses `init`'s arguments into the build command that plans the book, and what to write.
     static func parse(_ arguments: [String]) throws(CLIError) -> (build: BuildCommand, command: InitCommand)? {
-        let scanned = try GivenOptions.scan(arguments, commandName: "init")
+        let scanned = try TypedOptions.scan(arguments, commandName: "init")
         if scanned.command.help { return nil }
         var build = scanned.command
         guard let output = build.output else { throw .usage("no output given: add -o BOOK.json") }
@@ -49,10 +51,10 @@ struct InitCommand {
             throw .usage("--output: a book description is a .json file, not \(ValueError.quote(output)) "
                          + "(photobook build makes the PDF)")
         }
-        if scanned.given.contains(where: { $0.name == "dry-run" }) {
+        if scanned.typed.contains(where: { $0.name == "dry-run" }) {
             throw .usage("--dry-run: init writes only the description; use photobook build --dry-run to see the pages")
         }
-        for refused in ["report", "spreads"] where scanned.given.contains(where: { $0.name == refused }) {
+        for refused in ["report", "spreads"] where scanned.typed.contains(where: { $0.name == refused }) {
             // A description lists pages one by one; a spread's two halves are not yet a thing it can hold.
             throw .usage("--\(refused): not used by init" + (refused == "report" ? " (build --report reports a build)"
                                                                               : ": a description cannot hold spreads yet"))
@@ -62,7 +64,7 @@ struct InitCommand {
         }
         try build.validate()
         build.dryRun = true
-        return (build, InitCommand(output: output, given: scanned.given))
+        return (build, InitCommand(output: output, typed: scanned.typed))
     }
 
     /// Writes the description of `preview`'s plan, atomically; the exit status is the build's when there is no plan.
@@ -70,7 +72,7 @@ struct InitCommand {
         guard let plan = preview.plan else { return Summary.report(preview.report, output: output, options: options, say: say) }
         let folder = FileSystem.directoryName(output)
         var written: [String: OptionValue] = [:]
-        for (name, value) in given {
+        for (name, value) in typed {
             guard let option = BuildCommand.options.first(where: { $0.spec.long == name }),
                   option.spec.description == .held else { continue }
             guard let value else { written[name] = .flag(true); continue }

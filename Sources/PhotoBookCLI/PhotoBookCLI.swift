@@ -122,10 +122,10 @@ public enum PhotoBookCLI {
         var description: DescriptionInput?
         do {
             // A first look for the inputs: a description file's options go in before the command line's.
-            let scanned = try GivenOptions.scan(arguments, commandName: "build")
+            let scanned = try TypedOptions.scan(arguments, commandName: "build")
             if !scanned.command.help, try DescriptionInput.names(scanned.command.inputs) {
                 let loaded = try DescriptionInput.load(scanned.command.inputs[0])
-                try DescriptionInput.refuse(scanned.given.map(\.name))
+                try DescriptionInput.refuse(scanned.typed.map(\.name))
                 command = try BuildCommand.parse(arguments) { (command: inout BuildCommand) throws(CLIError) in
                     try loaded.apply(to: &command)
                 }

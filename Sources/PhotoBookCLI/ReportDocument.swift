@@ -148,7 +148,9 @@ struct ReportDocument: Codable, Equatable {
     }
 }
 
-/// The options a build ran with, defaults included: lengths in points, names as the command line takes them.
+/// The options a build ran with, defaults included: lengths in points, names as the command line takes them. Each
+/// field but `inputs` and `sourceDateEpoch` shows one option, which names it in its declaration
+/// (`OptionSpec.reportFields`); OptionDeclarationTests holds the two together.
 struct ReportOptions: Codable, Equatable {
     var inputs: [String]
     var output: String

@@ -443,7 +443,7 @@ import Testing
     @Test func theDefaultsShownAreTheDefaultsUsed() throws {
         let command = try CoverCommand.parse(["front.jpg", "-o", "c.pdf", "--spine", "1cm"])
         #expect(command.pageSize == .a4 && command.bleed == 0 && command.dpi == 300 && command.quality == 90)
-        #expect(abs(command.safety - 10 * Length.pointsPerMillimetre) < 1e-9)
+        #expect(command.safety == nil && abs(command.geometry.safety - 10 * Length.pointsPerMillimetre) < 1e-9)
         #expect(abs(command.spineWidth - 10 * Length.pointsPerMillimetre) < 1e-9)
         let pages = try CoverCommand.parse(["f.jpg", "b.jpg", "-o", "c.pdf", "--interior-pages", "200", "--paper-ppi", "444"])
         #expect(pages.inputs == ["f.jpg", "b.jpg"])

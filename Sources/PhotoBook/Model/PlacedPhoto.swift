@@ -52,3 +52,22 @@ extension PlacedPhoto {
         crop.y = start(point.y * photoHeight, crop.height, photoHeight)
     }
 }
+
+extension PlacedPhoto {
+    /// True when the page shows the photo's own pixels, one for one: a crop of whole pixels exactly the planned
+    /// pixel size, which nothing needs to resample (a photo with fewer pixels than the density asks for, or
+    /// `--keep-originals`).
+    var copiesPixels: Bool {
+        crop.x == crop.x.rounded() && crop.y == crop.y.rounded()
+            && crop.width == Double(pixelWidth) && crop.height == Double(pixelHeight)
+    }
+
+    /// Where a rectangle of the upright photo (full-resolution pixels) lands on the page when the photo is
+    /// drawn at the plan's scale, its crop exactly on `placement`.
+    func pageRect(ofUpright rect: Rect) -> Rect {
+        let scaleX = placement.width / crop.width, scaleY = placement.height / crop.height
+        let top = placement.y + placement.height + (crop.y - rect.y) * scaleY
+        return Rect(x: placement.x + (rect.x - crop.x) * scaleX, y: top - rect.height * scaleY,
+                    width: rect.width * scaleX, height: rect.height * scaleY)
+    }
+}

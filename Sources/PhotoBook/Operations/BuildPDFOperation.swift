@@ -15,7 +15,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         /// The file holds the photo's own bytes: its orientation and crop are for the page to apply.
         var passThrough: Bool
         var path: String
-        /// A lossless crop (`LosslessCrop.swift`): the part of the upright photo its JPEG shows, to be clipped.
+        /// A lossless crop (`DecodeOperation.losslessCrop`): the part of the upright photo its JPEG shows, to be clipped.
         var cover: Rect? = nil
     }
 

@@ -104,3 +104,22 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
                              maxPixels: maxPixels)
     }
 }
+
+// The third kind of render, beside the photo's own bytes (pass-through) and pixels (decode, resample, encode):
+// a JPEG shown at its own resolution but cropped gets a new file of its own DCT blocks under the crop, turned
+// upright, with no decode and no re-encode (`ImageCodec.losslessCrop`, `JPEGLosslessCrop`). The blocks come in whole iMCUs, so the file
+// shows a little more than the plan's crop; the page draws it at the plan's scale and clips it to the cell.
+
+extension DecodeOperation {
+    /// The lossless render of a photo the page shows at its own resolution, or nil when the file cannot be
+    /// copied block for block (CMYK, unusual sampling, a format without blocks): then its pixels are decoded as
+    /// for any other photo. A corrupt or truncated file throws here as it would when decoded.
+    func losslessCrop(_ source: any ByteSource, codec: any ImageCodec,
+                      stop: () -> Bool) throws(CodecError) -> LosslessCrop? {
+        let crop = job.storedCrop
+        let region = PixelRegion(x: Int(crop.x.rounded()), y: Int(crop.y.rounded()),
+                                 width: Int(crop.width.rounded()), height: Int(crop.height.rounded()))
+        return try codec.losslessCrop(source, region: region, orientation: job.info.orientation, maxPixels: maxPixels,
+                                      shouldCancel: stop)
+    }
+}

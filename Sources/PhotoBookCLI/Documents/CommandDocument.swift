@@ -29,9 +29,9 @@ enum ProgramDocument {
     /// The options of `photobook` itself, before any command.
     static let options: [OptionSpec] = [
         OptionSpec(long: "help", short: "h", metavar: nil, defaultText: nil, help: "show the commands and exit",
-                   allowed: nil, group: .messages, completion: .none),
+                   allowed: nil, section: .messages, completion: .none),
         OptionSpec(long: "version", short: "V", metavar: nil, defaultText: nil, help: "show the version and exit",
-                   allowed: nil, group: .messages, completion: .none),
+                   allowed: nil, section: .messages, completion: .none),
     ]
 
     static let exitStatuses: [(status: ExitStatus, short: String, meaning: String)] = [

@@ -23,10 +23,10 @@ enum HelpText {
             lines += wrap(paragraph, width: width)
             lines.append("")
         }
-        for group in OptionGroup.allCases {
-            let options = document.options.filter { $0.group == group }
+        for section in HelpSection.allCases {
+            let options = document.options.filter { $0.section == section }
             guard !options.isEmpty else { continue }
-            lines.append(group.rawValue + ":")
+            lines.append(section.rawValue + ":")
             for option in options {
                 lines += entry(names(option), text(option))
             }

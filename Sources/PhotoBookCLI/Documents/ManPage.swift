@@ -32,10 +32,10 @@ enum ManPage {
         }
         for command in commands where command.options.contains(where: { $0.long != "help" }) {
             out.append(".SH \"OPTIONS OF \(escape(command.name.uppercased()))\"")
-            for group in OptionGroup.allCases {
-                let options = command.options.filter { $0.group == group }
+            for section in HelpSection.allCases {
+                let options = command.options.filter { $0.section == section }
                 guard !options.isEmpty else { continue }
-                out.append(".SS \"\(escape(group.rawValue))\"")
+                out.append(".SS \"\(escape(section.rawValue))\"")
                 for option in options {
                     out += [".TP", names(option), escape(sentence(capitalised(option.helpWithAllowed)))
                                 + (option.defaultNote.map { " " + escape(sentence(capitalised($0))) } ?? "")]

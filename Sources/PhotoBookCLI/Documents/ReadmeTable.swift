@@ -1,7 +1,7 @@
 /// The README's table of `build` options in Markdown, written from the option table; the README holds it between
 /// two marker comments, `make docs` writes it there and a test fails when the two differ.
 enum ReadmeTable {
-    static let begin = "<!-- options: written by `make docs` from the option table; edit BuildCommand.swift -->"
+    static let begin = "<!-- options: written by `make docs` from the option tables in Sources/PhotoBookCLI -->"
     static let end = "<!-- end of options -->"
 
     static func render(_ document: CommandDocument = BuildCommand.document) -> String {

@@ -10,8 +10,9 @@ enum Completion: Equatable {
     case filesAndFolders
 }
 
-/// Where an option is listed in the help, the man page and the README, in this order.
-enum OptionGroup: String, CaseIterable {
+/// Where an option is listed in the help, the man page and the README, in this order. (Which options commands
+/// share is said by the option groups: PageGroup, PrintGroup, TextGroup, OutputGroup, RunGroup.)
+enum HelpSection: String, CaseIterable {
     case files = "Input and output"
     case page = "Pages"
     case photos = "Photos"
@@ -55,12 +56,14 @@ struct OptionSpec: Equatable {
     var help: String
     /// The values it accepts, when that is more than the help says (`1 to 100`).
     var allowed: String?
-    var group: OptionGroup
+    var section: HelpSection
     var completion: Completion
     /// Must be given on every run (`--output`).
     var isRequired = false
     /// Whether a book description may hold it (`build`'s options only).
     var description: DescriptionUse = .held
+    /// The fields of a report's `options` that show its value (`--report`, ReportOptions); empty when none does.
+    var reportFields: [String] = []
 
     var longName: String { "--" + long }
     var shortName: String? { short.map { "-\($0)" } }
@@ -87,16 +90,21 @@ struct Option<Command> {
     /// The default, written as a user would type the value; applied before the arguments, through the same
     /// parser, so that the default shown and the default used are one thing.
     var defaultValue: String?
+    /// Where the option is declared, as `#fileID` and `#line` say it (`PhotoBookCLI/PageGroup.swift:12`): an option several commands take
+    /// is one declaration in an option group, found at the same place in each command's table, never a copy.
+    var declaration: String
     /// Sets the option on the command; `value` is nil for a flag.
     var apply: (inout Command, _ value: String?) throws(ValueError) -> Void
 
     /// A flag: present or not.
-    static func flag(_ long: String, short: Character? = nil, defaultText: String? = "off", group: OptionGroup,
-                     description: DescriptionUse = .held, help: String,
-                     _ keyPath: WritableKeyPath<Command, Bool>) -> Option {
+    /// - Parameter report: the report fields that show it (`OptionSpec.reportFields`).
+    static func flag(_ long: String, short: Character? = nil, defaultText: String? = "off", section: HelpSection,
+                     description: DescriptionUse = .held, report: [String] = [], help: String,
+                     _ keyPath: WritableKeyPath<Command, Bool>,
+                     file: StaticString = #fileID, line: UInt = #line) -> Option {
         Option(spec: OptionSpec(long: long, short: short, metavar: nil, defaultText: defaultText, help: help, allowed: nil,
-                                group: group, completion: .none, description: description),
-               defaultValue: nil,
+                                section: section, completion: .none, description: description, reportFields: report),
+               defaultValue: nil, declaration: "\(file):\(line)",
                apply: { command, _ in command[keyPath: keyPath] = true })
     }
 
@@ -106,12 +114,13 @@ struct Option<Command> {
     ///   - defaultText: what help shows as the default when it is not `default` itself.
     static func value<Value>(_ long: String, short: Character? = nil, _ parser: ValueParser<Value>,
                              default: String? = nil, defaultText: String? = nil, required: Bool = false,
-                             group: OptionGroup, description: DescriptionUse = .held, help: String,
-                             _ keyPath: WritableKeyPath<Command, Value>) -> Option {
+                             section: HelpSection, description: DescriptionUse = .held, report: [String] = [],
+                             help: String, _ keyPath: WritableKeyPath<Command, Value>,
+                             file: StaticString = #fileID, line: UInt = #line) -> Option {
         Option(spec: OptionSpec(long: long, short: short, metavar: parser.metavar, defaultText: defaultText ?? `default`,
-                                help: help, allowed: parser.allowed, group: group, completion: parser.completion,
-                                isRequired: required, description: description),
-               defaultValue: `default`,
+                                help: help, allowed: parser.allowed, section: section, completion: parser.completion,
+                                isRequired: required, description: description, reportFields: report),
+               defaultValue: `default`, declaration: "\(file):\(line)",
                apply: { command, value throws(ValueError) in
                    command[keyPath: keyPath] = try parser.parse(value ?? "")
                })
@@ -132,13 +141,14 @@ struct Option<Command> {
 
     /// An option with a value that stays nil until it is given.
     static func value<Value>(_ long: String, short: Character? = nil, _ parser: ValueParser<Value>,
-                             defaultText: String? = nil, required: Bool = false, group: OptionGroup,
-                             description: DescriptionUse = .held, help: String,
-                             _ keyPath: WritableKeyPath<Command, Value?>) -> Option {
+                             defaultText: String? = nil, required: Bool = false, section: HelpSection,
+                             description: DescriptionUse = .held, report: [String] = [], help: String,
+                             _ keyPath: WritableKeyPath<Command, Value?>,
+                             file: StaticString = #fileID, line: UInt = #line) -> Option {
         Option(spec: OptionSpec(long: long, short: short, metavar: parser.metavar, defaultText: defaultText,
-                                help: help, allowed: parser.allowed, group: group, completion: parser.completion,
-                                isRequired: required, description: description),
-               defaultValue: nil,
+                                help: help, allowed: parser.allowed, section: section, completion: parser.completion,
+                                isRequired: required, description: description, reportFields: report),
+               defaultValue: nil, declaration: "\(file):\(line)",
                apply: { command, value throws(ValueError) in
                    command[keyPath: keyPath] = try parser.parse(value ?? "")
                })

@@ -7,7 +7,7 @@ struct PresetsCommand {
     var help = false
 
     static var options: [Option<PresetsCommand>] {
-        [.flag("help", short: "h", defaultText: nil, group: .messages, help: "show this help and exit", \.help)]
+        [RunGroup.help(\.help)]
     }
 
     static var document: CommandDocument {

@@ -1,0 +1,27 @@
+import PhotoBook
+
+/// The text group: the title's words and the font they are set in, on a book's title page or on its cover
+/// (`build`, `init` and `cover`). Declared once; the including command names the field.
+enum TextGroup {
+    static func title<Command>(_ field: WritableKeyPath<Command, String?>) -> Option<Command> {
+        .value("title", .words(what: "title"), section: .words, report: ["title"],
+               help: "the title, on a title page of its own (on a cover: at the top of the front and along the "
+                   + "spine, reading top to bottom); also the PDF's Title", field)
+    }
+
+    static func subtitle<Command>(_ field: WritableKeyPath<Command, String?>) -> Option<Command> {
+        .value("subtitle", .words(what: "subtitle"), section: .words, report: ["subtitle"],
+               help: "a line under the title (needs --title); also the PDF's Subject", field)
+    }
+
+    static func author<Command>(_ field: WritableKeyPath<Command, String?>) -> Option<Command> {
+        .value("author", .words(what: "author"), section: .words, report: ["author"],
+               help: "the author, under the title (needs --title; on a cover also at the foot of the spine when it "
+                   + "fits); also the PDF's Author", field)
+    }
+
+    static func font<Command>(_ field: WritableKeyPath<Command, String>) -> Option<Command> {
+        .value("font", .inputFile(extensions: ["ttf"]), default: BookFont.defaultPath, section: .words,
+               report: ["font"], help: "the TrueType font for every word, embedded", field)
+    }
+}
