@@ -475,4 +475,22 @@ import Testing
             }
         }
     }
+
+    /// A front photo shown at its own resolution but cropped goes in as a lossless crop of its blocks, a few pixels
+    /// wider than the crop: the page clips it to its cell, as a book's page does, instead of squeezing it in
+    /// (it was drawn 848 pixels into an 839-pixel cell, 143 x 141 ppi).
+    @Test func aLosslessCropOnTheFrontIsClippedNotSqueezed() throws {
+        let scratch = try Scratch()
+        let out = scratch.file("cover.pdf")
+        let run = try Run.photobook(["cover", CoverTests.front, Run.fixture("exif-orientation/Portrait_1.jpg"), "-o", out,
+                                     "--page-size", "a5", "--bleed", "3mm", "--interior-pages", "120", "--paper-ppi", "444"])
+        try #require(run.status == 0, "\(run.stderr)")
+        let list = try Run.command("/usr/bin/pdfimages", ["-list", out]).stdout
+        let rows = list.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ").map(String.init) }
+        try #require(rows.count == 2, "\(list)")
+        for row in rows {
+            let xppi = try #require(Int(row[12])), yppi = try #require(Int(row[13]))
+            #expect(xppi == yppi, "image \(row[1]) drawn at \(xppi) x \(yppi) ppi:\n\(list)")
+        }
+    }
 }

@@ -183,10 +183,7 @@ public final class RenderPipeline: Sendable {
                 let key = RenderKey(photo: photo, placed)
                 guard let render = renders[key] else { return nil }
                 used.insert(key)
-                // Bug kept for byte identity (reported with issue 20, item 2): a wrap cover has always drawn a
-                // lossless crop's JPEG, which shows a few pixels more than the crop, squeezed into its cell unclipped,
-                // and reported the planned pixels. Drop this line to draw it as a book's page does.
-                let cover = page.kind == .wrapCover ? nil : render.cover
+                let cover = render.cover
                 photos.append(.init(info: info, placement: placed, passThrough: render.passThrough, path: render.path,
                                     cover: cover))
                 let index = photo.index
