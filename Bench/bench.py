@@ -9,7 +9,8 @@ photobook so that both see the same machine. Figures are printed, never asserted
 Each run is one child process (a shell for the hand-made pipeline) reaped with wait4(2): wall time from a
 monotonic clock, CPU = user + system of the child and every descendant it waited for, peak = the largest
 resident set of any one of those processes (ru_maxrss), so for a pipeline that runs two processes at once the
-machine's peak may be up to twice the figure shown.
+machine's peak may be up to twice the figure shown. The children are started by a small launcher process forked
+at start-up (`Launcher`: a child's ru_maxrss starts at its parent's peak).
 
 Standard library only. Settings, from the environment:
   BENCH_RUNS=3        runs of each 24-photo case (the median is shown)
@@ -34,12 +35,14 @@ photobook cannot build (a format not wired in yet) is printed as failed and the 
 """
 
 import concurrent.futures
+import json
 import os
 import shlex
 import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -112,6 +115,63 @@ def run_checked(argv, what):
     return time.monotonic() - started, usage.ru_utime + usage.ru_stime
 
 
+class Launcher:
+    """Starts every timed child from a small process forked before this one grows, and reports its wait4 figures.
+
+    Trap: on Linux a child's ru_maxrss starts at its parent's high-water resident set (the kernel carries it through
+    fork and vfork + exec), so once this Python process has read a few large files every child it starts reports at
+    least Python's own peak (339 MB for photobook's and vips' runs alike, hiding both). The launcher is forked while
+    Python is small (about 13 MB), and only it starts the children."""
+
+    def __init__(self):
+        requests_read, requests_write = os.pipe()
+        replies_read, replies_write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(requests_write)
+            os.close(replies_read)
+            self._serve(os.fdopen(requests_read, "r"), os.fdopen(replies_write, "w"))
+        os.close(requests_read)
+        os.close(replies_write)
+        self.requests, self.replies = os.fdopen(requests_write, "w"), os.fdopen(replies_read, "r")
+        self.lock = threading.Lock()
+
+    @staticmethod
+    def _serve(requests, replies):
+        try:
+            for line in requests:
+                request = json.loads(line)
+                with open(request["log"], "wb") as log:
+                    started = time.monotonic()
+                    try:
+                        child = subprocess.Popen(request["argv"], cwd=request["cwd"], stdin=subprocess.DEVNULL,
+                                                 stdout=log, stderr=log)
+                    except OSError as error:  # a tool that is not there: a failed run, not a lost launcher
+                        log.write(f"{request['argv'][0]}: {error}".encode())
+                        replies.write(json.dumps({"status": 127, "wall": 0, "cpu": 0, "peak": 0}) + "\n")
+                        replies.flush()
+                        continue
+                    _, status, usage = os.wait4(child.pid, 0)
+                    wall = time.monotonic() - started
+                child.returncode = os.waitstatus_to_exitcode(status)  # reaped above: keep Popen from waiting again
+                replies.write(json.dumps({"status": child.returncode, "wall": wall,
+                                          "cpu": usage.ru_utime + usage.ru_stime,
+                                          "peak": usage.ru_maxrss * 1024}) + "\n")  # kilobytes on Linux
+                replies.flush()
+        finally:
+            os._exit(0)
+
+    def run(self, argv, cwd, log):
+        """Runs `argv` in `cwd` with its output in the file `log`; gives its status, wall, CPU and peak RSS."""
+        with self.lock:
+            self.requests.write(json.dumps({"argv": argv, "cwd": cwd, "log": log}) + "\n")
+            self.requests.flush()
+            return json.loads(self.replies.readline())
+
+
+LAUNCHER = Launcher()
+
+
 class Run:
     """One timed child process: wall seconds, CPU seconds (user + sys), peak RSS in bytes, exit status."""
 
@@ -122,15 +182,9 @@ class Run:
             elif os.path.exists(stale):
                 os.remove(stale)
         log_path = os.path.join(WORK, "last-run.log")
-        with open(log_path, "wb") as log:
-            started = time.monotonic()
-            child = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-            _, status, usage = os.wait4(child.pid, 0)
-            self.wall = time.monotonic() - started
-        child.returncode = os.waitstatus_to_exitcode(status)  # reaped above: keep Popen from waiting again
-        self.cpu = usage.ru_utime + usage.ru_stime
-        self.peak = usage.ru_maxrss * 1024  # kilobytes on Linux
-        self.status = child.returncode
+        os.makedirs(WORK, exist_ok=True)
+        figures = LAUNCHER.run(argv, ROOT, log_path)
+        self.wall, self.cpu, self.peak, self.status = figures["wall"], figures["cpu"], figures["peak"], figures["status"]
         with open(log_path, "rb") as log:
             self.log = log.read().decode("utf-8", "replace").strip()
         if self.status != 0 and check:
