@@ -155,6 +155,16 @@ public struct Discovery: Sendable {
     /// camera's small preview. Their names say what they are.
     static let rawExtensions: Set<String> = ["dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf", "srw", "pef"]
 
+    /// Why a file called like a camera raw file is not put in the book, nil for any other name: found in a
+    /// folder it is skipped with this reason; named on the command line it fails by name with it, like any photo
+    /// that cannot be read (read as a TIFF, its first directory would be the camera's preview).
+    static func rawRefusal(_ path: String) -> String? {
+        let ext = fileExtension(path)
+        guard rawExtensions.contains(ext) else { return nil }
+        return "\(ext.uppercased()) camera raw files are not supported (photobook reads \(ImageFormat.names): "
+            + "export the photo as one of those)"
+    }
+
     static func sameFolder(_ path: String, _ first: String) -> String {
         path == first ? "listed twice, included once" : "same folder as \(first), included once"
     }
@@ -196,9 +206,8 @@ public struct Discovery: Sendable {
         }
         let format = ImageFormat(sniffing: prefix)
         if format != nil { inputIDs.insert(status.id) }
-        if !promisesPhoto && Self.rawExtensions.contains(ext) {
-            warnings.append((path, "\(ext.uppercased()) camera raw files are not supported (photobook reads "
-                             + "\(ImageFormat.names): export the photo as one of those), skipped"))
+        if !promisesPhoto, let refusal = Self.rawRefusal(path) {
+            warnings.append((path, refusal + ", skipped"))
             return
         }
         if format == nil && !promisesPhoto {
@@ -210,7 +219,8 @@ public struct Discovery: Sendable {
             }
             return
         }
-        include(path, format: format, id: status.id, seen: &seen)
+        // A raw file named on the command line fails by its name's reason: its pages are not photos.
+        include(path, format: Self.rawRefusal(path) == nil ? format : nil, id: status.id, seen: &seen)
     }
 
     /// Adds a photo, unless the same file was already included.
