@@ -1,4 +1,5 @@
 import CJPEGShim
+import Imaging
 
 /// The quantised DCT coefficients of a JPEG, as libjpeg reads them (`jpeg_read_coefficients`): what a lossless
 /// operation must keep, and what proves it did.
@@ -38,7 +39,8 @@ public struct JPEGCoefficients: Sendable, Equatable {
         guard JPEGDecoder.isJPEG(data) else { throw .notJPEG }
         let result: Result<JPEGCoefficients, JPEGError> = data.withUnsafeBufferPointer { bytes in
             do throws(JPEGError) {
-                let transcoder = try TranscoderHandle(maxScans: JPEGDecoder.maximumProgressiveScans, probe: nil)
+                let transcoder = try TranscoderHandle(maxScans: JPEGDecoder.maximumProgressiveScans, probe: nil,
+                                                      pool: .shared)
                 let layout = try transcoder.readHeader(bytes)
                 try transcoder.readCoefficients()
                 var components: [Component] = []

@@ -56,7 +56,7 @@ extension JPEGDecoder {
         let result: Result<JPEGDecodedRegion, JPEGError> = data.withUnsafeBufferPointer { bytes in
             withCancellationProbe(shouldCancel) { probe in
                 do throws(JPEGError) {
-                    let decoder = try DecoderHandle(maxScans: tuning.maxProgressiveScans, probe: probe)
+                    let decoder = try DecoderHandle(maxScans: tuning.maxProgressiveScans, probe: probe, pool: .shared)
                     return .success(try decode(bytes, with: decoder, region: region, minimumWidth: minimumWidth,
                                                minimumHeight: minimumHeight, maxPixels: maxPixels,
                                                tuning: tuning, shouldCancel: probe.shouldCancel))

@@ -46,7 +46,7 @@ public enum JPEGDecoder {
         guard isJPEG(data) else { throw .notJPEG }
         let result: Result<HeaderRead, JPEGError> = data.withUnsafeBufferPointer { bytes in
             do throws(JPEGError) {
-                let decoder = try DecoderHandle(maxScans: 0, probe: nil)
+                let decoder = try DecoderHandle(maxScans: 0, probe: nil, pool: nil)
                 let header: pb_jpeg_header, exif: [UInt8]?
                 do throws(JPEGError) {
                     (header, exif) = try decoder.readHeader(bytes, saveEXIF: true)
@@ -104,7 +104,7 @@ public enum JPEGDecoder {
         let result: Result<RGBImage, JPEGError> = data.withUnsafeBufferPointer { bytes in
             withCancellationProbe(shouldCancel) { probe in
                 do throws(JPEGError) {
-                    let decoder = try DecoderHandle(maxScans: maxProgressiveScans, probe: probe)
+                    let decoder = try DecoderHandle(maxScans: maxProgressiveScans, probe: probe, pool: .shared)
                     return .success(try decode(bytes, with: decoder, minimumWidth: minimumWidth,
                                                minimumHeight: minimumHeight, maxPixels: maxPixels,
                                                shouldCancel: probe.shouldCancel))

@@ -79,7 +79,7 @@ public enum JPEGEncoder {
         if shouldCancel() { throw .cancelled }
         let result: Result<[UInt8], JPEGError> = withCancellationProbe(shouldCancel) { probe in
             do throws(JPEGError) {
-                let encoder = try EncoderHandle(probe: probe)
+                let encoder = try EncoderHandle(probe: probe, pool: .shared)
                 return .success(try encode(image, options: options, with: encoder, shouldCancel: probe.shouldCancel))
             } catch {
                 return .failure(error)

@@ -18,10 +18,6 @@ import Imaging
 ///   with part of an iMCU (`jpegtran -perfect` refuses it, `-trim` drops it): the crop then runs on into the
 ///   padding the file holds beyond that edge, to the end of the iMCU, and the page's clipping path hides it.
 public enum JPEGLosslessCrop {
-    /// How many of libjpeg's large blocks (a whole photo's coefficients, 4 MB or more) this process has taken
-    /// again from the buffer pool, instead of mapping new memory (CJPEGShim/large_blocks.c, JPEG/LargeBlocks.swift).
-    public static var largeBlocksReused: Int { Int(pb_jpeg_large_blocks_reused()) }
-
     /// A new JPEG file and the stored pixels it shows.
     public struct Output: Sendable, Equatable {
         public var bytes: [UInt8]
@@ -50,7 +46,8 @@ public enum JPEGLosslessCrop {
         let result: Swift.Result<Result, JPEGError> = data.withUnsafeBufferPointer { bytes in
             withCancellationProbe(shouldCancel) { probe in
                 do throws(JPEGError) {
-                    let transcoder = try TranscoderHandle(maxScans: JPEGDecoder.maximumProgressiveScans, probe: probe)
+                    let transcoder = try TranscoderHandle(maxScans: JPEGDecoder.maximumProgressiveScans, probe: probe,
+                                                          pool: .shared)
                     let layout = try transcoder.readHeader(bytes)
                     let width = Int(layout.width), height = Int(layout.height)
                     guard width * height <= maxPixels else {

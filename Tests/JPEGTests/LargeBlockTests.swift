@@ -37,20 +37,21 @@ import Testing
         let odd = try Self.photo(width: 3600, height: 3000) { _, _ in 90 }
         let flat = try Self.photo { _, _ in 128 }
         _ = try Self.crop(odd, .topLeft)
-        let before = JPEGLosslessCrop.largeBlocksReused
+        let before = BufferPool.shared.statistics.reused
         _ = try Self.crop(flat, .topLeft)
         _ = try Self.crop(flat, .topLeft)
-        #expect(JPEGLosslessCrop.largeBlocksReused >= before + 1, "the second crop took the block the first gave back")
+        #expect(BufferPool.shared.statistics.reused >= before + 1, "the second crop took the block the first gave back")
     }
 
     @Test func aReusedBlockLeavesNothingOfTheLastPhoto() throws {
         let flat = try Self.photo { _, _ in 128 }
         let busy = try Self.photo { x, y in UInt8(truncatingIfNeeded: x * 7 ^ y * 13 + (x * y) >> 5) }
-        let before = JPEGLosslessCrop.largeBlocksReused
+        let before = BufferPool.shared.statistics.reused
         let first = try Self.crop(flat, .rightTop)
         let other = try Self.crop(busy, .topLeft)
         let again = try Self.crop(flat, .rightTop)
-        #expect(JPEGLosslessCrop.largeBlocksReused >= before + 2, "the later crops took the blocks the earlier ones gave back")
+        #expect(BufferPool.shared.statistics.reused >= before + 2,
+                "the later crops took the blocks the earlier ones gave back")
         #expect(first == again)
         #expect(first != other)
         // Every block of the flat photo's crop is the source's, after the busy photo's coefficients were there.
