@@ -38,8 +38,9 @@ public enum JPEGLosslessCrop {
     /// Throws as decoding would for files that are corrupt or truncated (any libjpeg warning fails), too large
     /// (more than `maxPixels`), or when `shouldCancel` returns true (asked while reading and writing).
     /// `optimizeCoding` fits the Huffman tables to the blocks (one more pass over them, smaller files).
+    /// libjpeg's large blocks (the source's coefficients, the new file's) come from `pool`.
     public static func crop(_ data: [UInt8], region: JPEGRegion, orientation: Orientation, maxPixels: Int,
-                            optimizeCoding: Bool = true,
+                            optimizeCoding: Bool = true, pool: BufferPool = BufferPool(),
                             shouldCancel: () -> Bool = { false }) throws(JPEGError) -> Result {
         guard JPEGDecoder.isJPEG(data) else { throw .notJPEG }
         if shouldCancel() { throw .cancelled }
@@ -47,7 +48,7 @@ public enum JPEGLosslessCrop {
             withCancellationProbe(shouldCancel) { probe in
                 do throws(JPEGError) {
                     let transcoder = try TranscoderHandle(maxScans: JPEGDecoder.maximumProgressiveScans, probe: probe,
-                                                          pool: .shared)
+                                                          pool: pool)
                     let layout = try transcoder.readHeader(bytes)
                     let width = Int(layout.width), height = Int(layout.height)
                     guard width * height <= maxPixels else {

@@ -2,13 +2,10 @@ import Imaging
 import Testing
 @testable import JPEG
 
-/// libjpeg's large blocks (CJPEGShim/large_blocks.c) come from the buffer pool and are handed to the next photo
-/// instead of being unmapped: a photo cropped in memory another photo used gives the very same file as before.
-@Suite(.serialized) struct LargeBlockTests {
-    /// Other tests' decoded photos die without being given back, and count against the pool's bound as handed out
-    /// until a build's end forgets them: start each test as a build does.
-    init() { BufferPool.shared.removeAll() }
-
+/// libjpeg's large blocks (CJPEGShim/large_blocks.c) come from the pool the work is handed and go back to it, for
+/// the next photo instead of being unmapped: a photo cropped in memory another photo used gives the very same file
+/// as before. Every test counts its own pools' reuse, so the suite runs beside any other.
+@Suite struct LargeBlockTests {
     /// A grey photo big enough that its coefficients take one block of over 16 MB (375 x 363 blocks of 128 bytes).
     static func photo(width: Int = 3000, height: Int = 2900, _ value: (Int, Int) -> UInt8) throws -> [UInt8] {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
@@ -23,35 +20,36 @@ import Testing
                                       options: .init(quality: 80, colorModel: .grayscale))
     }
 
-    static func crop(_ jpeg: [UInt8], _ orientation: Orientation) throws -> [UInt8] {
+    static func crop(_ jpeg: [UInt8], _ orientation: Orientation, pool: BufferPool) throws -> [UInt8] {
         guard case .cropped(let output) = try JPEGLosslessCrop.crop(
             jpeg, region: JPEGRegion(x: 200, y: 100, width: 2000, height: 2700), orientation: orientation,
-            maxPixels: 1 << 24) else { throw Refused() }
+            maxPixels: 1 << 24, pool: pool) else { throw Refused() }
         return output.bytes
     }
 
     struct Refused: Error {}
 
-    /// A block of another size kept earlier (by any photo of any test) does not stop reuse.
+    /// A block of another size kept earlier does not stop reuse.
     @Test func aBlockOfAnotherSizeDoesNotStopReuse() throws {
         let odd = try Self.photo(width: 3600, height: 3000) { _, _ in 90 }
         let flat = try Self.photo { _, _ in 128 }
-        _ = try Self.crop(odd, .topLeft)
-        let before = BufferPool.shared.statistics.reused
-        _ = try Self.crop(flat, .topLeft)
-        _ = try Self.crop(flat, .topLeft)
-        #expect(BufferPool.shared.statistics.reused >= before + 1, "the second crop took the block the first gave back")
+        let pool = BufferPool()
+        _ = try Self.crop(odd, .topLeft, pool: pool)
+        let before = pool.statistics.reused
+        _ = try Self.crop(flat, .topLeft, pool: pool)
+        _ = try Self.crop(flat, .topLeft, pool: pool)
+        #expect(pool.statistics.reused >= before + 1, "the second crop took the block the first gave back")
+        #expect(pool.statistics.outstandingBytes == 0, "every block went back")
     }
 
     @Test func aReusedBlockLeavesNothingOfTheLastPhoto() throws {
         let flat = try Self.photo { _, _ in 128 }
         let busy = try Self.photo { x, y in UInt8(truncatingIfNeeded: x * 7 ^ y * 13 + (x * y) >> 5) }
-        let before = BufferPool.shared.statistics.reused
-        let first = try Self.crop(flat, .rightTop)
-        let other = try Self.crop(busy, .topLeft)
-        let again = try Self.crop(flat, .rightTop)
-        #expect(BufferPool.shared.statistics.reused >= before + 2,
-                "the later crops took the blocks the earlier ones gave back")
+        let pool = BufferPool()
+        let first = try Self.crop(flat, .rightTop, pool: pool)
+        let other = try Self.crop(busy, .topLeft, pool: pool)
+        let again = try Self.crop(flat, .rightTop, pool: pool)
+        #expect(pool.statistics.reused >= 2, "the later crops took the blocks the earlier ones gave back")
         #expect(first == again)
         #expect(first != other)
         // Every block of the flat photo's crop is the source's, after the busy photo's coefficients were there.
