@@ -115,6 +115,7 @@ struct BuildCommand {
                        .fit: "show the whole photo, as large as its cell allows",
                    ]), default: "fill", section: .page, report: ["fit"], help: "how a photo meets its cell on the page",
                    \.options.layout.fit),
+            CropGroup.crop(\.options.layout.crop),
             PrintGroup.dpi(\.options.layout.dpiWhole),
             PrintGroup.quality(\.options.quality),
             .flag("keep-originals", section: .photos,
