@@ -63,7 +63,8 @@ public struct XMPRegions: Sendable, Equatable {
                       point: Bool = false) {
         let label = "\(kind == .other ? "" : "\(kind.rawValue) ")region \(number)" + (name.map { " (\($0))" } ?? "")
         guard regions.count < Self.regionLimit else {
-            if regions.count == Self.regionLimit { problems.append("more than \(Self.regionLimit) regions; the rest are ignored") }
+            let problem = "more than \(Self.regionLimit) regions; the rest are ignored"
+            if problems.last != problem { problems.append(problem) }
             return
         }
         guard let (x, y, w, h) = box, [x, y, w, h].allSatisfy(\.isFinite) else {

@@ -134,6 +134,21 @@ struct XMPRegionsTests {
         #expect(XMPRegions.read(inPacket: Array(text.utf8), storedWidth: 10, storedHeight: 10) == nil)
     }
 
+    @Test("a crowd past the limit: the first regions are read, and the rest said once")
+    func crowd() throws {
+        let item = #"<rdf:li MPReg:Rectangle="0.1, 0.1, 0.01, 0.01"/>"#
+        let text = """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description xmlns:MP="http://ns.microsoft.com/photo/1.2/" xmlns:MPRI="http://ns.microsoft.com/photo/1.2/t/RegionInfo#"
+          xmlns:MPReg="http://ns.microsoft.com/photo/1.2/t/Region#"><MP:RegionInfo rdf:parseType="Resource"><MPRI:Regions>
+        <rdf:Bag>\(String(repeating: item, count: 300))</rdf:Bag></MPRI:Regions></MP:RegionInfo></rdf:Description></rdf:RDF>
+        </x:xmpmeta>
+        """
+        let found = try #require(XMPRegions.read(inPacket: Array(text.utf8), storedWidth: 10, storedHeight: 10))
+        #expect(found.regions.count == XMPRegions.regionLimit)
+        #expect(found.problems == ["more than 256 regions; the rest are ignored"])
+    }
+
     @Test("a packet with no regions has none")
     func none() throws {
         #expect(XMPRegions.read(inPacket: xmpPacket("<dc:title>x</dc:title>"), storedWidth: 10, storedHeight: 10) == nil)

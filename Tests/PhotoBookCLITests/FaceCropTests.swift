@@ -139,6 +139,19 @@ struct FaceCropTests {
         #expect(books[0] == books[1])
     }
 
+    @Test("an XMP sidecar's caption and capture date go ahead of the photo's own, in captions and in the order")
+    func sidecarWords() throws {
+        // Both photos say 2001-01-01 12:00 themselves, which would leave them in name order (3 before 6).
+        let photos = ["curie.3.mp.jpg", "curie.6.sidecar.jpg"].map { Run.fixture("face-regions/" + $0) }
+        let auto = try Run.photobook(["build"] + photos + ["--captions", "auto", "--sort", "date", "--dry-run"])
+        let lines = auto.stdout.split(separator: "\n").filter { $0.contains("caption") }
+        #expect(lines.count == 2 && lines[0].contains("curie.6.sidecar.jpg") && lines[1].contains("curie.3.mp.jpg"))
+        #expect(lines.first?.hasSuffix("caption \"Pierre and Marie Curie in their laboratory\"") == true)
+        #expect(lines.last?.hasSuffix("caption \"The Curies\"") == true)
+        let date = try Run.photobook(["build", photos[1], "--captions", "date", "--dry-run"])
+        #expect(date.stdout.contains("caption \"1 June 1904, 10:30\""), "\(date.stdout)")
+    }
+
     @Test("boxes that cannot be used are warned of by the photo's name; a sidecar named as an input is no photo")
     func warnings() throws {
         let scratch = try Scratch()
