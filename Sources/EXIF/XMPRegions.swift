@@ -53,7 +53,8 @@ public struct XMPRegions: Sendable, Equatable {
     public static func read(inPacket packet: [UInt8], storedWidth: Int, storedHeight: Int) -> XMPRegions? {
         guard let tree = XMPTree(packet: packet) else { return nil }
         let size = (width: Double(max(storedWidth, 1)), height: Double(max(storedHeight, 1)))
-        let found = [mwgRegions(tree, size: size), microsoftRegions(tree), iptcRegions(tree, size: size)].compactMap { $0 }
+        let found = [mwgRegions(tree, size: size), microsoftRegions(tree), iptcRegions(tree, size: size)]
+            .compactMap { $0 }
         // Boxes measured on another shape of picture make the other schemas' boxes, written with them, as doubtful.
         return found.first { !$0.regions.isEmpty || $0.measuredOnAnotherShape } ?? found.first
     }

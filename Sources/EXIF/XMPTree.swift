@@ -200,7 +200,9 @@ extension XMPTree.Node {
     /// shorthand form), else a child element; a child `rdf:Description` counts as the node itself.
     func field(_ namespace: String, _ name: String) -> XMPTree.Node? {
         for node in resource {
-            if let value = node.attribute(namespace, name) { return XMPTree.Node(namespace: namespace, name: name, text: value) }
+            if let value = node.attribute(namespace, name) {
+                return XMPTree.Node(namespace: namespace, name: name, text: value)
+            }
             if let child = node.children.first(where: { $0.is(namespace, name) }) { return child }
         }
         return nil
