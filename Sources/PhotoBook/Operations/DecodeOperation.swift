@@ -55,11 +55,11 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
             } else if job.lossless, let crop = try losslessCrop(source, codec: codec, stop: stop) {
                 guard isProbedSize(crop.storedWidth, crop.storedHeight) else { return Self.changed }
                 let stored = crop.storedRegion
-                let covers = info.orientation.uprightRect(
+                let blocksShown = info.orientation.uprightRect(
                     ofStored: Rect(x: Double(stored.x), y: Double(stored.y), width: Double(stored.width),
                                    height: Double(stored.height)),
                     storedWidth: Double(info.storedWidth), storedHeight: Double(info.storedHeight))
-                decoded = .transcoded(crop.bytes, covers: covers)
+                decoded = .transcoded(crop.bytes, blocksShown: blocksShown)
             } else {
                 let image = try codec.decode(source, request, shouldCancel: stop)
                 // The plan is only valid for the photo that was probed.

@@ -72,8 +72,8 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         switch job.decoded.withLock({ photo in defer { photo = nil }; return photo }) {
         case nil: return .failure(Stopped(outcome: .failed("internal error: no decoded image")))
         case .original(let bytes)?: return .success(.original(bytes))
-        case .transcoded(let bytes, let covers)?:
-            job.renderedCover.withLock { $0 = covers }
+        case .transcoded(let bytes, let blocksShown)?:
+            job.blocksShown.withLock { $0 = blocksShown }
             return .success(.original(bytes))
         case .pixels(let pixels, let region, let factor)?: (image, covers, scale) = (pixels, region, factor)
         }

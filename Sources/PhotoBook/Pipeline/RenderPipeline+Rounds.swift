@@ -30,8 +30,8 @@ extension RenderPipeline {
         var path: String
         /// The photo's own bytes: the page turns and crops it.
         var passThrough: Bool
-        /// A lossless crop: the part of the upright photo it shows (`PhotoJob.renderedCover`).
-        var cover: Rect?
+        /// A lossless crop: the part of the upright photo its whole blocks show (`PhotoJob.blocksShown`).
+        var blocksShown: Rect?
     }
 
     /// The chains for the photos of `plan` that no earlier round rendered, each planned photo's pixels recorded in
