@@ -124,7 +124,7 @@ struct BuildCommand {
             TextGroup.title(\.title),
             TextGroup.subtitle(\.subtitle),
             TextGroup.author(\.author),
-            .value("cover-photo", .inputFile(extensions: ["jpg", "jpeg", "png"]), section: .words,
+            .value("cover-photo", .inputFile(extensions: ImageFormat.fileExtensions.sorted()), section: .words,
                    report: ["coverPhoto"],
                    help: "a photo for the title page, under the title (needs --title); not repeated in the book",
                    \.coverPhoto),

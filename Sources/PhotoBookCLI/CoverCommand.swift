@@ -77,7 +77,7 @@ struct CoverCommand {
                     + "COVER.pdf untouched and no temporary file behind. A photo that cannot be used fails the "
                     + "cover (status 1) and nothing is written.",
             ],
-            // Any file: photos are known by content, and the bash writer would offer only the first of several extensions.
+            // Any file: photos are known by their content, not their names.
             operands: "FRONT [BACK]", operandCompletion: .filesAndFolders,
             options: options.map(\.spec),
             examples: [
