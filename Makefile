@@ -85,10 +85,10 @@ harness: build
 
 # The whole suite (end-to-end tests run the release binary, as a user would), then the concurrency tests
 # again under ThreadSanitizer.
-# Tests that measure the whole process (its peak memory, its threads, the shared buffer pool's reuse count) run
-# after the rest, one suite at a time: beside other suites they would count those suites' memory, threads and
-# blocks too (LargeBlockTests once saw another suite's lossless crop take the block it gave back).
-ALONE_TESTS := TIFFMemoryTests HEIFThreadTests LargeBlockTests
+# Tests that measure the whole process (its peak memory, its threads) run after the rest, one suite at a time:
+# beside other suites they would count those suites' memory and threads too. (Buffer pools are not the process's:
+# each test counts the reuse of pools of its own.)
+ALONE_TESTS := TIFFMemoryTests HEIFThreadTests
 ALONE_PATTERN := $(subst $(eval) ,|,$(ALONE_TESTS))
 test: test-deps build harness
 	PHOTOBOOK_BIN=$(CURDIR)/$(BIN) timeout $(TEST_TIMEOUT) $(SWIFT) test --skip '$(ALONE_PATTERN)'

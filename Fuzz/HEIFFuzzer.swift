@@ -9,6 +9,8 @@ import Imaging
 
 /// The pixel limit of a decode; small enough that every run stays fast and well under the RSS limit.
 let maxPixels = 4_000_000
+/// One pool for the whole run, as one build has one: buffers given back are lent to the next input.
+let pool = BufferPool()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -41,7 +43,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         checks += 1
         return cancelAfter < 4 && checks > cancelAfter
     }
-    guard let decoded = try? codec.decode(source, request, shouldCancel: shouldCancel) else { return 0 }
+    guard let decoded = try? codec.decode(source, request, pool: pool, shouldCancel: shouldCancel) else { return 0 }
     let image = decoded.image
     precondition(image.pixels.count == image.width * image.height * 3, "pixel buffer of the wrong size")
     precondition(decoded.storedWidth > 0 && decoded.storedHeight > 0
@@ -51,7 +53,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                  "covers \(decoded.covers) outside \(decoded.storedWidth)x\(decoded.storedHeight)")
     let factor = Int((1 / decoded.scale).rounded())
     precondition(image.width == (Int(decoded.covers.width) + factor - 1) / factor, "shrunk width")
-    BufferPool.shared.giveBack(image.pixels)
+    pool.giveBack(image.pixels)
     return 0
 }
 

@@ -7,6 +7,8 @@ import TIFF
 
 /// The pixel limit of a decode; small enough that every run stays fast and well under the RSS limit.
 let maxPixels = 4_000_000
+/// One pool for the whole run, as one build has one: buffers given back are lent to the next input.
+let pool = BufferPool()
 /// The most pictures of one input decoded: a chain of a thousand tiny pages must not make one run slow.
 let maxPictures = 4
 
@@ -37,7 +39,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             checks += 1
             return cancelAfter < 4 && checks > cancelAfter
         }
-        guard let decoded = try? codec.decode(source, request, shouldCancel: shouldCancel) else { continue }
+        guard let decoded = try? codec.decode(source, request, pool: pool, shouldCancel: shouldCancel) else { continue }
         let image = decoded.image
         precondition(decoded.storedWidth == header.width && decoded.storedHeight == header.height,
                      "decoded picture is \(decoded.storedWidth)x\(decoded.storedHeight), probe said \(header.width)x\(header.height)")
@@ -48,7 +50,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(covers.x <= Double(region.x) && covers.y <= Double(region.y)
                      && covers.x + covers.width >= Double(region.x + region.width)
                      && covers.y + covers.height >= Double(region.y + region.height), "covers \(covers) misses \(region)")
-        BufferPool.shared.giveBack(image.pixels)
+        pool.giveBack(image.pixels)
     }
     return 0
 }

@@ -6,6 +6,8 @@ import WebP
 
 /// The pixel limit of a decode; small enough that every run stays fast and well under the RSS limit.
 let maxPixels = 4_000_000
+/// One pool for the whole run, as one build has one: buffers given back are lent to the next input.
+let pool = BufferPool()
 let codec = WebPCodec()
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -42,7 +44,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         checks += 1
         return cancelAfter < 4 && checks > cancelAfter
     }
-    guard let decoded = try? codec.decode(source, request, shouldCancel: shouldCancel) else { return 0 }
+    guard let decoded = try? codec.decode(source, request, pool: pool, shouldCancel: shouldCancel) else { return 0 }
     let image = decoded.image, covers = decoded.covers
     precondition(decoded.storedWidth == width && decoded.storedHeight == height, "stored size differs from header")
     precondition(image.pixels.count == image.width * image.height * 3, "pixel buffer of the wrong size")
@@ -55,5 +57,6 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                  "\(image.width)x\(image.height) pixels for \(covers) at \(decoded.scale)")
     precondition(image.width >= request.minimumWidth && image.height >= request.minimumHeight,
                  "\(image.width)x\(image.height) is less than the minimum")
+    pool.giveBack(image.pixels)
     return 0
 }

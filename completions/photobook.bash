@@ -51,6 +51,7 @@ _photobook() {
                 --gap) COMPREPLY=(); return ;;
                 --max-per-page) COMPREPLY=(); return ;;
                 --fit) COMPREPLY=($(compgen -W "fill fit" -- "$cur")); return ;;
+                --crop) COMPREPLY=($(compgen -W "auto centre" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
                 --title) COMPREPLY=(); return ;;
@@ -63,7 +64,7 @@ _photobook() {
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --dry-run -n --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --crop --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --dry-run -n --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
@@ -84,6 +85,7 @@ _photobook() {
                 --gap) COMPREPLY=(); return ;;
                 --max-per-page) COMPREPLY=(); return ;;
                 --fit) COMPREPLY=($(compgen -W "fill fit" -- "$cur")); return ;;
+                --crop) COMPREPLY=($(compgen -W "auto centre" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
                 --title) COMPREPLY=(); return ;;
@@ -96,7 +98,7 @@ _photobook() {
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --recursive -r --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --recursive -r --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
@@ -110,6 +112,7 @@ _photobook() {
                 --paper-ppi) COMPREPLY=(); return ;;
                 --bleed) COMPREPLY=(); return ;;
                 --safety) COMPREPLY=(); return ;;
+                --crop) COMPREPLY=($(compgen -W "auto centre" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
                 --title) COMPREPLY=(); return ;;
@@ -118,7 +121,7 @@ _photobook() {
                 --font) _photobook_files ttf; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --page-size --spine --interior-pages --paper-ppi --bleed --safety --dpi --quality --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --page-size --spine --interior-pages --paper-ppi --bleed --safety --crop --dpi --quality --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi

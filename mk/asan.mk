@@ -7,7 +7,3 @@ ASAN_TESTS := JPEGTests|PNGTests|HEIFTests|WebPTests|TIFFTests|ImageCodecTests|C
 asan: test-deps
 	ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/mk/lsan.supp:print_suppressions=0 \
 	  timeout $(TEST_TIMEOUT) $(SWIFT) test --scratch-path .build/asan --sanitize=address --filter '$(ASAN_TESTS)' --skip '$(ALONE_PATTERN)'
-	# libjpeg's large blocks come from the shared pool through a C callback: worth ASan, but it counts the pool's
-	# reuse, so it runs alone (ALONE_TESTS), after the rest.
-	ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/mk/lsan.supp:print_suppressions=0 \
-	  timeout $(TEST_TIMEOUT) $(SWIFT) test --scratch-path .build/asan --sanitize=address --skip-build --filter LargeBlockTests

@@ -12,8 +12,9 @@ struct pb_jpeg_decoder {
 };
 PB_FRAME_FIRST(struct pb_jpeg_decoder);
 
-pb_jpeg_decoder *pb_jpeg_decoder_create(int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context) {
-    return pb_frame_new(sizeof(pb_jpeg_decoder), PB_FRAME_SOURCE, max_scans, should_cancel, cancel_context);
+pb_jpeg_decoder *pb_jpeg_decoder_create(int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context,
+                                        const pb_large_blocks *blocks) {
+    return pb_frame_new(sizeof(pb_jpeg_decoder), PB_FRAME_SOURCE, max_scans, should_cancel, cancel_context, blocks);
 }
 
 void pb_jpeg_decoder_destroy(pb_jpeg_decoder *decoder) { pb_frame_free(decoder); }

@@ -10,8 +10,9 @@ struct pb_jpeg_encoder {
 };
 PB_FRAME_FIRST(struct pb_jpeg_encoder);
 
-pb_jpeg_encoder *pb_jpeg_encoder_create(pb_jpeg_cancel_fn should_cancel, void *cancel_context) {
-    return pb_frame_new(sizeof(pb_jpeg_encoder), PB_FRAME_OUTPUT, 0, should_cancel, cancel_context);
+pb_jpeg_encoder *pb_jpeg_encoder_create(pb_jpeg_cancel_fn should_cancel, void *cancel_context,
+                                        const pb_large_blocks *blocks) {
+    return pb_frame_new(sizeof(pb_jpeg_encoder), PB_FRAME_OUTPUT, 0, should_cancel, cancel_context, blocks);
 }
 
 void pb_jpeg_encoder_destroy(pb_jpeg_encoder *encoder) { pb_frame_free(encoder); }

@@ -116,7 +116,8 @@ static void frame_progress(j_common_ptr cinfo) {
         pb_frame_check_cancel(frame);
 }
 
-static void frame_init(pb_frame *frame, int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context) {
+static void frame_init(pb_frame *frame, int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context,
+                       const pb_large_blocks *blocks) {
     jpeg_std_error(&frame->pub);
     frame->pub.error_exit = frame_error_exit;
     frame->pub.emit_message = frame_emit_message;
@@ -125,7 +126,18 @@ static void frame_init(pb_frame *frame, int max_scans, pb_jpeg_cancel_fn should_
     frame->max_scans = max_scans;
     frame->should_cancel = should_cancel;
     frame->cancel_context = cancel_context;
+    /* Set before any libjpeg struct exists and never changed: a block goes back to the pool it came from. */
+    if (blocks != NULL)
+        frame->blocks = *blocks;
     frame->failure.code = -1;
+}
+
+pb_frame *pb_frame_of(j_common_ptr cinfo) {
+    /* Trap: jpeg_get_large is ours for every libjpeg object in the process (large_blocks.c), libtiff's JPEG codec's
+     * too, whose error manager is its own: only an error_exit of ours says the object starts a pb_frame. */
+    if (cinfo->err == NULL || cinfo->err->error_exit != frame_error_exit)
+        return NULL;
+    return (pb_frame *)cinfo->err;
 }
 
 /* Creates the frame's source (jpeg_create_decompress) or its output (jpeg_create_compress, writing to the
@@ -146,11 +158,12 @@ static int create_struct(pb_frame *frame, int which) {
     return pb_frame_leave(frame);
 }
 
-void *pb_frame_new(size_t size, int structs, int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context) {
+void *pb_frame_new(size_t size, int structs, int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context,
+                   const pb_large_blocks *blocks) {
     pb_frame *frame = calloc(1, size);
     if (frame == NULL)
         return NULL;
-    frame_init(frame, max_scans, should_cancel, cancel_context);
+    frame_init(frame, max_scans, should_cancel, cancel_context, blocks);
     if (((structs & PB_FRAME_SOURCE) && create_struct(frame, PB_FRAME_SOURCE) != PB_JPEG_OK) ||
         ((structs & PB_FRAME_OUTPUT) && create_struct(frame, PB_FRAME_OUTPUT) != PB_JPEG_OK)) {
         pb_frame_free(frame);

@@ -39,6 +39,7 @@ typedef struct pb_frame {
     int poll_cancel;                    /* ask should_cancel from the progress monitor (PB_POLLED) */
     pb_jpeg_cancel_fn should_cancel;
     void *cancel_context;
+    pb_large_blocks blocks;             /* where libjpeg's large blocks come from (large_blocks.c); take NULL: malloc */
     pb_jpeg_failure failure;
     int has_source, has_output;         /* which structs were created, so are destroyed */
     int header_read;                    /* pb_frame_read_header succeeded */
@@ -58,8 +59,13 @@ enum { PB_FRAME_SOURCE = 1, PB_FRAME_OUTPUT = 2 };
 
 /* A new handle of size bytes, zeroed, that starts with its pb_frame (PB_FRAME_FIRST): the source
  * (jpeg_create_decompress) and the output (jpeg_create_compress, writing to the frame's memory destination) that
- * structs asks for are created on the frame. NULL when out of memory or when libjpeg cannot create a struct. */
-void *pb_frame_new(size_t size, int structs, int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context);
+ * structs asks for are created on the frame, with their large blocks from blocks (copied; NULL: malloc's). NULL
+ * when out of memory or when libjpeg cannot create a struct. */
+void *pb_frame_new(size_t size, int structs, int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context,
+                   const pb_large_blocks *blocks);
+
+/* The frame whose error manager cinfo reports to, or NULL for a libjpeg object that is not this target's. */
+pb_frame *pb_frame_of(j_common_ptr cinfo);
 
 /* Destroys the structs of a handle pb_frame_new made (every pool, also after an error), frees the output buffer
  * and the handle. NULL does nothing. */

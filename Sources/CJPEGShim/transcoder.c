@@ -14,9 +14,10 @@ struct pb_jpeg_transcoder {
 };
 PB_FRAME_FIRST(struct pb_jpeg_transcoder);
 
-pb_jpeg_transcoder *pb_jpeg_transcoder_create(int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context) {
+pb_jpeg_transcoder *pb_jpeg_transcoder_create(int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context,
+                                              const pb_large_blocks *blocks) {
     return pb_frame_new(sizeof(pb_jpeg_transcoder), PB_FRAME_SOURCE | PB_FRAME_OUTPUT, max_scans, should_cancel,
-                        cancel_context);
+                        cancel_context, blocks);
 }
 
 void pb_jpeg_transcoder_destroy(pb_jpeg_transcoder *transcoder) { pb_frame_free(transcoder); }

@@ -1,6 +1,7 @@
-/// Reads the one XMP property photobook uses, `dc:description`, from an XMP packet, without an XML parser.
+/// Reads a photo's words from an XMP packet, `dc:description` and `dc:title`, without an XML parser (its regions
+/// and dates, which take RDF's other shapes, are read through `XMPTree`).
 ///
-/// A small scanner is enough because the property has one shape in every writer that matters (an `rdf:Alt`
+/// A small scanner is enough because the properties have one shape in every writer that matters (an `rdf:Alt`
 /// of `rdf:li` elements, one per language), and it keeps hostile input harmless: every search moves forward
 /// through at most `packetLimit` bytes, so the work is linear in the packet and nothing is allocated beyond
 /// the text returned.
@@ -21,11 +22,20 @@ public enum XMP {
     /// The prefixes are the ones the packet binds to the Dublin Core and RDF namespaces (`dc` and `rdf` when
     /// it binds none), so a writer that picked other prefixes is read too.
     public static func description(inPacket packet: [UInt8]) -> String? {
+        dublinCoreText("description", inPacket: packet)
+    }
+
+    /// The packet's `dc:title`, read as `description(inPacket:)` reads `dc:description`.
+    public static func title(inPacket packet: [UInt8]) -> String? {
+        dublinCoreText("title", inPacket: packet)
+    }
+
+    static func dublinCoreText(_ name: String, inPacket packet: [UInt8]) -> String? {
         guard packet.count <= packetLimit else { return nil }
         let scanner = Scanner(bytes: packet)
         let dc = scanner.prefix(boundTo: dublinCore) ?? Array("dc".utf8)
         let rdf = scanner.prefix(boundTo: rdfSyntax) ?? Array("rdf".utf8)
-        guard let property = scanner.element(named: dc + Array(":description".utf8), from: 0) else { return nil }
+        guard let property = scanner.element(named: dc + Array(":\(name)".utf8), from: 0) else { return nil }
         guard let body = property.body else { return nil }
         var chosen: Range<Int>?
         var cursor = body.lowerBound

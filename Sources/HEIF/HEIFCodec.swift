@@ -63,7 +63,7 @@ public struct HEIFCodec: ImageCodec {
         return [header]
     }
 
-    public func decode(_ source: any ByteSource, _ request: DecodeRequest,
+    public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         if shouldCancel() { throw .cancelled }
         let kind = try Self.kind(of: source)
@@ -98,7 +98,7 @@ public struct HEIFCodec: ImageCodec {
         }
         let factor = BoxShrink.factor(for: region, minimumWidth: request.minimumWidth,
                                       minimumHeight: request.minimumHeight)
-        var shrink = BoxShrink(region: region, factor: factor)
+        var shrink = BoxShrink(region: region, factor: factor, pool: pool)
         var row = [UInt8](repeating: 0, count: region.width * 3)
         for y in region.y..<(region.y + region.height) {
             if (y - region.y) % Self.rowsPerBand == 0, y > region.y, shouldCancel() {

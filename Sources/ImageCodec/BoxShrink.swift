@@ -12,6 +12,8 @@ public struct BoxShrink {
     public let region: PixelRegion
     public let factor: Int
     public let width: Int, height: Int
+    /// Where the result's buffer comes from, and goes back to when the decode stops short.
+    public let pool: BufferPool
     private var pixels: [UInt8]
     private var sums: [UInt32]
     private var rowsIn = 0
@@ -27,14 +29,15 @@ public struct BoxShrink {
         return factor
     }
 
-    public init(region: PixelRegion, factor: Int) {
+    public init(region: PixelRegion, factor: Int, pool: BufferPool) {
         precondition(region.width > 0 && region.height > 0 && factor >= 1, "BoxShrink of an empty region")
         self.region = region
         self.factor = factor
+        self.pool = pool
         width = (region.width + factor - 1) / factor
         height = (region.height + factor - 1) / factor
         // Every byte is written by `add` before `finish` hands the image out: a pooled buffer.
-        pixels = BufferPool.shared.take(width * height * 3)
+        pixels = pool.take(width * height * 3)
         sums = factor == 1 ? [] : [UInt32](repeating: 0, count: width * 3)
     }
 
@@ -95,5 +98,5 @@ public struct BoxShrink {
     }
 
     /// Gives the buffer back to the pool when the decode stops before the end (failure or cancel).
-    public consuming func abandon() { BufferPool.shared.giveBack(pixels) }
+    public consuming func abandon() { pool.giveBack(pixels) }
 }

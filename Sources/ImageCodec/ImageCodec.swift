@@ -27,10 +27,11 @@ public protocol ImageCodec: Sendable {
 
     /// Decodes at least `request.region` of picture `request.picture`, at the smallest scale the codec offers
     /// that still gives the region `request.minimumWidth` x `request.minimumHeight` pixels, as 8-bit RGB in a
-    /// pooled buffer (`BufferPool.shared`), transparency composited over white. Refuses a picture of more than
-    /// `request.maxPixels` before any pixel buffer exists. Asks `shouldCancel` at safe points (between bands
-    /// of rows at least) and throws `.cancelled` once it returns true.
-    func decode(_ source: any ByteSource, _ request: DecodeRequest,
+    /// buffer from `pool`, transparency composited over white; every large buffer of the decode comes from and
+    /// goes back to `pool`, and no other. Refuses a picture of more than `request.maxPixels` before any pixel
+    /// buffer exists. Asks `shouldCancel` at safe points (between bands of rows at least) and throws
+    /// `.cancelled` once it returns true.
+    func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
                 shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage
 
     /// True when a file of this format may hold several pictures that are photos (a multi-page TIFF): discovery
@@ -46,15 +47,17 @@ public protocol ImageCodec: Sendable {
     func largestSoundFile(pixels: Int) -> Int
 
     /// The file's own bytes when they can go into the PDF unchanged (a JPEG the PDF's DCTDecode reads), after
-    /// proving them sound by a full decode; nil when this format never goes into a PDF as it is.
-    func verifiedOriginal(_ source: any ByteSource, maxPixels: Int,
+    /// proving them sound by a full decode (its buffers from `pool`); nil when this format never goes into a PDF
+    /// as it is.
+    func verifiedOriginal(_ source: any ByteSource, maxPixels: Int, pool: BufferPool,
                           shouldCancel: () -> Bool) throws(CodecError) -> OriginalImage?
     /// True when `losslessCrop` can make crops of this format's files (false: it always says nil).
     var makesLosslessCrops: Bool { get }
     /// A new JPEG of the picture's own compressed blocks under `region`, turned by `orientation`, with no
-    /// decode and no re-encode; nil when the format or this file cannot do that (then its pixels are decoded).
+    /// decode and no re-encode (its large buffers from `pool`); nil when the format or this file cannot do that
+    /// (then its pixels are decoded).
     func losslessCrop(_ source: any ByteSource, region: PixelRegion, orientation: Orientation, maxPixels: Int,
-                      shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop?
+                      pool: BufferPool, shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop?
 }
 
 extension ImageCodec {
@@ -64,11 +67,11 @@ extension ImageCodec {
         let (raw, overflow) = pixels.multipliedReportingOverflow(by: 4)
         return overflow ? Int.max : max(64 << 20, raw + (16 << 20))
     }
-    public func verifiedOriginal(_ source: any ByteSource, maxPixels: Int,
+    public func verifiedOriginal(_ source: any ByteSource, maxPixels: Int, pool: BufferPool,
                                  shouldCancel: () -> Bool) throws(CodecError) -> OriginalImage? { nil }
     public var makesLosslessCrops: Bool { false }
     public func losslessCrop(_ source: any ByteSource, region: PixelRegion, orientation: Orientation, maxPixels: Int,
-                             shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop? { nil }
+                             pool: BufferPool, shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop? { nil }
 }
 
 /// What a codec's decode costs, per pixel (see `ImageCodec.cost`).

@@ -16,10 +16,12 @@ import Synchronization
 /// `take` hands out an array of exactly `count` bytes whose contents are unspecified: the caller overwrites every
 /// one. `giveBack` takes a buffer whose holder is done with it. Arrays are values, so the pool is safe even when a
 /// copy of a given-back buffer is still held somewhere: the taker's first write copies it (and the reuse is lost).
+///
+/// A build makes one pool (RenderPipeline) and hands it to the work that takes and gives buffers: the decodes,
+/// the kernels, libjpeg's large blocks (JPEG/LargeBlockLender.swift). Pools are independent: a buffer given back
+/// to one is never taken from another. A caller with no pool of its own passes a new one, which keeps nothing past
+/// its own life.
 public final class BufferPool: Sendable {
-    /// The pool every stage of a build shares.
-    public static let shared = BufferPool()
-
     /// Buffers smaller than this are left to malloc's heaps, which are fast for them.
     public let minimumBytes: Int
 

@@ -1,6 +1,8 @@
 extension RGBImage {
-    /// The pixels of the integer rectangle at (`x`, `y`), `width` x `height`, which must lie inside the image.
-    public func cropped(x: Int, y: Int, width cropWidth: Int, height cropHeight: Int) -> RGBImage {
+    /// The pixels of the integer rectangle at (`x`, `y`), `width` x `height`, which must lie inside the image, in
+    /// a buffer from `pool` (the image itself when the rectangle is all of it).
+    public func cropped(x: Int, y: Int, width cropWidth: Int, height cropHeight: Int,
+                        pool: BufferPool = BufferPool()) -> RGBImage {
         // Subtractions of non-negative numbers: unlike `x + cropWidth`, they cannot overflow.
         guarantee(hasValidPixelCount && x >= 0 && y >= 0 && cropWidth >= 0 && cropHeight >= 0
                   && x <= width - cropWidth && y <= height - cropHeight,
@@ -8,7 +10,7 @@ extension RGBImage {
         if x == 0 && y == 0 && cropWidth == width && cropHeight == height { return self }
         // Every byte is copied into: a pooled buffer.
         let rowBytes = cropWidth * 3
-        var output = BufferPool.shared.take(rowBytes * cropHeight)
+        var output = pool.take(rowBytes * cropHeight)
         guard !output.isEmpty else { return RGBImage(width: cropWidth, height: cropHeight, pixels: output) }
         output.withUnsafeMutableBufferPointer { destination in
             pixels.withUnsafeBufferPointer { source in

@@ -1,28 +1,29 @@
 extension RGBImage {
-    /// The image as a person should see it, given the orientation it was stored with.
+    /// The image as a person should see it, given the orientation it was stored with, in a buffer from `pool`
+    /// (the image itself when it is upright already).
     ///
     /// One pass over the output, in square tiles so that the quarter turns (which read the source down
     /// its columns) stay within the cache; no allocation besides the result.
-    public func applying(_ orientation: Orientation) -> RGBImage {
+    public func applying(_ orientation: Orientation, pool: BufferPool = BufferPool()) -> RGBImage {
         if orientation == .topLeft { return self }
-        return cropped(x: 0, y: 0, width: width, height: height, applying: orientation)
+        return cropped(x: 0, y: 0, width: width, height: height, applying: orientation, pool: pool)
     }
 
     /// `cropped(x:y:width:height:).applying(orientation)` in one copy: the rectangle at (`x`, `y`), which must
-    /// lie inside the image, turned upright.
+    /// lie inside the image, turned upright, in a buffer from `pool`.
     public func cropped(x: Int, y: Int, width cropWidth: Int, height cropHeight: Int,
-                        applying orientation: Orientation) -> RGBImage {
+                        applying orientation: Orientation, pool: BufferPool = BufferPool()) -> RGBImage {
         // Subtractions of non-negative numbers: unlike `x + cropWidth`, they cannot overflow.
         guarantee(hasValidPixelCount && x >= 0 && y >= 0 && cropWidth >= 0 && cropHeight >= 0
                   && x <= width - cropWidth && y <= height - cropHeight,
                   "crop \(cropWidth)x\(cropHeight) at (\(x), \(y)) is outside the \(width)x\(height) image")
-        if orientation == .topLeft { return cropped(x: x, y: y, width: cropWidth, height: cropHeight) }
+        if orientation == .topLeft { return cropped(x: x, y: y, width: cropWidth, height: cropHeight, pool: pool) }
         let placement = UprightPlacement(storedWidth: cropWidth, storedHeight: cropHeight, orientation: orientation)
         let count = cropWidth * cropHeight * 3
         if count == 0 {
             return RGBImage(width: placement.uprightWidth, height: placement.uprightHeight, pixels: [])
         }
-        let output = BufferPool.shared.array(count: count) { destination, initialized in
+        let output = pool.array(count: count) { destination, initialized in
             pixels.withUnsafeBufferPointer { source in
                 placement.place(rows: 0..<cropHeight, from: source.baseAddress! + (y * width + x) * 3,
                                 rowBytes: width * 3, into: destination.baseAddress!)

@@ -16,13 +16,14 @@ public struct RGBImage: Sendable, Equatable {
         self.pixels = pixels
     }
 
-    /// An image of one colour.
-    public init(width: Int, height: Int, red: UInt8 = 255, green: UInt8 = 255, blue: UInt8 = 255) {
+    /// An image of one colour, in a buffer from `pool`.
+    public init(width: Int, height: Int, red: UInt8 = 255, green: UInt8 = 255, blue: UInt8 = 255,
+                pool: BufferPool = BufferPool()) {
         guard let count = Self.byteCount(width: width, height: height) else {
             fatalError("RGBImage \(width)x\(height): no such image")
         }
         // Every byte is written below: a pooled buffer.
-        var pixels = BufferPool.shared.take(count)
+        var pixels = pool.take(count)
         var i = 0
         while i < pixels.count {
             pixels[i] = red; pixels[i + 1] = green; pixels[i + 2] = blue

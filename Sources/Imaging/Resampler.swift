@@ -20,12 +20,13 @@ public enum Resampler {
     /// large reductions average areas rather than alias) and plain Lanczos-3 interpolation on an axis that
     /// is enlarged. Pixels outside the image repeat its edge; pixels outside `region` but inside the image
     /// are real neighbours and are used. `region` must have a finite origin and a positive, finite size,
-    /// each at most 2^32 pixels; a zero `width` or `height` gives an empty image.
+    /// each at most 2^32 pixels; a zero `width` or `height` gives an empty image. The result's buffer comes
+    /// from `pool`.
     public static func resample(_ image: RGBImage, region: Rect, width: Int, height: Int,
-                                orientation: Orientation = .topLeft,
+                                orientation: Orientation = .topLeft, pool: BufferPool = BufferPool(),
                                 shouldCancel: () -> Bool = { false }) throws(ImagingError) -> RGBImage {
         try resample(image, region: region, width: width, height: height, orientation: orientation, order: .cheaper,
-                     shouldCancel: shouldCancel)
+                     pool: pool, shouldCancel: shouldCancel)
     }
 
     /// Which pass runs first; tests pin it to cover both code paths, everyone else wants `.cheaper`.
@@ -34,7 +35,7 @@ public enum Resampler {
     }
 
     static func resample(_ image: RGBImage, region: Rect, width: Int, height: Int,
-                         orientation: Orientation = .topLeft, order: PassOrder,
+                         orientation: Orientation = .topLeft, order: PassOrder, pool: BufferPool = BufferPool(),
                          shouldCancel: () -> Bool) throws(ImagingError) -> RGBImage {
         guard let count = RGBImage.byteCount(width: width, height: height) else {
             fatalError("cannot resample to \(width)x\(height)")
@@ -67,7 +68,7 @@ public enum Resampler {
 
         var finished = false
         // The result's one allocation, from the pool of large buffers.
-        let output = BufferPool.shared.array(count: count) { destination, initialized in
+        let output = pool.array(count: count) { destination, initialized in
             let writer = UprightWriter(placement, into: destination.baseAddress!)
             defer { writer.deallocate() }
             image.pixels.withUnsafeBufferPointer { source in

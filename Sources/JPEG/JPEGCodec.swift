@@ -55,7 +55,7 @@ public struct JPEGCodec: ImageCodec {
 
     /// Decodes only the stored pixels under the region, at the smallest DCT scale that still gives it the
     /// minimum size (libjpeg skips the columns and rows outside).
-    public func decode(_ source: any ByteSource, _ request: DecodeRequest,
+    public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         let bytes = try source.readAll()
         do throws(JPEGError) {
@@ -64,7 +64,7 @@ public struct JPEGCodec: ImageCodec {
             let decoded = try JPEGDecoder.decode(
                 bytes, region: JPEGRegion(x: region.x, y: region.y, width: region.width, height: region.height),
                 minimumWidth: request.minimumWidth, minimumHeight: request.minimumHeight,
-                maxPixels: request.maxPixels, shouldCancel: shouldCancel)
+                maxPixels: request.maxPixels, pool: pool, shouldCancel: shouldCancel)
             let covers = decoded.covers
             return DecodedImage(image: decoded.image, storedWidth: info.width, storedHeight: info.height,
                                 covers: Rect(x: Double(covers.x), y: Double(covers.y),
@@ -75,7 +75,7 @@ public struct JPEGCodec: ImageCodec {
         }
     }
 
-    public func verifiedOriginal(_ source: any ByteSource, maxPixels: Int,
+    public func verifiedOriginal(_ source: any ByteSource, maxPixels: Int, pool: BufferPool,
                                  shouldCancel: () -> Bool) throws(CodecError) -> OriginalImage? {
         let bytes = try source.readAll()
         do throws(JPEGError) {
@@ -83,8 +83,8 @@ public struct JPEGCodec: ImageCodec {
             // libharu embeds a broken JPEG without complaint: decode it once (at 1/8 scale every coefficient is
             // still read) so that truncated or corrupt files fail here like any other.
             let check = try JPEGDecoder.decode(bytes, minimumWidth: 1, minimumHeight: 1, maxPixels: maxPixels,
-                                               shouldCancel: shouldCancel)
-            BufferPool.shared.giveBack(check.pixels)
+                                               pool: pool, shouldCancel: shouldCancel)
+            pool.giveBack(check.pixels)
             return OriginalImage(bytes: bytes, storedWidth: info.width, storedHeight: info.height)
         } catch {
             throw Self.codecError(error)
@@ -94,7 +94,7 @@ public struct JPEGCodec: ImageCodec {
     public var makesLosslessCrops: Bool { true }
 
     public func losslessCrop(_ source: any ByteSource, region: PixelRegion, orientation: Orientation, maxPixels: Int,
-                             shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop? {
+                             pool: BufferPool, shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop? {
         let bytes = try source.readAll()
         do throws(JPEGError) {
             let info = try JPEGDecoder.readInfo(bytes)
@@ -102,7 +102,7 @@ public struct JPEGCodec: ImageCodec {
             switch try JPEGLosslessCrop.crop(bytes, region: JPEGRegion(x: region.x, y: region.y, width: region.width,
                                                                         height: region.height),
                                              orientation: orientation, maxPixels: maxPixels, optimizeCoding: false,
-                                             shouldCancel: shouldCancel) {
+                                             pool: pool, shouldCancel: shouldCancel) {
             case .unsuitable:
                 return nil
             case .cropped(let output):

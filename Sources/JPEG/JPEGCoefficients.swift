@@ -1,4 +1,5 @@
 import CJPEGShim
+import Imaging
 
 /// The quantised DCT coefficients of a JPEG, as libjpeg reads them (`jpeg_read_coefficients`): what a lossless
 /// operation must keep, and what proves it did.
@@ -33,12 +34,14 @@ public struct JPEGCoefficients: Sendable, Equatable {
     public var restartInterval: Int
     public var components: [Component]
 
-    /// Reads every coefficient of `data` (any libjpeg warning fails, as when decoding).
-    public static func read(_ data: [UInt8]) throws(JPEGError) -> JPEGCoefficients {
+    /// Reads every coefficient of `data` (any libjpeg warning fails, as when decoding), libjpeg's large blocks
+    /// from `pool`.
+    public static func read(_ data: [UInt8], pool: BufferPool = BufferPool()) throws(JPEGError) -> JPEGCoefficients {
         guard JPEGDecoder.isJPEG(data) else { throw .notJPEG }
         let result: Result<JPEGCoefficients, JPEGError> = data.withUnsafeBufferPointer { bytes in
             do throws(JPEGError) {
-                let transcoder = try TranscoderHandle(maxScans: JPEGDecoder.maximumProgressiveScans, probe: nil)
+                let transcoder = try TranscoderHandle(maxScans: JPEGDecoder.maximumProgressiveScans, probe: nil,
+                                                      pool: pool)
                 let layout = try transcoder.readHeader(bytes)
                 try transcoder.readCoefficients()
                 var components: [Component] = []

@@ -13,12 +13,13 @@ extension JPEGDecoder {
     /// Fails with `.unsupported` when the region does not overlap the image. Everything else is as in
     /// `decode(_:minimumWidth:minimumHeight:maxPixels:shouldCancel:)`: `maxPixels` bounds the whole stored
     /// image, any libjpeg warning fails the decode, and `shouldCancel` is asked before starting, while libjpeg
-    /// reads the scans of a progressive file, and between bands of rows decoded or skipped.
+    /// reads the scans of a progressive file, and between bands of rows decoded or skipped. The pixels, and
+    /// libjpeg's large blocks, come from `pool`.
     public static func decode(_ data: [UInt8], region: JPEGRegion, minimumWidth: Int, minimumHeight: Int,
-                              maxPixels: Int, shouldCancel: () -> Bool = { false })
+                              maxPixels: Int, pool: BufferPool = BufferPool(), shouldCancel: () -> Bool = { false })
         throws(JPEGError) -> JPEGDecodedRegion {
         try decode(data, region: region, minimumWidth: minimumWidth, minimumHeight: minimumHeight,
-                   maxPixels: maxPixels, tuning: RegionTuning(), shouldCancel: shouldCancel)
+                   maxPixels: maxPixels, tuning: RegionTuning(), pool: pool, shouldCancel: shouldCancel)
     }
 
     /// The smallest M in 1...8 with `width * M / 8 >= minimumWidth` and `height * M / 8 >= minimumHeight`
@@ -49,17 +50,17 @@ extension JPEGDecoder {
     }
 
     static func decode(_ data: [UInt8], region: JPEGRegion, minimumWidth: Int, minimumHeight: Int,
-                       maxPixels: Int, tuning: RegionTuning, shouldCancel: () -> Bool)
-        throws(JPEGError) -> JPEGDecodedRegion {
+                       maxPixels: Int, tuning: RegionTuning, pool: BufferPool = BufferPool(),
+                       shouldCancel: () -> Bool) throws(JPEGError) -> JPEGDecodedRegion {
         guard isJPEG(data) else { throw .notJPEG }
         if shouldCancel() { throw .cancelled }
         let result: Result<JPEGDecodedRegion, JPEGError> = data.withUnsafeBufferPointer { bytes in
             withCancellationProbe(shouldCancel) { probe in
                 do throws(JPEGError) {
-                    let decoder = try DecoderHandle(maxScans: tuning.maxProgressiveScans, probe: probe)
+                    let decoder = try DecoderHandle(maxScans: tuning.maxProgressiveScans, probe: probe, pool: pool)
                     return .success(try decode(bytes, with: decoder, region: region, minimumWidth: minimumWidth,
                                                minimumHeight: minimumHeight, maxPixels: maxPixels,
-                                               tuning: tuning, shouldCancel: probe.shouldCancel))
+                                               tuning: tuning, pool: pool, shouldCancel: probe.shouldCancel))
                 } catch {
                     return .failure(error)
                 }
@@ -70,7 +71,7 @@ extension JPEGDecoder {
 
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, with decoder: DecoderHandle,
                                region: JPEGRegion, minimumWidth: Int, minimumHeight: Int, maxPixels: Int,
-                               tuning: RegionTuning, shouldCancel: () -> Bool)
+                               tuning: RegionTuning, pool: BufferPool, shouldCancel: () -> Bool)
         throws(JPEGError) -> JPEGDecodedRegion {
         let (header, _) = try decoder.readHeader(bytes, saveEXIF: false)
         let width = Int(header.width), height = Int(header.height)
@@ -118,7 +119,7 @@ extension JPEGDecoder {
         try skip(to: rows.lowerBound, with: decoder, iMCURows: iMCU.height, tuning: tuning,
                  shouldCancel: shouldCancel)
         let image = try readRows(rows.count, columns: columns, of: decoded, components: output.components,
-                                 adobeInverted: header.saw_adobe_marker != 0, with: decoder,
+                                 adobeInverted: header.saw_adobe_marker != 0, with: decoder, pool: pool,
                                  shouldCancel: shouldCancel)
         try finishEarly(with: decoder, outputHeight: output.height, rowWidth: decoded.count * output.components,
                         iMCURows: iMCU.height, tuning: tuning, shouldCancel: shouldCancel)
@@ -144,11 +145,11 @@ extension JPEGDecoder {
 
     /// Reads `count` rows of `decoded` columns and keeps `columns` of them, as RGB.
     private static func readRows(_ count: Int, columns: Range<Int>, of decoded: Range<Int>, components: Int,
-                                 adobeInverted: Bool, with decoder: DecoderHandle,
+                                 adobeInverted: Bool, with decoder: DecoderHandle, pool: BufferPool,
                                  shouldCancel: () -> Bool) throws(JPEGError) -> RGBImage {
         let width = columns.count
         // Every byte is written below: a pooled buffer, not zero-filled.
-        var pixels = BufferPool.shared.take(width * count * 3)
+        var pixels = pool.take(width * count * 3)
         let rgbStride = width * 3
         var row = 0
         if components == 3 && decoded == columns {

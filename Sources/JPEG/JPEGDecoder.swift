@@ -46,7 +46,7 @@ public enum JPEGDecoder {
         guard isJPEG(data) else { throw .notJPEG }
         let result: Result<HeaderRead, JPEGError> = data.withUnsafeBufferPointer { bytes in
             do throws(JPEGError) {
-                let decoder = try DecoderHandle(maxScans: 0, probe: nil)
+                let decoder = try DecoderHandle(maxScans: 0, probe: nil, pool: nil)
                 let header: pb_jpeg_header, exif: [UInt8]?
                 do throws(JPEGError) {
                     (header, exif) = try decoder.readHeader(bytes, saveEXIF: true)
@@ -89,24 +89,27 @@ public enum JPEGDecoder {
     ///
     /// Refuses images of more than `maxPixels` pixels from the header, before allocating any pixel buffer.
     /// `shouldCancel` is asked before starting, while libjpeg reads the scans of a progressive file, and
-    /// between bands of rows; when it returns true the decode throws `.cancelled`.
+    /// between bands of rows; when it returns true the decode throws `.cancelled`. The pixels, and libjpeg's
+    /// large blocks, come from `pool`.
     public static func decode(_ data: [UInt8], minimumWidth: Int, minimumHeight: Int, maxPixels: Int,
+                              pool: BufferPool = BufferPool(),
                               shouldCancel: () -> Bool = { false }) throws(JPEGError) -> RGBImage {
         try decode(data, minimumWidth: minimumWidth, minimumHeight: minimumHeight, maxPixels: maxPixels,
-                   maxProgressiveScans: maximumProgressiveScans, shouldCancel: shouldCancel)
+                   maxProgressiveScans: maximumProgressiveScans, pool: pool, shouldCancel: shouldCancel)
     }
 
     /// `decode` with the scan limit as a parameter, so tests can reach it with small files.
     static func decode(_ data: [UInt8], minimumWidth: Int, minimumHeight: Int, maxPixels: Int,
-                       maxProgressiveScans: Int, shouldCancel: () -> Bool) throws(JPEGError) -> RGBImage {
+                       maxProgressiveScans: Int, pool: BufferPool = BufferPool(),
+                       shouldCancel: () -> Bool) throws(JPEGError) -> RGBImage {
         guard isJPEG(data) else { throw .notJPEG }
         if shouldCancel() { throw .cancelled }
         let result: Result<RGBImage, JPEGError> = data.withUnsafeBufferPointer { bytes in
             withCancellationProbe(shouldCancel) { probe in
                 do throws(JPEGError) {
-                    let decoder = try DecoderHandle(maxScans: maxProgressiveScans, probe: probe)
+                    let decoder = try DecoderHandle(maxScans: maxProgressiveScans, probe: probe, pool: pool)
                     return .success(try decode(bytes, with: decoder, minimumWidth: minimumWidth,
-                                               minimumHeight: minimumHeight, maxPixels: maxPixels,
+                                               minimumHeight: minimumHeight, maxPixels: maxPixels, pool: pool,
                                                shouldCancel: probe.shouldCancel))
                 } catch {
                     return .failure(error)
@@ -117,7 +120,7 @@ public enum JPEGDecoder {
     }
 
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, with decoder: DecoderHandle,
-                               minimumWidth: Int, minimumHeight: Int, maxPixels: Int,
+                               minimumWidth: Int, minimumHeight: Int, maxPixels: Int, pool: BufferPool,
                                shouldCancel: () -> Bool) throws(JPEGError) -> RGBImage {
         let (header, _) = try decoder.readHeader(bytes, saveEXIF: false)
         let width = Int(header.width), height = Int(header.height)
@@ -128,7 +131,7 @@ public enum JPEGDecoder {
         if shouldCancel() { throw .cancelled }
 
         // Every byte is written below: a pooled buffer, not zero-filled.
-        var pixels = BufferPool.shared.take(output.width * output.height * 3)
+        var pixels = pool.take(output.width * output.height * 3)
         let rgbStride = output.width * 3
         var row = 0
         if output.components == 3 {

@@ -61,14 +61,15 @@ public enum JPEGEncoder {
     /// A baseline JPEG of `image` at `quality` (1...100), with optimized Huffman tables; chroma is kept at full
     /// resolution from quality 90 up and halved both ways below.
     /// `shouldCancel` is asked between bands of rows and during the final passes; true throws `.cancelled`.
-    public static func encode(_ image: RGBImage, quality: Int,
+    public static func encode(_ image: RGBImage, quality: Int, pool: BufferPool = BufferPool(),
                               shouldCancel: () -> Bool = { false }) throws(JPEGError) -> [UInt8] {
-        try encode(image, options: Options(quality: quality), shouldCancel: shouldCancel)
+        try encode(image, options: Options(quality: quality), pool: pool, shouldCancel: shouldCancel)
     }
 
     /// A JPEG of `image` written as `options` says (backed by `jpeg_start_compress`, `jpeg_write_scanlines`
-    /// and `jpeg_finish_compress` into a buffer we own).
-    public static func encode(_ image: RGBImage, options: Options,
+    /// and `jpeg_finish_compress` into a buffer we own). libjpeg's large blocks (the coefficients of a
+    /// progressive or optimised encode) come from `pool`.
+    public static func encode(_ image: RGBImage, options: Options, pool: BufferPool = BufferPool(),
                               shouldCancel: () -> Bool = { false }) throws(JPEGError) -> [UInt8] {
         guard image.width > 0, image.height > 0 else {
             throw .unsupported("cannot write an empty \(image.width)x\(image.height) image")
@@ -79,7 +80,7 @@ public enum JPEGEncoder {
         if shouldCancel() { throw .cancelled }
         let result: Result<[UInt8], JPEGError> = withCancellationProbe(shouldCancel) { probe in
             do throws(JPEGError) {
-                let encoder = try EncoderHandle(probe: probe)
+                let encoder = try EncoderHandle(probe: probe, pool: pool)
                 return .success(try encode(image, options: options, with: encoder, shouldCancel: probe.shouldCancel))
             } catch {
                 return .failure(error)

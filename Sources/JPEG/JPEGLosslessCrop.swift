@@ -18,10 +18,6 @@ import Imaging
 ///   with part of an iMCU (`jpegtran -perfect` refuses it, `-trim` drops it): the crop then runs on into the
 ///   padding the file holds beyond that edge, to the end of the iMCU, and the page's clipping path hides it.
 public enum JPEGLosslessCrop {
-    /// How many of libjpeg's large blocks (a whole photo's coefficients, 4 MB or more) this process has taken
-    /// again from the buffer pool, instead of mapping new memory (CJPEGShim/large_blocks.c, JPEG/LargeBlocks.swift).
-    public static var largeBlocksReused: Int { Int(pb_jpeg_large_blocks_reused()) }
-
     /// A new JPEG file and the stored pixels it shows.
     public struct Output: Sendable, Equatable {
         public var bytes: [UInt8]
@@ -42,15 +38,17 @@ public enum JPEGLosslessCrop {
     /// Throws as decoding would for files that are corrupt or truncated (any libjpeg warning fails), too large
     /// (more than `maxPixels`), or when `shouldCancel` returns true (asked while reading and writing).
     /// `optimizeCoding` fits the Huffman tables to the blocks (one more pass over them, smaller files).
+    /// libjpeg's large blocks (the source's coefficients, the new file's) come from `pool`.
     public static func crop(_ data: [UInt8], region: JPEGRegion, orientation: Orientation, maxPixels: Int,
-                            optimizeCoding: Bool = true,
+                            optimizeCoding: Bool = true, pool: BufferPool = BufferPool(),
                             shouldCancel: () -> Bool = { false }) throws(JPEGError) -> Result {
         guard JPEGDecoder.isJPEG(data) else { throw .notJPEG }
         if shouldCancel() { throw .cancelled }
         let result: Swift.Result<Result, JPEGError> = data.withUnsafeBufferPointer { bytes in
             withCancellationProbe(shouldCancel) { probe in
                 do throws(JPEGError) {
-                    let transcoder = try TranscoderHandle(maxScans: JPEGDecoder.maximumProgressiveScans, probe: probe)
+                    let transcoder = try TranscoderHandle(maxScans: JPEGDecoder.maximumProgressiveScans, probe: probe,
+                                                          pool: pool)
                     let layout = try transcoder.readHeader(bytes)
                     let width = Int(layout.width), height = Int(layout.height)
                     guard width * height <= maxPixels else {

@@ -1,5 +1,6 @@
 import CJPEG  // Trap: never called from Swift, but only a Swift import of it links libjpeg (module map `link "jpeg"`)
 import CJPEGShim
+import Imaging
 
 // The only file that touches CJPEGShim's handles: each C handle is owned by one final class that frees it in
 // deinit, and every C call goes through a method of that class, so the handle outlives the call.
@@ -25,21 +26,32 @@ func withCancellationProbe<R>(_ shouldCancel: () -> Bool, _ body: (CancellationP
     }
 }
 
+/// Runs `body` with the C description of `lender`'s blocks (nil without a lender), which the handle being
+/// created copies.
+private func withLargeBlocks<R>(of lender: LargeBlockLender?, _ body: (UnsafePointer<pb_large_blocks>?) -> R) -> R {
+    guard let lender else { return body(nil) }
+    return withUnsafePointer(to: lender.blocks) { body($0) }
+}
+
 /// One `pb_jpeg_decoder` (a `jpeg_decompress_struct` with our error manager), freed in deinit.
 final class DecoderHandle {
     private let raw: OpaquePointer
-    /// Kept alive here because the C side holds a raw pointer to it.
+    /// Kept alive here because the C side holds raw pointers to them.
     private let probe: CancellationProbe?
+    private let lender: LargeBlockLender?
 
-    /// `pb_jpeg_decoder_create`; `maxScans` bounds progressive scans (0: no bound).
-    init(maxScans: Int, probe: CancellationProbe?) throws(JPEGError) {
-        LargeBlocks.install()
-        guard let raw = pb_jpeg_decoder_create(Int32(clamping: maxScans), probe == nil ? nil : cancellationCallback,
-                                               probe?.context) else {
-            throw .unsupported("not enough memory to start a JPEG decoder")
+    /// `pb_jpeg_decoder_create`; `maxScans` bounds progressive scans (0: no bound). libjpeg's large blocks come
+    /// from `pool` (none: malloc's, for a handle that only reads headers).
+    init(maxScans: Int, probe: CancellationProbe?, pool: BufferPool?) throws(JPEGError) {
+        let lender = pool.map(LargeBlockLender.init)
+        let made = withLargeBlocks(of: lender) { blocks in
+            pb_jpeg_decoder_create(Int32(clamping: maxScans), probe == nil ? nil : cancellationCallback,
+                                   probe?.context, blocks)
         }
+        guard let raw = made else { throw .unsupported("not enough memory to start a JPEG decoder") }
         self.raw = raw
         self.probe = probe
+        self.lender = lender
     }
 
     deinit { pb_jpeg_decoder_destroy(raw) }
@@ -129,16 +141,20 @@ final class DecoderHandle {
 /// One `pb_jpeg_encoder` (a `jpeg_compress_struct` writing to a buffer it owns), freed in deinit.
 final class EncoderHandle {
     private let raw: OpaquePointer
-    /// Kept alive here because the C side holds a raw pointer to it.
+    /// Kept alive here because the C side holds raw pointers to them.
     private let probe: CancellationProbe?
+    private let lender: LargeBlockLender
 
-    init(probe: CancellationProbe?) throws(JPEGError) {
-        LargeBlocks.install()
-        guard let raw = pb_jpeg_encoder_create(probe == nil ? nil : cancellationCallback, probe?.context) else {
-            throw .unsupported("not enough memory to start a JPEG encoder")
+    /// libjpeg's large blocks (a multi-pass encode's coefficients) come from `pool`.
+    init(probe: CancellationProbe?, pool: BufferPool) throws(JPEGError) {
+        let lender = LargeBlockLender(pool: pool)
+        let made = withLargeBlocks(of: lender) { blocks in
+            pb_jpeg_encoder_create(probe == nil ? nil : cancellationCallback, probe?.context, blocks)
         }
+        guard let raw = made else { throw .unsupported("not enough memory to start a JPEG encoder") }
         self.raw = raw
         self.probe = probe
+        self.lender = lender
     }
 
     deinit { pb_jpeg_encoder_destroy(raw) }
@@ -173,18 +189,22 @@ final class EncoderHandle {
 /// manager, for copying coefficients), freed in deinit.
 final class TranscoderHandle {
     private let raw: OpaquePointer
-    /// Kept alive here because the C side holds a raw pointer to it.
+    /// Kept alive here because the C side holds raw pointers to them.
     private let probe: CancellationProbe?
+    private let lender: LargeBlockLender
 
-    /// `pb_jpeg_transcoder_create`; `maxScans` bounds progressive scans (0: no bound).
-    init(maxScans: Int, probe: CancellationProbe?) throws(JPEGError) {
-        LargeBlocks.install()
-        guard let raw = pb_jpeg_transcoder_create(Int32(clamping: maxScans),
-                                                  probe == nil ? nil : cancellationCallback, probe?.context) else {
-            throw .unsupported("not enough memory to start a JPEG transcoder")
+    /// `pb_jpeg_transcoder_create`; `maxScans` bounds progressive scans (0: no bound). libjpeg's large blocks
+    /// (every coefficient of the source, the new file's) come from `pool`.
+    init(maxScans: Int, probe: CancellationProbe?, pool: BufferPool) throws(JPEGError) {
+        let lender = LargeBlockLender(pool: pool)
+        let made = withLargeBlocks(of: lender) { blocks in
+            pb_jpeg_transcoder_create(Int32(clamping: maxScans), probe == nil ? nil : cancellationCallback,
+                                      probe?.context, blocks)
         }
+        guard let raw = made else { throw .unsupported("not enough memory to start a JPEG transcoder") }
         self.raw = raw
         self.probe = probe
+        self.lender = lender
     }
 
     deinit { pb_jpeg_transcoder_destroy(raw) }

@@ -90,14 +90,14 @@ public enum PNGDecoder {
     ///
     /// Refuses an image of more than `maxPixels` pixels from its header, before any pixel buffer exists.
     /// Calls `shouldCancel` before each band of `rowsPerBand` rows (for an interlaced image, in every one
-    /// of its seven passes) and throws `.cancelled` as soon as it returns true.
-    public static func decode(_ data: [UInt8], maxPixels: Int,
+    /// of its seven passes) and throws `.cancelled` as soon as it returns true. The pixels come from `pool`.
+    public static func decode(_ data: [UInt8], maxPixels: Int, pool: BufferPool = BufferPool(),
                               shouldCancel: () -> Bool = { false }) throws(PNGError) -> RGBImage {
-        try decode(data, maxPixels: maxPixels, ownRows: true, shouldCancel: shouldCancel)
+        try decode(data, maxPixels: maxPixels, ownRows: true, pool: pool, shouldCancel: shouldCancel)
     }
 
     /// `ownRows: false` reads every image through libpng (tests compare the two readers).
-    static func decode(_ data: [UInt8], maxPixels: Int, ownRows: Bool,
+    static func decode(_ data: [UInt8], maxPixels: Int, ownRows: Bool, pool: BufferPool = BufferPool(),
                        shouldCancel: () -> Bool = { false }) throws(PNGError) -> RGBImage {
         try PNGReadSession.with(data) { (session) throws(PNGError) in
             let info = try session.readHeader()
@@ -106,16 +106,17 @@ public enum PNGDecoder {
                 throw .tooLarge(width: info.width, height: info.height, limit: maxPixels)
             }
             if shouldCancel() { throw .cancelled }
-            if ownRows, let pixels = try PNGRows.decode(data, info: info, rowsPerBand: rowsPerBand,
+            if ownRows, let pixels = try PNGRows.decode(data, info: info, rowsPerBand: rowsPerBand, pool: pool,
                                                         shouldCancel: shouldCancel) {
                 return RGBImage(width: info.width, height: info.height, pixels: pixels)
             }
             let passes = try session.startDecode()
             let pixels: [UInt8]
             if passes == 1 {
-                pixels = try readProgressive(session, info: info, shouldCancel: shouldCancel)
+                pixels = try readProgressive(session, info: info, pool: pool, shouldCancel: shouldCancel)
             } else {
-                pixels = try readInterlaced(session, info: info, passes: passes, shouldCancel: shouldCancel)
+                pixels = try readInterlaced(session, info: info, passes: passes, pool: pool,
+                                            shouldCancel: shouldCancel)
             }
             try session.finish()
             return RGBImage(width: info.width, height: info.height, pixels: pixels)
@@ -123,11 +124,11 @@ public enum PNGDecoder {
     }
 
     /// Rows in file order: one band of RGBA at a time, composited into the RGB result as it comes.
-    private static func readProgressive(_ session: PNGReadSession, info: PNGInfo,
+    private static func readProgressive(_ session: PNGReadSession, info: PNGInfo, pool: BufferPool,
                                         shouldCancel: () -> Bool) throws(PNGError) -> [UInt8] {
         let width = info.width, height = info.height
         // Every row is composited into `rgb` below: a pooled buffer, not zero-filled.
-        var rgb = BufferPool.shared.take(width * height * 3)
+        var rgb = pool.take(width * height * 3)
         var band = [UInt8](repeating: 0, count: width * 4 * min(rowsPerBand, height))
         var row = 0
         while row < height {
@@ -145,11 +146,11 @@ public enum PNGDecoder {
     }
 
     /// Adam7: every pass refines the same full RGBA image, so it is kept whole until the last pass.
-    private static func readInterlaced(_ session: PNGReadSession, info: PNGInfo, passes: Int,
+    private static func readInterlaced(_ session: PNGReadSession, info: PNGInfo, passes: Int, pool: BufferPool,
                                        shouldCancel: () -> Bool) throws(PNGError) -> [UInt8] {
         let width = info.width, height = info.height
         // Adam7's seven passes write every pixel once between them, so neither buffer needs zero-filling.
-        var rgba = BufferPool.shared.take(width * height * 4)
+        var rgba = pool.take(width * height * 4)
         for _ in 0..<passes {
             var row = 0
             while row < height {
@@ -159,13 +160,13 @@ public enum PNGDecoder {
                 row += count
             }
         }
-        var rgb = BufferPool.shared.take(width * height * 3)
+        var rgb = pool.take(width * height * 3)
         rgb.withUnsafeMutableBufferPointer { out in
             rgba.withUnsafeBufferPointer { source in
                 compositeOverWhite(source, into: out, firstPixel: 0, pixelCount: width * height)
             }
         }
-        BufferPool.shared.giveBack(rgba)
+        pool.giveBack(rgba)
         return rgb
     }
 

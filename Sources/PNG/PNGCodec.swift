@@ -44,11 +44,12 @@ public struct PNGCodec: ImageCodec {
         }]
     }
 
-    public func decode(_ source: any ByteSource, _ request: DecodeRequest,
+    public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         let bytes = try source.readAll()
         do throws(PNGError) {
-            let image = try PNGDecoder.decode(bytes, maxPixels: request.maxPixels, shouldCancel: shouldCancel)
+            let image = try PNGDecoder.decode(bytes, maxPixels: request.maxPixels, pool: pool,
+                                              shouldCancel: shouldCancel)
             return DecodedImage(image: image, storedWidth: image.width, storedHeight: image.height,
                                 covers: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)),
                                 scale: 1)

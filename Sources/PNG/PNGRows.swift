@@ -11,8 +11,8 @@ enum PNGRows {
     }
 
     /// The image as RGB (alpha composited over white), or nil when this reader does not take it (an RGB image
-    /// with a tRNS colour key, or no memory for its two rows): then libpng decodes it.
-    static func decode(_ data: [UInt8], info: PNGInfo, rowsPerBand: Int,
+    /// with a tRNS colour key, or no memory for its two rows): then libpng decodes it. The pixels come from `pool`.
+    static func decode(_ data: [UInt8], info: PNGInfo, rowsPerBand: Int, pool: BufferPool,
                        shouldCancel: () -> Bool) throws(PNGError) -> [UInt8]? {
         guard handles(info) else { return nil }
         let width = info.width, height = info.height
@@ -29,7 +29,7 @@ enum PNGRows {
             do throws(PNGError) {
                 var failure: PNGError?
                 // Every byte is written by the rows below before anyone reads it: a pooled buffer.
-                let rgb = BufferPool.shared.array(count: rowBytes * height) { buffer, initialized in
+                let rgb = pool.array(count: rowBytes * height) { buffer, initialized in
                     var row = 0
                     do throws(PNGError) {
                         while row < height {

@@ -16,6 +16,11 @@ public struct PhotoReport: Sendable {
     public var cropShare: Double?
     /// The part of the upright photo shown, in its full-resolution pixels, once the final plan is made.
     public var crop: Rect?
+    /// Where its crop was placed from, and whether a region its metadata marks is not whole in it.
+    public var cropSource: CropSource?
+    public var cutsRegion: Bool?
+    /// How many faces, pets and focus points its metadata marks (usable ones), once probed.
+    public var regionCount = 0
     /// True when the book embeds the photo's own JPEG bytes (its orientation and crop applied by the page),
     /// false when it embeds a re-encoded render; nil when the photo is not in the book.
     public var passThrough: Bool?
@@ -43,6 +48,8 @@ extension PhotoReport {
         page = number
         cell = placed.cell
         cropShare = placed.cropShare
+        cropSource = placed.cropSource
+        cutsRegion = placed.cutsRegion
         pixelWidth = placed.pixelWidth
         pixelHeight = placed.pixelHeight
         effectiveDPI = placed.effectiveDPI

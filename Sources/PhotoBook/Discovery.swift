@@ -15,9 +15,12 @@ public struct PhotoFile: Sendable, Equatable {
     /// The file to read: `path` itself, but for a page of a multi-page file, whose `path` names the page
     /// ("scan.tif (page 2 of 3)") in messages, the report and the book's order.
     public var filePath: String
+    /// The XMP sidecar beside the file (`IMG_1.jpg.xmp` or `IMG_1.xmp`), whose words and regions go ahead of the
+    /// photo's own; nil when it has none.
+    public var sidecar: String?
 
     public init(path: String, format: ImageFormat?, id: FileSystem.FileID, inputGroup: Int = 0, isNamed: Bool = false,
-                picture: Int = 0, filePath: String? = nil) {
+                picture: Int = 0, filePath: String? = nil, sidecar: String? = nil) {
         self.path = path
         self.format = format
         self.id = id
@@ -25,6 +28,7 @@ public struct PhotoFile: Sendable, Equatable {
         self.isNamed = isNamed
         self.picture = picture
         self.filePath = filePath ?? path
+        self.sidecar = sidecar
     }
     /// The photos of one folder input share a group, and so do photos named one after another on the command
     /// line with no folder between them; groups are numbered in command-line order (`PhotoOrder` sorts by it).
@@ -155,6 +159,16 @@ public struct Discovery: Sendable {
     /// camera's small preview. Their names say what they are.
     static let rawExtensions: Set<String> = ["dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf", "srw", "pef"]
 
+    /// Why a file called like a camera raw file is not put in the book, nil for any other name: found in a
+    /// folder it is skipped with this reason; named on the command line it fails by name with it, like any photo
+    /// that cannot be read (read as a TIFF, its first directory would be the camera's preview).
+    static func rawRefusal(_ path: String) -> String? {
+        let ext = fileExtension(path)
+        guard rawExtensions.contains(ext) else { return nil }
+        return "\(ext.uppercased()) camera raw files are not supported (photobook reads \(ImageFormat.names): "
+            + "export the photo as one of those)"
+    }
+
     static func sameFolder(_ path: String, _ first: String) -> String {
         path == first ? "listed twice, included once" : "same folder as \(first), included once"
     }
@@ -169,9 +183,11 @@ public struct Discovery: Sendable {
     private mutating func consider(file path: String, status: FileSystem.Status, named: Bool,
                                    seen: inout [FileSystem.FileID: String]) {
         let ext = Self.fileExtension(path)
+        // A sidecar named on the command line came with its photo (`photos/*`): it is never a photo itself.
+        let isSidecar = ext == "xmp"
         // A file named on the command line or called like a photo is a photo its owner expects: if it cannot be
         // read it fails by name when the book is built (left out, or failing a --strict build), never silently.
-        let promisesPhoto = named || ImageFormat.fileExtensions.contains(ext)
+        let promisesPhoto = named && !isSidecar || ImageFormat.fileExtensions.contains(ext)
         if promisesPhoto || Self.otherImageExtensions.contains(ext) { inputIDs.insert(status.id) }
         guard status.kind == .regular else {
             // A FIFO or device is never read here (reading one could block for ever): the probe refuses it.
@@ -196,13 +212,14 @@ public struct Discovery: Sendable {
         }
         let format = ImageFormat(sniffing: prefix)
         if format != nil { inputIDs.insert(status.id) }
-        if !promisesPhoto && Self.rawExtensions.contains(ext) {
-            warnings.append((path, "\(ext.uppercased()) camera raw files are not supported (photobook reads "
-                             + "\(ImageFormat.names): export the photo as one of those), skipped"))
+        if !promisesPhoto, let refusal = Self.rawRefusal(path) {
+            warnings.append((path, refusal + ", skipped"))
             return
         }
         if format == nil && !promisesPhoto {
-            if Self.otherImageExtensions.contains(ext) {
+            if isSidecar {
+                notes.append((path, Self.sidecarNote(path)))
+            } else if Self.otherImageExtensions.contains(ext) {
                 warnings.append((path, "\(ext.uppercased()) images are not supported (photobook reads \(ImageFormat.names)), skipped"))
             } else {
                 notes.append((path, (OtherFileKind(sniffing: prefix).map { "\($0)" } ?? "not an image photobook reads")
@@ -210,7 +227,8 @@ public struct Discovery: Sendable {
             }
             return
         }
-        include(path, format: format, id: status.id, seen: &seen)
+        // A raw file named on the command line fails by its name's reason: its pages are not photos.
+        include(path, format: Self.rawRefusal(path) == nil ? format : nil, id: status.id, seen: &seen)
     }
 
     /// Adds a photo, unless the same file was already included.
@@ -222,14 +240,15 @@ public struct Discovery: Sendable {
         }
         seen[id] = path
         let pictures = format.map { Self.pictureCount(of: path, codec: $0.codec) } ?? 1
+        let sidecar = Self.sidecar(of: path)
         guard pictures > 1 else {
-            photos.append(PhotoFile(path: path, format: format, id: id))
+            photos.append(PhotoFile(path: path, format: format, id: id, sidecar: sidecar))
             return
         }
         // A multi-page TIFF: one photo per page, in page order, each named by its page.
         for picture in 0..<pictures {
             photos.append(PhotoFile(path: "\(path) (page \(picture + 1) of \(pictures))", format: format, id: id,
-                                    picture: picture, filePath: path))
+                                    picture: picture, filePath: path, sidecar: sidecar))
         }
     }
 

@@ -77,8 +77,7 @@ extension Planner {
         let bottom = band > 0 ? content.y + band : fill ? bleedBox.y : content.y
         let top = headingArea.map { $0.y + $0.height } ?? (fill ? bleedBox.y + bleedBox.height : content.y + content.height)
         guard top - bottom >= LayoutOptions.minimumContentSide else { return nil }
-        var halves = Spreads.halves(photo.id, width: photo.width, height: photo.height,
-                                    vertical: (bottom, top), options: options)
+        var halves = Spreads.halves(photo, vertical: (bottom, top), options: options)
         // The caption is the photo's, set on the right-hand page.
         halves[1].caption = caption
         return [PlannedPage(kind: .spreadHalf(.left), size: options.mediaSize, photos: [halves[0]]),

@@ -74,11 +74,12 @@ public enum Planner {
                   pages[number].kind != .blank, let area = options.area(onPage: number + 1) else { continue }
             pages[number].pageNumber = text.pageNumber(number + 1, area: area)
         }
-        // A crop moves towards its photo's focus point (a description's), on every page the photo is on.
-        for page in pages.indices {
+        // Each crop goes where the crop rule says, on every page the photo is on, once its cell is final (a cell
+        // that grew into the bleed has a crop of another shape). A spread's halves were placed as one picture.
+        for page in pages.indices where pages[page].spread == nil {
             for slot in pages[page].photos.indices {
-                guard let photo = byID[pages[page].photos[slot].photo], let point = photo.focus else { continue }
-                pages[page].photos[slot].focus(on: point, width: photo.width, height: photo.height)
+                guard let photo = byID[pages[page].photos[slot].photo] else { continue }
+                pages[page].photos[slot].aim(at: photo, mode: options.crop)
             }
         }
         var plan = BookPlan(pages: pages)

@@ -10,11 +10,13 @@ public struct PhotoInfo: Sendable, Equatable {
     public var storedWidth: Int
     public var storedHeight: Int
     public var orientation: Orientation
-    /// When the photo was taken, from EXIF DateTimeOriginal with SubSecTimeOriginal and OffsetTimeOriginal
-    /// (a PNG's eXIf chunk alike); nil when it has none that is a real date. `localText` is the camera's own
+    /// When the photo was taken: its XMP sidecar's exif:DateTimeOriginal or photoshop:DateCreated, else EXIF
+    /// DateTimeOriginal with SubSecTimeOriginal and OffsetTimeOriginal (a PNG's eXIf chunk alike); nil when it has
+    /// none that is a real date. `localText` is the camera's own
     /// reading, for captions; `PhotoOrder` orders by it.
     public var captureDate: CaptureDate?
-    /// What the photo shows in its owner's words: EXIF ImageDescription, else XMP dc:description (x-default).
+    /// What the photo shows in its owner's words: its XMP sidecar's dc:description or dc:title, else EXIF
+    /// ImageDescription, else XMP dc:description (x-default).
     ///
     /// EXIF wins when both are there, as the Metadata Working Group's guidelines have readers do (editors that
     /// follow them write both alike); a camera's stock text ("OLYMPUS DIGITAL CAMERA") does not count as one,
@@ -30,6 +32,8 @@ public struct PhotoInfo: Sendable, Equatable {
     public var colorProfile: ColorProfile?
     /// Why the photo's ICC profile cannot be used (the photo is then taken as sRGB): a warning for the report.
     public var colorProfileProblem: String?
+    /// The faces, pets and focus points its XMP sidecar, else its own XMP, marks, in the upright picture.
+    public var regions: [PhotoRegion] = []
     /// What its codec had to say of the photo, for a warning ("animated WebP: only its first frame is used").
     public var warnings: [String] = []
     /// What its codec noticed, for `--verbose` only (a library's warnings about a file it could read).
@@ -79,6 +83,7 @@ public enum Probe {
 
     /// The headers of the photo `source` holds: its format from its first bytes, then what its codec reads.
     static func probe(_ photo: PhotoFile, source file: any ByteSource, maxPixels: Int) throws(PhotoError) -> PhotoInfo {
+        if let refusal = Discovery.rawRefusal(photo.filePath) { throw PhotoError(refusal) }
         // One read for the signature and, for most formats, the whole header.
         let source: PrefixCachedSource, signature: [UInt8]
         do throws(CodecError) {
@@ -109,11 +114,17 @@ public enum Probe {
         case .exif: orientation = Orientation(exifValue: metadata.orientation)
         case .fixed(let fixed): orientation = fixed
         }
+        var warnings: [String] = []
+        let sidecar = photo.sidecar.flatMap { Sidecar.read($0, warnings: &warnings) }
         var info = PhotoInfo(file: photo, storedWidth: width, storedHeight: height, orientation: orientation,
-                             captureDate: header.captureDate ?? metadata.captureDate,
-                             description: header.description ?? metadata.imageDescription
+                             captureDate: sidecar?.captureDate ?? header.captureDate ?? metadata.captureDate,
+                             description: sidecar?.caption ?? header.description ?? metadata.imageDescription
                                  ?? header.xmp.flatMap(XMP.description(inPacket:)),
                              format: format, formatDetail: header.detail, isEmbeddableAsIs: header.isEmbeddableAsIs)
+        // A HEIF's regions are taken as on the picture it decodes to (its own transformations applied), as its
+        // orientation is: no sample was at hand to say otherwise.
+        info.regions = regions(sidecar: sidecar, ownXMP: header.xmp, storedWidth: width, storedHeight: height,
+                               orientation: orientation, warnings: &warnings)
         switch header.colorProfile {
         case .profile(let bytes)?:
             switch ColorProfile.check(bytes, components: header.colorComponents) {
@@ -126,7 +137,7 @@ public enum Probe {
         case .unusable(let reason)?: info.colorProfileProblem = reason
         case nil: break
         }
-        info.warnings = header.warnings
+        info.warnings = header.warnings + warnings
         info.notes = header.notes
         return info
     }

@@ -115,6 +115,7 @@ struct BuildCommand {
                        .fit: "show the whole photo, as large as its cell allows",
                    ]), default: "fill", section: .page, report: ["fit"], help: "how a photo meets its cell on the page",
                    \.options.layout.fit),
+            CropGroup.crop(\.options.layout.crop),
             PrintGroup.dpi(\.options.layout.dpiWhole),
             PrintGroup.quality(\.options.quality),
             .flag("keep-originals", section: .photos,
@@ -129,8 +130,8 @@ struct BuildCommand {
                    help: "a photo for the title page, under the title (needs --title); not repeated in the book",
                    \.coverPhoto),
             .value("captions", .choice(metavar: "SOURCE", [
-                       .auto: "a sidecar text file beside the photo (IMG_1.jpg.txt or IMG_1.txt), else the photo's "
-                           + "own description",
+                       .auto: "a sidecar text file beside the photo (IMG_1.jpg.txt or IMG_1.txt), else its XMP "
+                           + "sidecar's description or title (IMG_1.jpg.xmp or IMG_1.xmp), else the photo's own description",
                        .name: "the file name without its extension",
                        .date: "the capture date",
                        .none: "no captions",

@@ -12,6 +12,7 @@ struct CoverCommand {
     var bleed = 0.0
     /// `--safety`; nil for `defaultSafety`.
     var safety: Double?
+    var crop = CropMode.auto
     var dpi = 300
     var quality = 90
     var title: String?
@@ -47,6 +48,7 @@ struct CoverCommand {
                        + "--interior-pages)", \.paperPPI),
             PageGroup.bleed(\.bleed),
             PageGroup.safety(\.safety),
+            CropGroup.crop(\.crop),
             PrintGroup.dpi(\.dpi),
             PrintGroup.quality(\.quality),
             TextGroup.title(\.title),

@@ -12,6 +12,11 @@ enum CoverSummary {
             listParts(geometry, say: say)
             for photo in report.photos {
                 guard let dpi = photo.effectiveDPI, let w = photo.pixelWidth, let h = photo.pixelHeight else { continue }
+                if let share = photo.cropShare {
+                    say.note(Summary.cropped(share, from: photo.cropSource ?? .centre,
+                                             cutsRegion: photo.regionCount > 0 && photo.cutsRegion == true),
+                             path: photo.path)
+                }
                 let text = "\(w)x\(h) pixels, prints at \(Int(dpi.rounded())) dpi"
                 if dpi < options.dpi * 0.75 {
                     say.warning("only \(text), below the \(Int(options.dpi)) dpi asked for", path: photo.path)

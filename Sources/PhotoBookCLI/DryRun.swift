@@ -41,7 +41,7 @@ enum DryRun {
                 let path = files[photo.photo.index].path
                 let cell = photo.cell
                 out += "  \(path): \(Summary.place(of: cell, trim: trim)), "
-                    + String(format: "%.1f%% cropped", photo.cropShare * 100)
+                    + Summary.cropped(photo.cropShare, from: photo.cropSource, cutsRegion: photo.cutsRegion)
                     + ", \(photo.pixelWidth)x\(photo.pixelHeight) pixels at \(Int(photo.effectiveDPI.rounded())) dpi"
                 if let caption = photo.caption { out += ", caption \(quote(caption.lines.joined(separator: " ")))" }
                 out += "\n"

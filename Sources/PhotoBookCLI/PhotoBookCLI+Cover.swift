@@ -23,6 +23,7 @@ extension PhotoBookCLI {
         var options = CoverOptions(geometry: command.geometry)
         options.dpi = Double(command.dpi)
         options.quality = command.quality
+        options.crop = command.crop
         options.temporaryDirectory = run.environment.temporaryDirectory
         // The same reproducible dates as a book's (issue 12): the cover is printed beside it.
         let render: RenderRun

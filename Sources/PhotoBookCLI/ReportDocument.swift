@@ -58,6 +58,12 @@ struct ReportDocument: Codable, Equatable {
         var crop: Box?
         /// The share of the photo's area the crop leaves out, 0 to 1.
         var cropShare: Double?
+        /// Where a crop that leaves something out was placed from: `regions`, `description` or `centre`.
+        var cropFrom: String?
+        /// How many faces, pets and focus points the photo's metadata marks, when it marks any; and whether one of
+        /// them is not whole in the crop.
+        var regions: Int?
+        var regionCut: Bool?
         /// The pixels embedded, and the density they print at.
         var pixelWidth: Int?
         var pixelHeight: Int?
@@ -119,7 +125,11 @@ struct ReportDocument: Codable, Equatable {
             return Photo(index: index, path: photo.path, outcome: outcome, reason: reason, page: photo.page,
                          cell: photo.cell.map { Box(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
                          crop: photo.crop.map { Box(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
-                         cropShare: photo.cropShare, pixelWidth: placed ? photo.pixelWidth : nil,
+                         cropShare: photo.cropShare,
+                         cropFrom: placed && (photo.cropShare ?? 0) > 0 ? photo.cropSource?.rawValue : nil,
+                         regions: photo.regionCount > 0 ? photo.regionCount : nil,
+                         regionCut: placed && photo.regionCount > 0 ? photo.cutsRegion : nil,
+                         pixelWidth: placed ? photo.pixelWidth : nil,
                          pixelHeight: placed ? photo.pixelHeight : nil,
                          effectiveDPI: placed ? photo.effectiveDPI : nil, passThrough: photo.passThrough,
                          losslessCrop: photo.losslessCrop, caption: photo.caption, format: photo.format,
@@ -169,6 +179,7 @@ struct ReportOptions: Codable, Equatable {
     var gap: Double
     var maxPerPage: Int
     var fit: String
+    var crop: String
     var dpi: Double
     var quality: Int
     var keepOriginals: Bool
@@ -209,6 +220,7 @@ struct ReportOptions: Codable, Equatable {
         gap = layout.gap
         maxPerPage = layout.maxPerPage
         fit = layout.fit.rawValue
+        crop = layout.crop.rawValue
         dpi = layout.dpi
         quality = options.quality
         keepOriginals = layout.keepOriginals

@@ -58,11 +58,27 @@ enum Summary {
                     say.note("  \(photo.path): continued from page \(first)")
                     continue
                 }
-                let crop = photo.cropShare.map { String(format: "%.1f%% cropped", $0 * 100) } ?? "uncropped"
+                let crop = photo.cropShare.map {
+                    cropped($0, from: photo.cropSource ?? .centre, cutsRegion: photo.cutsRegion ?? false)
+                } ?? "uncropped"
                 let dpi = photo.effectiveDPI.map { "\(formatDPI($0)) dpi" } ?? ""
                 say.note("  \(photo.path): \(place(of: cell, trim: trim)), \(crop), \(dpi)")
             }
         }
+    }
+
+    /// `12.5% cropped around its regions`: the share cropped away and where the crop was placed from (nothing
+    /// when nothing is cropped), and whether a region the photo marks is not whole on the page.
+    static func cropped(_ share: Double, from source: CropSource, cutsRegion: Bool) -> String {
+        var text = String(format: "%.1f%% cropped", share * 100)
+        if share > 0 {
+            switch source {
+            case .regions: text += " around its regions"
+            case .description: text += " on its focus point"
+            case .centre: text += " from the centre"
+            }
+        }
+        return text + (cutsRegion ? ", not every marked region whole" : "")
     }
 
     /// Names the photos that print well below the target density: each one when there are a few, else a count

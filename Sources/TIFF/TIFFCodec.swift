@@ -114,7 +114,7 @@ public struct TIFFCodec: ImageCodec {
         return header
     }
 
-    public func decode(_ source: any ByteSource, _ request: DecodeRequest,
+    public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         let file = try TIFFFile(source)
         var page = try TIFFPage(file)
@@ -161,7 +161,7 @@ public struct TIFFCodec: ImageCodec {
         let reader = TIFFBandReader(file: file, page: page, region: region, converter: converter)
         do throws(CodecError) {
             try reader.read(shouldCancel: shouldCancel) { row in
-                if shrink == nil { shrink = BoxShrink(region: region, factor: factor) }
+                if shrink == nil { shrink = BoxShrink(region: region, factor: factor, pool: pool) }
                 shrink!.add(row: row)
             }
         } catch {

@@ -62,7 +62,7 @@ public struct WebPCodec: ImageCodec {
         return [header]
     }
 
-    public func decode(_ source: any ByteSource, _ request: DecodeRequest,
+    public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         guard request.picture == 0 else { throw .failed("a WebP holds one picture, not \(request.picture + 1)") }
         if shouldCancel() { throw .cancelled }
@@ -75,7 +75,7 @@ public struct WebPCodec: ImageCodec {
         }
         if features.has_animation != 0 {
             return try decodeFirstFrame(source, layout, canvasWidth: width, canvasHeight: height, request,
-                                        shouldCancel: shouldCancel)
+                                        pool: pool, shouldCancel: shouldCancel)
         }
         guard let range = layout.still, let bitstream = layout.bitstream else {
             throw .failed("corrupt WebP (no image data)")
@@ -90,7 +90,7 @@ public struct WebPCodec: ImageCodec {
         // Trap: a lossless bitstream's alpha bit is only a hint (the VP8L spec says so) and libwebp writes the
         // pixels' real alpha all the same (bad_palette_index.webp is transparent with the bit clear): always RGBA.
         let hasAlpha = features.has_alpha != 0 || bitstream.lossless
-        let image = try Self.decode(bytes, plan: plan, hasAlpha: hasAlpha, shouldCancel: shouldCancel)
+        let image = try Self.decode(bytes, plan: plan, hasAlpha: hasAlpha, pool: pool, shouldCancel: shouldCancel)
         return DecodedImage(image: image, storedWidth: width, storedHeight: height,
                             covers: Rect(x: Double(plan.covers.x), y: Double(plan.covers.y),
                                          width: Double(plan.covers.width), height: Double(plan.covers.height)),
@@ -99,8 +99,8 @@ public struct WebPCodec: ImageCodec {
 
     // MARK: - Still pictures
 
-    /// Decodes `plan` of the bitstream in `bytes` as 8-bit RGB in a pooled buffer, alpha composited over white.
-    static func decode(_ bytes: [UInt8], plan: WebPDecodePlan, hasAlpha: Bool,
+    /// Decodes `plan` of the bitstream in `bytes` as 8-bit RGB in a buffer from `pool`, alpha composited over white.
+    static func decode(_ bytes: [UInt8], plan: WebPDecodePlan, hasAlpha: Bool, pool: BufferPool,
                        shouldCancel: () -> Bool) throws(CodecError) -> RGBImage {
         let options = WebPIncrementalDecoder.Options(crop: plan.crop, scaledWidth: plan.scaledWidth,
                                                      scaledHeight: plan.scaledHeight, hasAlpha: hasAlpha)
@@ -109,9 +109,9 @@ public struct WebPCodec: ImageCodec {
         let direct = !hasAlpha && keep.width == decodedWidth && keep.height == decodedHeight
         // Every byte of the buffer is written by libwebp (or by the copy below) before it is read: pooled.
         let decoded = try Self.decodePooled(bytes, options, byteCount: decodedWidth * decodedHeight * options.bytesPerPixel,
-                                            shouldCancel: shouldCancel)
+                                            pool: pool, shouldCancel: shouldCancel)
         if direct { return RGBImage(width: decodedWidth, height: decodedHeight, pixels: decoded) }
-        var rgb = BufferPool.shared.take(keep.width * keep.height * 3)
+        var rgb = pool.take(keep.width * keep.height * 3)
         decoded.withUnsafeBufferPointer { source in
             rgb.withUnsafeMutableBufferPointer { out in
                 let stride = decodedWidth * options.bytesPerPixel
@@ -126,15 +126,15 @@ public struct WebPCodec: ImageCodec {
                 }
             }
         }
-        BufferPool.shared.giveBack(decoded)
+        pool.giveBack(decoded)
         return RGBImage(width: keep.width, height: keep.height, pixels: rgb)
     }
 
-    /// `bytes` decoded as `options` say into a pooled buffer of `byteCount` bytes, which goes back to the pool
+    /// `bytes` decoded as `options` say into a buffer of `byteCount` bytes from `pool`, which goes back to it
     /// when the decode fails or is cancelled.
     static func decodePooled(_ bytes: [UInt8], _ options: WebPIncrementalDecoder.Options, byteCount: Int,
-                             shouldCancel: () -> Bool) throws(CodecError) -> [UInt8] {
-        var pixels = BufferPool.shared.take(byteCount)
+                             pool: BufferPool, shouldCancel: () -> Bool) throws(CodecError) -> [UInt8] {
+        var pixels = pool.take(byteCount)
         let result: Result<Void, CodecError> = bytes.withUnsafeBufferPointer { input in
             pixels.withUnsafeMutableBufferPointer { output in
                 Result { () throws(CodecError) in
@@ -143,7 +143,7 @@ public struct WebPCodec: ImageCodec {
             }
         }
         if case .failure(let error) = result {
-            BufferPool.shared.giveBack(pixels)
+            pool.giveBack(pixels)
             throw error
         }
         return pixels
@@ -159,7 +159,8 @@ public struct WebPCodec: ImageCodec {
     /// The first frame as composited on the canvas (transparent, as WebPAnimDecoder starts it, then over white),
     /// for `request.region` at full resolution shrunk by `BoxShrink`'s whole factor.
     private func decodeFirstFrame(_ source: any ByteSource, _ layout: WebPLayout, canvasWidth: Int, canvasHeight: Int,
-                                  _ request: DecodeRequest, shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
+                                  _ request: DecodeRequest, pool: BufferPool,
+                                  shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         guard let frame = layout.firstFrame else { throw .failed("corrupt WebP (an animation without frames)") }
         guard frame.x + frame.width <= canvasWidth, frame.y + frame.height <= canvasHeight else {
             throw .failed("corrupt WebP (its first frame lies outside the canvas)")
@@ -191,13 +192,13 @@ public struct WebPCodec: ImageCodec {
             let options = WebPIncrementalDecoder.Options(crop: overlap, scaledWidth: nil, scaledHeight: nil,
                                                          hasAlpha: true)
             framePixels = try Self.decodePooled(bytes, options, byteCount: overlap.width * overlap.height * 4,
-                                                shouldCancel: shouldCancel)
+                                                pool: pool, shouldCancel: shouldCancel)
         }
-        var shrink = BoxShrink(region: region, factor: factor)
+        var shrink = BoxShrink(region: region, factor: factor, pool: pool)
         var row = [UInt8](repeating: 255, count: region.width * 3)
         for y in region.y..<(region.y + region.height) {
             if (y - region.y) % 32 == 0 && shouldCancel() {
-                BufferPool.shared.giveBack(framePixels)
+                pool.giveBack(framePixels)
                 shrink.abandon()
                 throw .cancelled
             }
@@ -214,7 +215,7 @@ public struct WebPCodec: ImageCodec {
             }
             row.withUnsafeBufferPointer { shrink.add(row: $0) }
         }
-        BufferPool.shared.giveBack(framePixels)
+        pool.giveBack(framePixels)
         return shrink.finish(storedWidth: canvasWidth, storedHeight: canvasHeight)
     }
 

@@ -61,7 +61,7 @@ import TestSupport
         let source = try HEIFFixtures.source("photo.heic")
         let request = DecodeRequest(region: region, minimumWidth: minimumWidth, minimumHeight: minimumHeight,
                                     maxPixels: 1 << 20)
-        let decoded = try HEIFFixtures.codec.decode(source, request, shouldCancel: { false })
+        let decoded = try HEIFFixtures.codec.decode(source, request, pool: BufferPool(), shouldCancel: { false })
         let whole = try HEIFFixtures.decodeWhole(source.bytes)
         let clamped = try #require(region.clamped(width: 160, height: 107))
         #expect(decoded.scale == 1 / Double(factor))
@@ -78,11 +78,11 @@ import TestSupport
         let source = try HEIFFixtures.source("photo.heic")
         #expect(throws: Never.self) {
             try HEIFFixtures.codec.decode(source, .whole(width: 160, height: 107, maxPixels: 160 * 107),
-                                          shouldCancel: { false })
+                                          pool: BufferPool(), shouldCancel: { false })
         }
         #expect(throws: CodecError.failed("HEIC image is 160x107 pixels, more than the limit of 17119")) {
             try HEIFFixtures.codec.decode(source, .whole(width: 160, height: 107, maxPixels: 160 * 107 - 1),
-                                          shouldCancel: { false })
+                                          pool: BufferPool(), shouldCancel: { false })
         }
     }
 
@@ -90,7 +90,7 @@ import TestSupport
         let source = try HEIFFixtures.source("photo.heic")
         #expect(throws: CodecError.failed("HEIC file has no picture 2")) {
             try HEIFFixtures.codec.decode(source, .whole(width: 160, height: 107, maxPixels: 1 << 20, picture: 1),
-                                          shouldCancel: { false })
+                                          pool: BufferPool(), shouldCancel: { false })
         }
     }
 
@@ -101,7 +101,7 @@ import TestSupport
     @Test func asksToCancelAtEverySafePoint() throws {
         var checks = 0
         _ = try HEIFFixtures.codec.decode(try HEIFFixtures.source("rotated.heic"),
-                                          .whole(width: 120, height: 80, maxPixels: 1 << 20)) {
+                                          .whole(width: 120, height: 80, maxPixels: 1 << 20), pool: BufferPool()) {
             checks += 1
             return false
         }
@@ -114,7 +114,7 @@ import TestSupport
         var checks = 0
         #expect(throws: CodecError.cancelled) {
             try HEIFFixtures.codec.decode(try HEIFFixtures.source("rotated.heic"),
-                                          .whole(width: 120, height: 80, maxPixels: 1 << 20)) {
+                                          .whole(width: 120, height: 80, maxPixels: 1 << 20), pool: BufferPool()) {
                 checks += 1
                 return checks >= at
             }
@@ -160,14 +160,14 @@ import TestSupport
         let request = DecodeRequest.whole(width: 2400, height: 1600, maxPixels: 1 << 24)
         let clock = ContinuousClock()
         let fullStart = clock.now
-        _ = try HEIFFixtures.codec.decode(MemorySource(bytes), request, shouldCancel: { false })
+        _ = try HEIFFixtures.codec.decode(MemorySource(bytes), request, pool: BufferPool(), shouldCancel: { false })
         let full = clock.now - fullStart
 
         var stopWanted: ContinuousClock.Instant?
         var checks = 0
         let start = clock.now
         #expect(throws: CodecError.cancelled) {
-            try HEIFFixtures.codec.decode(MemorySource(bytes), request) {
+            try HEIFFixtures.codec.decode(MemorySource(bytes), request, pool: BufferPool()) {
                 checks += 1
                 // The third question is the first one asked while libheif decodes.
                 if checks == 3 { stopWanted = clock.now }
@@ -180,7 +180,8 @@ import TestSupport
         #expect(delay < .milliseconds(100))
         #expect(clock.now - start < full)
         // The abandoned decode does not disturb the next one.
-        let again = try HEIFFixtures.codec.decode(MemorySource(bytes), request, shouldCancel: { false })
+        let again = try HEIFFixtures.codec.decode(MemorySource(bytes), request,
+                                                  pool: BufferPool(), shouldCancel: { false })
         #expect(again.image.width == 2400 && again.image.height == 1600)
     }
 }

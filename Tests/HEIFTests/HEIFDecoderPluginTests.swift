@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Synchronization
 import Testing
 @testable import HEIF
@@ -65,7 +66,7 @@ import TestSupport
             #expect((picture as? HEIFPicture)?.tilesLeftOut == leftOut, "\(region)")
             let decoded = try HEIFFixtures.codec.decode(source, DecodeRequest(region: region, minimumWidth: region.width,
                                                                               minimumHeight: region.height, maxPixels: 1 << 24),
-                                                        shouldCancel: { false })
+                                                        pool: BufferPool(), shouldCancel: { false })
             #expect(decoded.image.pixels == HEIFFixtures.boxShrunk(reference.pixels, width: 120, region: region, factor: 1),
                     "\(region)")
         }
@@ -135,7 +136,8 @@ import TestSupport
         let before = Self.threadCount()
         try #require(before > 0, "/proc/self/status has no Threads: line")
         for _ in 0..<3 {
-            let decoded = try HEIFFixtures.codec.decode(MemorySource(bytes), request, shouldCancel: { false })
+            let decoded = try HEIFFixtures.codec.decode(MemorySource(bytes), request,
+                                                        pool: BufferPool(), shouldCancel: { false })
             #expect(decoded.image.width == 2400)
         }
         sampling.store(false, ordering: .relaxed)

@@ -17,7 +17,7 @@ enum HEIFFixtures {
         let source = MemorySource(bytes)
         let header = try codec.probe(source)[0]
         return try codec.decode(source, .whole(width: header.width, height: header.height, maxPixels: maxPixels),
-                                shouldCancel: { false })
+                                pool: BufferPool(), shouldCancel: { false })
     }
 
     /// The picture as libheif's own heif-convert writes it to PNG, read by Pillow, alpha composited over white

@@ -21,7 +21,7 @@ import TestSupport
         #expect(width * height > 1 << 24)
         #expect(throws: CodecError.failed("HEIC image is \(width)x\(height) pixels, more than the limit of 16777216")) {
             try HEIFFixtures.codec.decode(source, .whole(width: 120, height: 80, maxPixels: 1 << 24),
-                                          shouldCancel: { false })
+                                          pool: BufferPool(), shouldCancel: { false })
         }
     }
 
@@ -40,7 +40,7 @@ import TestSupport
         #expect(header.width == 64 && header.height == 48)
         do throws(CodecError) {
             let decoded = try HEIFFixtures.codec.decode(source, .whole(width: 64, height: 48, maxPixels: 1 << 22),
-                                                        shouldCancel: { false })
+                                                        pool: BufferPool(), shouldCancel: { false })
             Issue.record("decoded \(decoded.image.width)x\(decoded.image.height)")
         } catch {
             #expect(error.description.contains("pixels, more than the limit of 4194304"), "\(error)")

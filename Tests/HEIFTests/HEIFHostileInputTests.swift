@@ -12,7 +12,8 @@ import TestSupport
         let source = MemorySource(bytes)
         let header = try HEIFFixtures.codec.probe(source)[0]
         return try HEIFFixtures.codec.decode(source, .whole(width: header.width, height: header.height,
-                                                             maxPixels: maxPixels), shouldCancel: { false })
+                                                             maxPixels: maxPixels),
+                                             pool: BufferPool(), shouldCancel: { false })
     }
 
     static func reason(_ bytes: [UInt8]) -> String? {
@@ -91,7 +92,8 @@ import TestSupport
         #expect(header.width == 60000 && header.height == 60000)
         let request = DecodeRequest.whole(width: 60000, height: 60000, maxPixels: 100_000_000)
         do throws(CodecError) {
-            let decoded = try HEIFFixtures.codec.decode(MemorySource(whole), request, shouldCancel: { false })
+            let decoded = try HEIFFixtures.codec.decode(MemorySource(whole), request,
+                                                        pool: BufferPool(), shouldCancel: { false })
             Issue.record("decoded \(decoded.image.width)x\(decoded.image.height)")
         } catch {
             #expect(error == .failed("AVIF image is 60000x60000 pixels, more than the limit of 100000000"))

@@ -8,7 +8,7 @@ import Testing
 struct BoxShrinkTests {
     /// Feeds a `width` x `height` RGB picture's `region` row by row into a shrink by `factor`.
     func shrink(_ pixels: [UInt8], width: Int, region: PixelRegion, factor: Int) -> DecodedImage {
-        var shrink = BoxShrink(region: region, factor: factor)
+        var shrink = BoxShrink(region: region, factor: factor, pool: BufferPool())
         pixels.withUnsafeBufferPointer { all in
             for y in region.y..<region.y + region.height {
                 let start = (y * width + region.x) * 3

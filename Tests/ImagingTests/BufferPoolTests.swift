@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import Geometry
 import Testing
 @testable import Imaging
 
@@ -199,5 +200,30 @@ import Testing
         #expect(statistics.kept <= 3)
         #expect(statistics.outstandingBytes == 0)
         #expect(statistics.reused > 0)
+    }
+
+    /// Each kernel's result comes from the pool it is handed, the one buffer the pool kept for it when it has one,
+    /// and never from another pool.
+    @Test func theKernelsTakeFromThePoolTheyAreHanded() throws {
+        let source = RGBImage(width: 120, height: 80, red: 10, green: 20, blue: 30)
+        let region = Geometry.Rect(x: 0, y: 0, width: 120, height: 80)
+        let kernels: [(String, (BufferPool) throws -> RGBImage)] = [
+            ("fill", { RGBImage(width: 100, height: 60, red: 1, pool: $0) }),
+            ("crop", { source.cropped(x: 10, y: 10, width: 100, height: 60, pool: $0) }),
+            ("turn", { source.cropped(x: 10, y: 10, width: 100, height: 60, applying: .rightTop, pool: $0) }),
+            ("resample", { try Resampler.resample(source, region: region, width: 100, height: 60, pool: $0) }),
+        ]
+        for (name, kernel) in kernels {
+            let pool = Self.pool(), other = Self.pool()
+            other.giveBack(try kernel(other).pixels)
+            let kept = other.statistics
+            let first = try kernel(pool)
+            #expect(pool.statistics.allocated == 1, "\(name)")
+            #expect(pool.statistics.outstandingBytes == first.pixels.capacity, "\(name)")
+            pool.giveBack(first.pixels)
+            _ = try kernel(pool)
+            #expect(pool.statistics.reused == 1, "\(name)")
+            #expect(other.statistics == kept, "\(name): the other pool was not touched")
+        }
     }
 }

@@ -25,6 +25,9 @@ struct ReadReport: Decodable {
         var cell: Box?
         var crop: Box?
         var cropShare: Double?
+        var cropFrom: String?
+        var regions: Int?
+        var regionCut: Bool?
         var pixelWidth: Int?
         var pixelHeight: Int?
         var effectiveDPI: Double?

@@ -25,6 +25,28 @@ struct SkippedFileTests {
         #expect(report.photos.map { FileSystemName.base($0.path) } == ["IMG_0001.JPG"])
     }
 
+    /// Named on the command line, a raw file is a photo its owner expects: it fails by name with the same reason
+    /// (not a TIFF's reasons, not the camera's preview, not one failure per directory of a multi-page file), and
+    /// `--strict` refuses the book.
+    @Test func aRawFileNamedOnTheCommandLineFailsByNameAsARawFile() throws {
+        let scratch = try Scratch()
+        let raw = try scratch.copy(Run.fixture("tiff/multipage.tif"), to: "IMG_0009.DNG")
+        let jpeg = Run.fixture("exif-orientation/Landscape_1.jpg")
+        let json = scratch.file("report.json")
+        let run = try Run.photobook(["build", raw, jpeg, "-o", scratch.file("book.pdf"), "--report", json])
+        #expect(run.status == 0, "\(run.stderr)")
+        let reason = "DNG camera raw files are not supported (photobook reads JPEG, PNG, HEIF, WebP and TIFF: "
+            + "export the photo as one of those)"
+        #expect(run.stderr.contains("\(raw): \(reason)"), "\(run.stderr)")
+        #expect(!run.stderr.contains("page 1 of"), "\(run.stderr)")
+        let report = try ReadReport(path: json)
+        #expect(report.photos.map(\.outcome) == ["failed", "succeeded"])
+        #expect(report.photos.first?.reason == reason)
+        let strict = try Run.photobook(["build", raw, jpeg, "-o", scratch.file("strict.pdf"), "--strict"])
+        #expect(strict.status != 0 && strict.stderr.contains(reason), "\(strict.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("strict.pdf")))
+    }
+
     /// Files whose names promise nothing are named by their bytes with --verbose.
     @Test func otherFilesAreNamedByWhatTheirBytesSay() throws {
         let scratch = try Scratch()

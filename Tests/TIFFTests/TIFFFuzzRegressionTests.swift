@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodec
+import Imaging
 import Testing
 import TIFF
 import TestSupport
@@ -19,7 +20,7 @@ import TestSupport
         guard let headers = try? codec.probe(source) else { return }
         for (picture, header) in headers.enumerated().prefix(4) {
             _ = try? codec.decode(source, .whole(width: header.width, height: header.height, maxPixels: 4_000_000,
-                                                 picture: picture), shouldCancel: { false })
+                                                 picture: picture), pool: BufferPool(), shouldCancel: { false })
         }
         // A debug build is slower than the fuzzer's: the bound is loose, the fault was 12 s of an -O build.
         #expect(clock.now - started < .seconds(5))

@@ -21,7 +21,8 @@ import TestSupport
         let header = try #require(try codec.probe(cut).first)
         #expect(header.width == 64 && header.height == 64)
         #expect(throws: CodecError.failed("truncated TIFF (strip 9 lies past the end of the file)")) {
-            try codec.decode(cut, .whole(width: 64, height: 64, maxPixels: 1 << 20), shouldCancel: { false })
+            try codec.decode(cut, .whole(width: 64, height: 64, maxPixels: 1 << 20),
+                             pool: BufferPool(), shouldCancel: { false })
         }
     }
 
@@ -67,7 +68,7 @@ import TestSupport
                     do {
                         let image = try codec.decode(source, .whole(width: header.width, height: header.height,
                                                                     maxPixels: 1 << 22, picture: picture),
-                                                     shouldCancel: { false })
+                                                     pool: BufferPool(), shouldCancel: { false })
                         #expect(image.image.pixels.count == image.image.width * image.image.height * 3)
                     } catch {
                         #expect(!error.description.isEmpty)
@@ -80,11 +81,13 @@ import TestSupport
     @Test func pixelLimitIsCheckedBeforeDecoding() throws {
         let source = try TIFFTestSupport.source("rgb8-lzw.tif")
         #expect(throws: Never.self) {
-            try codec.decode(source, .whole(width: 48, height: 32, maxPixels: 48 * 32), shouldCancel: { false })
+            try codec.decode(source, .whole(width: 48, height: 32, maxPixels: 48 * 32),
+                             pool: BufferPool(), shouldCancel: { false })
         }
         var asked = 0
         #expect(throws: CodecError.failed("image is 48x32 pixels, more than the limit of 1535")) {
-            try codec.decode(source, .whole(width: 48, height: 32, maxPixels: 48 * 32 - 1)) { asked += 1; return false }
+            try codec.decode(source, .whole(width: 48, height: 32, maxPixels: 48 * 32 - 1),
+                             pool: BufferPool()) { asked += 1; return false }
         }
         #expect(asked == 0)
     }
@@ -107,7 +110,7 @@ import TestSupport
         #expect(headers.allSatisfy { $0.warnings.isEmpty })
         #expect(throws: CodecError.failed("the TIFF has no page 4")) {
             try codec.decode(MemorySource(bytes), .whole(width: 32, height: 32, maxPixels: 1 << 20, picture: 3),
-                             shouldCancel: { false })
+                             pool: BufferPool(), shouldCancel: { false })
         }
     }
 

@@ -9,6 +9,8 @@ import TestSupport
 /// other they would see each other's memory).
 @Suite(.serialized) struct TIFFMemoryTests {
     let codec = TIFFCodec()
+    /// Each test's own (Swift Testing makes a suite value per test).
+    let pool = BufferPool()
 
     /// The measure itself sees memory that is touched.
     @Test func measureSeesTouchedMemory() throws {
@@ -34,18 +36,19 @@ import TestSupport
         let probed = try #require(try codec.probe(source).first)
         #expect(probed.width == 100_000 && probed.height == 100_000)
         #expect(throws: CodecError.failed("image is 100000x100000 pixels, more than the limit of 100000000")) {
-            try codec.decode(source, .whole(width: 100_000, height: 100_000, maxPixels: 100_000_000), shouldCancel: { false })
+            try codec.decode(source, .whole(width: 100_000, height: 100_000, maxPixels: 100_000_000), pool: pool,
+                             shouldCancel: { false })
         }
-        let before = BufferPool.shared.statistics
         let peak = try PeakMemory.measure {
             #expect {
-                try codec.decode(source, .whole(width: 100_000, height: 100_000, maxPixels: .max), shouldCancel: { false })
+                try codec.decode(source, .whole(width: 100_000, height: 100_000, maxPixels: .max), pool: pool,
+                                 shouldCancel: { false })
             } throws: { error in
                 guard case .failed(let reason) = error as? CodecError else { return false }
                 return reason.hasPrefix("corrupt TIFF (") || reason.hasPrefix("truncated TIFF (")
             }
         }
-        #expect(BufferPool.shared.statistics.allocated == before.allocated)
+        #expect(pool.statistics.allocated == 0 && pool.statistics.outstandingBytes == 0)
         #expect(peak < 64 << 20, "peak memory grew by \(peak >> 20) MB")
     }
 
@@ -114,7 +117,7 @@ import TestSupport
         let request = DecodeRequest(region: PixelRegion(x: 0, y: 0, width: Self.width, height: Self.height),
                                     minimumWidth: 625, minimumHeight: 875, maxPixels: 40_000_000)
         let peak = try PeakMemory.measure {
-            decoded = try codec.decode(source, request, shouldCancel: { false })
+            decoded = try codec.decode(source, request, pool: pool, shouldCancel: { false })
         }
         let image = try #require(decoded).image
         #expect(image.width == 625 && image.height == 875 && image.pixels.count == 625 * 875 * 3)
@@ -128,13 +131,13 @@ import TestSupport
         #expect(source.bytesRead - probeBytes >= fileSize && source.bytesRead - probeBytes < fileSize + fileSize / 10)
         print("TIFF large banded decode: peak memory grew by \(max(0, peak) >> 20) MB for a \(fileSize >> 20) MB scan")
         #expect(peak < 100 << 20, "peak memory grew by \(peak >> 20) MB")
-        BufferPool.shared.giveBack(image.pixels)
+        pool.giveBack(image.pixels)
 
         // A region in the middle reads its own strips only.
         let before = source.bytesRead
         let region = PixelRegion(x: 1000, y: 3000, width: 2000, height: 700)
         let part = try codec.decode(source, DecodeRequest(region: region, minimumWidth: 500, minimumHeight: 175,
-                                                          maxPixels: 40_000_000), shouldCancel: { false })
+                                                          maxPixels: 40_000_000), pool: pool, shouldCancel: { false })
         #expect(part.image.width == 500 && part.image.height == 175)
         #expect(source.bytesRead - before < fileSize / 8, "read \((source.bytesRead - before) >> 20) MB")
     }

@@ -68,7 +68,8 @@ import TestSupport
             #expect(meanAbsoluteDifference(decoded.image.pixels, reference.pixels) <= 0.5, "picture \(picture)")
         }
         #expect(throws: CodecError.failed("the TIFF has no page 4")) {
-            try codec.decode(source, .whole(width: 32, height: 32, maxPixels: 1 << 20, picture: 3), shouldCancel: { false })
+            try codec.decode(source, .whole(width: 32, height: 32, maxPixels: 1 << 20, picture: 3),
+                             pool: BufferPool(), shouldCancel: { false })
         }
     }
 

@@ -15,7 +15,7 @@ import TestSupport
         let whole = try TIFFTestSupport.decodeWhole(source).image
         let region = PixelRegion(x: 5, y: 3, width: 30, height: 20)
         let request = DecodeRequest(region: region, minimumWidth: 10, minimumHeight: 6, maxPixels: 1 << 20)
-        let decoded = try TIFFCodec().decode(source, request, shouldCancel: { false })
+        let decoded = try TIFFCodec().decode(source, request, pool: BufferPool(), shouldCancel: { false })
         #expect(decoded.scale == 1.0 / 3)
         #expect(decoded.covers == Rect(x: 5, y: 3, width: 30, height: 20))
         #expect(decoded.storedWidth == whole.width && decoded.storedHeight == whole.height)
@@ -27,14 +27,14 @@ import TestSupport
         let whole = try TIFFTestSupport.decodeWhole(source).image
         let request = DecodeRequest(region: PixelRegion(x: 40, y: 20, width: 100, height: 100), minimumWidth: 8,
                                     minimumHeight: 12, maxPixels: 1 << 20)
-        let decoded = try TIFFCodec().decode(source, request, shouldCancel: { false })
+        let decoded = try TIFFCodec().decode(source, request, pool: BufferPool(), shouldCancel: { false })
         #expect(decoded.covers == Rect(x: 40, y: 20, width: 8, height: 12))
         #expect(decoded.image == TIFFTestSupport.boxShrink(whole, region: PixelRegion(x: 40, y: 20, width: 8, height: 12),
                                                            factor: 1))
         #expect(throws: CodecError.failed("the part of the picture asked for lies outside it")) {
             try TIFFCodec().decode(source, DecodeRequest(region: PixelRegion(x: 48, y: 0, width: 5, height: 5),
                                                          minimumWidth: 5, minimumHeight: 5, maxPixels: 1 << 20),
-                                   shouldCancel: { false })
+                                   pool: BufferPool(), shouldCancel: { false })
         }
     }
 }

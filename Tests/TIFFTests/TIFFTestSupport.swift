@@ -42,11 +42,11 @@ enum TIFFTestSupport {
     }()
 
     /// The whole of picture `picture`, at full size.
-    static func decodeWhole(_ source: any ByteSource, picture: Int = 0,
+    static func decodeWhole(_ source: any ByteSource, picture: Int = 0, pool: BufferPool = BufferPool(),
                             shouldCancel: () -> Bool = { false }) throws -> DecodedImage {
         let header = try codec.probe(source)[picture]
         return try codec.decode(source, .whole(width: header.width, height: header.height, maxPixels: 1 << 30,
-                                               picture: picture), shouldCancel: shouldCancel)
+                                               picture: picture), pool: pool, shouldCancel: shouldCancel)
     }
 
     /// ImageMagick's decode of `path` (page `page`), flattened on white, as 8-bit RGB; `options` go before

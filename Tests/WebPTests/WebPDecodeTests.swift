@@ -89,7 +89,7 @@ struct WebPDecodeTests {
         // Lossless frames: the region is taken as asked (no even alignment).
         #expect(half.covers == Rect(x: 5, y: 3, width: 50, height: 40))
         #expect(half.image.width == 25 && half.image.height == 20)
-        var expected = BoxShrink(region: PixelRegion(x: 0, y: 0, width: 50, height: 40), factor: 2)
+        var expected = BoxShrink(region: PixelRegion(x: 0, y: 0, width: 50, height: 40), factor: 2, pool: BufferPool())
         let crop = WebPTestSupport.crop(full, region)
         for y in 0..<40 {
             crop.pixels.withUnsafeBufferPointer { expected.add(row: UnsafeBufferPointer(rebasing: $0[(y * 150)..<((y + 1) * 150)])) }

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodec
+import Imaging
 import Testing
 import TestSupport
 @testable import WebP
@@ -32,8 +33,8 @@ struct WebPExtendedFileTests {
         let header = try codec.probe(file)
         #expect(header == (try codec.probe(memory)))
         let request = DecodeRequest.whole(width: header[0].width, height: header[0].height, maxPixels: 1 << 26)
-        let fromFile = try codec.decode(file, request, shouldCancel: { false })
-        let fromMemory = try codec.decode(memory, request, shouldCancel: { false })
+        let fromFile = try codec.decode(file, request, pool: BufferPool(), shouldCancel: { false })
+        let fromMemory = try codec.decode(memory, request, pool: BufferPool(), shouldCancel: { false })
         #expect(fromFile.image == fromMemory.image)
     }
 }

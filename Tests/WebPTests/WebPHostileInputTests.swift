@@ -18,7 +18,7 @@ struct WebPHostileInputTests {
             #expect(throws: Self.truncated) { try WebPTestSupport.probe(cut) }
             #expect(throws: Self.truncated) {
                 try WebPTestSupport.codec.decode(MemorySource(cut), .whole(width: 10, height: 10, maxPixels: 1 << 30),
-                                                 shouldCancel: { false })
+                                                 pool: BufferPool(), shouldCancel: { false })
             }
         }
         #expect(throws: Self.truncated) { try WebPTestSupport.probe(Array(bytes.prefix(10))) }
@@ -76,7 +76,7 @@ struct WebPHostileInputTests {
         #expect(throws: reason) { try WebPTestSupport.probe(bytes) }
         #expect(throws: reason) {
             try WebPTestSupport.codec.decode(MemorySource(bytes), .whole(width: 16383, height: 16383, maxPixels: .max),
-                                             shouldCancel: { false })
+                                             pool: BufferPool(), shouldCancel: { false })
         }
     }
 

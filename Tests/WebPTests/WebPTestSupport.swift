@@ -18,19 +18,20 @@ enum WebPTestSupport {
     }
 
     /// The whole picture at full resolution.
-    static func decodeWhole(_ bytes: [UInt8], maxPixels: Int = 100_000_000) throws(CodecError) -> DecodedImage {
+    static func decodeWhole(_ bytes: [UInt8], maxPixels: Int = 100_000_000,
+                            pool: BufferPool = BufferPool()) throws(CodecError) -> DecodedImage {
         let header = try probe(bytes)
         return try codec.decode(MemorySource(bytes),
-                                .whole(width: header.width, height: header.height, maxPixels: maxPixels),
+                                .whole(width: header.width, height: header.height, maxPixels: maxPixels), pool: pool,
                                 shouldCancel: { false })
     }
 
     static func decode(_ bytes: [UInt8], region: PixelRegion, minimumWidth: Int, minimumHeight: Int,
-                       maxPixels: Int = 100_000_000, shouldCancel: () -> Bool = { false })
-        throws(CodecError) -> DecodedImage {
+                       maxPixels: Int = 100_000_000, pool: BufferPool = BufferPool(),
+                       shouldCancel: () -> Bool = { false }) throws(CodecError) -> DecodedImage {
         try codec.decode(MemorySource(bytes), DecodeRequest(region: region, minimumWidth: minimumWidth,
                                                             minimumHeight: minimumHeight, maxPixels: maxPixels),
-                         shouldCancel: shouldCancel)
+                         pool: pool, shouldCancel: shouldCancel)
     }
 
     /// dwebp's decode of a file (as RGBA, `-pam`), composited over white the way the codec promises.

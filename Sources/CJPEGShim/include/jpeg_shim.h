@@ -52,6 +52,18 @@ enum {
 /* Returns nonzero to ask the running libjpeg call to stop; called from C between units of work. */
 typedef int (*pb_jpeg_cancel_fn)(void *context);
 
+/* Where a handle's libjpeg gets its large blocks (jpeg_get_large, large_blocks.c) of `minimum` bytes or more:
+ * `take` returns one of at least `size` bytes, 8-byte aligned; `give` takes one back and returns 1, or returns 0
+ * for a block `take` never handed out (a smaller one, malloc's: then it is freed). Both are called with `context`,
+ * on the thread that is running the handle. A handle keeps the copy it was created with for its life, so that every
+ * block goes back where it came from; one created with NULL uses malloc and free. */
+typedef struct pb_large_blocks {
+    size_t minimum;
+    void *(*take)(void *context, size_t size);
+    int (*give)(void *context, void *block);
+    void *context;
+} pb_large_blocks;
+
 typedef struct pb_jpeg_failure {
     int status;        /* pb_jpeg_status */
     int code;          /* libjpeg msg_code of the error or warning, -1 if none */
@@ -83,8 +95,10 @@ typedef struct pb_jpeg_header {
 
 typedef struct pb_jpeg_decoder pb_jpeg_decoder;
 
-/* A new decoder, or NULL when out of memory. max_scans limits progressive scans (0: no limit). */
-pb_jpeg_decoder *pb_jpeg_decoder_create(int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context);
+/* A new decoder, or NULL when out of memory. max_scans limits progressive scans (0: no limit); blocks, when not
+ * NULL, is where its large blocks come from (pb_large_blocks). */
+pb_jpeg_decoder *pb_jpeg_decoder_create(int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context,
+                                        const pb_large_blocks *blocks);
 void pb_jpeg_decoder_destroy(pb_jpeg_decoder *decoder);
 
 /* Reads the markers up to the first scan (jpeg_read_header). data must stay valid until destroy.
@@ -152,7 +166,9 @@ typedef struct pb_jpeg_encoder_options {
 
 typedef struct pb_jpeg_encoder pb_jpeg_encoder;
 
-pb_jpeg_encoder *pb_jpeg_encoder_create(pb_jpeg_cancel_fn should_cancel, void *cancel_context);
+/* blocks as for the decoder. */
+pb_jpeg_encoder *pb_jpeg_encoder_create(pb_jpeg_cancel_fn should_cancel, void *cancel_context,
+                                        const pb_large_blocks *blocks);
 /* Frees the encoder and its output buffer. */
 void pb_jpeg_encoder_destroy(pb_jpeg_encoder *encoder);
 
@@ -177,9 +193,10 @@ typedef struct pb_jpeg_component_blocks {
 
 typedef struct pb_jpeg_transcoder pb_jpeg_transcoder;
 
-/* A new transcoder (a decompress and a compress struct sharing one error manager), or NULL when out of
- * memory. max_scans as for the decoder; should_cancel is polled while reading and writing. */
-pb_jpeg_transcoder *pb_jpeg_transcoder_create(int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context);
+/* A new transcoder (a decompress and a compress struct sharing one error manager and one blocks), or NULL when
+ * out of memory. max_scans and blocks as for the decoder; should_cancel is polled while reading and writing. */
+pb_jpeg_transcoder *pb_jpeg_transcoder_create(int max_scans, pb_jpeg_cancel_fn should_cancel, void *cancel_context,
+                                              const pb_large_blocks *blocks);
 /* Frees both structs and the output buffer. */
 void pb_jpeg_transcoder_destroy(pb_jpeg_transcoder *transcoder);
 
@@ -208,19 +225,6 @@ int pb_jpeg_transcoder_run(pb_jpeg_transcoder *transcoder, int x, int y, int wid
                            int optimize_coding, const uint8_t **output, size_t *output_length);
 
 const pb_jpeg_failure *pb_jpeg_transcoder_failure(const pb_jpeg_transcoder *transcoder);
-
-/* ---- libjpeg's large blocks (large_blocks.c) ---- */
-
-/* Where libjpeg's blocks of `minimum` bytes or more come from from now on: `take` returns one of at least `size`
- * bytes, 8-byte aligned, and sets *reused when it was not newly allocated; `give` takes it back. Call it before
- * making any libjpeg object (a block taken with malloc must not reach `give`); the first call wins. */
-typedef void *(*pb_large_block_take)(size_t size, int *reused);
-typedef void (*pb_large_block_give)(void *block, size_t size);
-void pb_jpeg_use_large_block_pool(size_t minimum, pb_large_block_take take, pb_large_block_give give);
-
-/* How many of libjpeg's large blocks were handed out again by the pool instead of newly allocated, since the
- * process started: 0 when libjpeg.so does not see this file's jpeg_get_large. */
-unsigned long pb_jpeg_large_blocks_reused(void);
 
 #ifdef __cplusplus
 }

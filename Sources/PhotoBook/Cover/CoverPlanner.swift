@@ -61,14 +61,23 @@ public enum CoverPlanner {
     /// - Returns: nil when the geometry cannot make a cover (`CoverGeometry.problem`).
     public static func plan(geometry: CoverGeometry, front: (width: Int, height: Int), back: (width: Int, height: Int)?,
                             dpi: Double, words: CoverWords?) -> CoverPlan? {
+        plan(geometry: geometry, front: BookPhoto(id: 0, width: front.width, height: front.height),
+             back: back.map { BookPhoto(id: 1, width: $0.width, height: $0.height) }, dpi: dpi, words: words)
+    }
+
+    /// The cover for these photos (their sizes upright, their regions), each crop placed by the crop rule.
+    public static func plan(geometry: CoverGeometry, front: BookPhoto, back: BookPhoto?, dpi: Double,
+                            crop: CropMode = .auto, words: CoverWords?) -> CoverPlan? {
         guard geometry.problem == nil, dpi.isFinite, dpi > 0 else { return nil }
         var layout = LayoutOptions(pageSize: geometry.mediaSize, margin: 0, dpi: dpi, fit: .fill)
         layout.bleed = 0
-        let frontPhoto = Planner.place(0, width: front.width, height: front.height,
-                                       in: geometry.frontPhotoCell, options: layout)
-        let backPhoto = back.map {
-            Planner.place(1, width: $0.width, height: $0.height, in: geometry.backPhotoCell, options: layout)
+        func placed(_ photo: BookPhoto, in cell: Rect) -> PlacedPhoto {
+            var placed = Planner.place(photo.id, width: photo.width, height: photo.height, in: cell, options: layout)
+            placed.aim(at: photo, mode: crop)
+            return placed
         }
+        let frontPhoto = placed(front, in: geometry.frontPhotoCell)
+        let backPhoto = back.map { placed($0, in: geometry.backPhotoCell) }
         var plan = CoverPlan(geometry: geometry, front: frontPhoto, back: backPhoto)
         if let words {
             plan.frontTexts = frontTexts(words, area: geometry.frontSafeArea, warnings: &plan.warnings)

@@ -30,6 +30,8 @@ public struct CoverOptions: Sendable {
     public var text: CoverText?
     /// The PDF's dates (`SOURCE_DATE_EPOCH`, for a reproducible cover); now, in the local zone, when nil.
     public var creationDate: Date?
+    /// How the photos' crops are placed (`CropRule`).
+    public var crop: CropMode = .auto
 
     public init(geometry: CoverGeometry) { self.geometry = geometry }
 }
@@ -63,17 +65,17 @@ struct CoverRenderPlan: RenderPlan {
     }
 
     func plan(_ prepared: PreparedBook, alive: [PhotoID]) -> Result<PlannedDocument, PlanStop> {
-        let upright = alive.map { id in
+        let photos = alive.map { id in
             let info = prepared.photo(id).info
-            return (width: info.uprightWidth, height: info.uprightHeight)
+            return BookPhoto(id: id, width: info.uprightWidth, height: info.uprightHeight, regions: info.regions)
         }
         let words = options.text.map { text in
             CoverWords(measure: text.font, title: text.title, subtitle: text.subtitle, author: text.author)
         }
-        guard let cover = CoverPlanner.plan(geometry: options.geometry, front: upright[0],
-                                            back: upright.count > 1 ? upright[1] : nil, dpi: options.dpi, words: words)
+        guard let cover = CoverPlanner.plan(geometry: options.geometry, front: photos[0],
+                                            back: photos.count > 1 ? photos[1] : nil, dpi: options.dpi,
+                                            crop: options.crop, words: words)
         else { return .failure(PlanStop(outcome: .failed("the cover's sizes cannot make a PDF page"))) }
-        let photos = zip(alive, upright).map { BookPhoto(id: $0.0, width: $0.1.width, height: $0.1.height) }
         return .success(PlannedDocument(plan: BookPlan(pages: [cover.page]), photos: photos,
                                         warnings: cover.warnings.map { BuildWarning(path: nil, message: $0) }))
     }

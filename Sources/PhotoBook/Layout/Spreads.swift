@@ -118,8 +118,9 @@ enum Spreads {
     /// page, bleed included).
     /// - Parameter vertical: the picture's bottom and top on both pages (full bleed, or above a caption band and
     ///   under a heading).
-    static func halves(_ photo: PhotoID, width: Int, height: Int, vertical: (bottom: Double, top: Double),
+    static func halves(_ photo: BookPhoto, vertical: (bottom: Double, top: Double),
                        options: LayoutOptions) -> [PlacedPhoto] {
+        let (width, height) = (photo.width, photo.height)
         let trim = options.pageSize.width, bleed = options.bleed
         let media = trim + 2 * bleed
         // The canvas spans the bleed boxes; on the PDF page they start after the room for crop marks, if any.
@@ -137,7 +138,7 @@ enum Spreads {
                          height: vertical.top - vertical.bottom)
         }
         let placement: Rect
-        let crop: Rect
+        var crop: Rect
         let photoAspect = photoWidth / photoHeight, frameAspect = frame.width / frame.height
         switch options.fit {
         case .fill:
@@ -152,6 +153,11 @@ enum Spreads {
             frame = placement
             crop = Rect(x: 0, y: 0, width: photoWidth, height: photoHeight)
         }
+        // The crop rule places the whole picture's crop; the halves are cut from it.
+        var whole = PlacedPhoto(photo: photo.id, cell: frame, placement: placement, crop: crop, pixelWidth: 0,
+                                pixelHeight: 0, cropShare: 0)
+        whole.aim(at: photo, mode: options.crop)
+        crop = whole.crop
         // Source pixels per point, the same on both pages, so the halves are one picture cut in two.
         let perPoint = crop.width / placement.width
         let scale = options.keepOriginals ? 1 : min(1, placement.width / 72 * options.dpi / crop.width)
@@ -165,13 +171,13 @@ enum Spreads {
             let frameStart = max(frame.x, origin), frameEnd = min(frame.x + frame.width, origin + media)
             // The crop is kept exact rather than trimmed to whole output pixels (as a single page's is): the halves
             // must meet to the point; the pixels' aspect is off by less than one pixel across the page.
-            return PlacedPhoto(photo: photo,
+            return PlacedPhoto(photo: photo.id,
                                cell: Rect(x: frameStart - origin + room, y: frame.y, width: frameEnd - frameStart,
                                           height: frame.height),
                                placement: onPage, crop: halfCrop,
                                pixelWidth: max(1, Int((halfCrop.width * scale).rounded())),
                                pixelHeight: max(1, Int((halfCrop.height * scale).rounded())),
-                               cropShare: cropShare)
+                               cropShare: cropShare, cropSource: whole.cropSource, cutsRegion: whole.cutsRegion)
         }
     }
 }

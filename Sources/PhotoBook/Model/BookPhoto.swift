@@ -10,15 +10,19 @@ public struct BookPhoto: Sendable, Equatable {
     public var heading: String?
     /// Where its crop keeps its centre (a description file's `focus`); nil for the middle.
     public var focus: FocusPoint?
+    /// The faces, pets and focus points its metadata marks, in the upright photo; its crop keeps them whole
+    /// when it can (`CropRule`).
+    public var regions: [PhotoRegion]
 
     public init(id: PhotoID, width: Int, height: Int, caption: String? = nil, heading: String? = nil,
-                focus: FocusPoint? = nil) {
+                focus: FocusPoint? = nil, regions: [PhotoRegion] = []) {
         self.id = id
         self.width = width
         self.height = height
         self.caption = caption
         self.heading = heading
         self.focus = focus
+        self.regions = regions
     }
 
     /// Photos of these sizes, numbered from 0 in order, without words.

@@ -16,6 +16,8 @@ public struct LayoutOptions: Sendable, Equatable {
     /// Target density of the printed photos, in pixels per inch.
     public var dpi: Double
     public var fit: FitMode
+    /// How a crop is placed when the cell cuts part of the photo away: around its marked regions, or centred.
+    public var crop: CropMode = .auto
     /// Never resample: every photo keeps its own pixels, whatever density that gives.
     public var keepOriginals: Bool
     /// How photos are shared out over pages.

@@ -15,6 +15,9 @@ public struct PlacedPhoto: Sendable, Equatable {
     public var pixelHeight: Int
     /// The share of the photo's area that the crop leaves out, 0 to 1.
     public var cropShare: Double
+    /// Where the crop was placed from (`CropRule`), and whether a marked region had to be cut or left out.
+    public var cropSource: CropSource = .centre
+    public var cutsRegion = false
     /// Its caption as the page sets it, in a band at the bottom of its cell (on a spread, of the right-hand
     /// page's margins); nil when it has none or the cell has no room for one.
     public var caption: PlacedText?

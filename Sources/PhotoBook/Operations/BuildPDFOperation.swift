@@ -40,14 +40,17 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     }
 
     let contents: Contents
+    /// The build's: the photos under words are decoded from it, and it is emptied before the save.
+    let pool: BufferPool
     let commit: BookCommit
     let hooks: BuildHooks
 
     var pages: [Page] { contents.pages }
     var words: PDFWords? { contents.words }
 
-    init(_ contents: Contents, commit: BookCommit, session: BuildSession, hooks: BuildHooks) {
+    init(_ contents: Contents, pool: BufferPool, commit: BookCommit, session: BuildSession, hooks: BuildHooks) {
         self.contents = contents
+        self.pool = pool
         self.commit = commit
         self.hooks = hooks
         super.init(session: session)
@@ -107,7 +110,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                     }
                     let drawn = try draw(image, of: photo, on: pdfPage)
                     if shaded, let bytes {
-                        shades = Self.shades(of: planned.words, over: bytes, of: photo, drawn: drawn,
+                        shades = Self.shades(of: planned.words, over: bytes, of: photo, drawn: drawn, pool: pool,
                                              shouldStop: { [unowned self] in self.shouldStop }) + shades.dropFirst(planned.words.count)
                     }
                 }
@@ -126,7 +129,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
             }
             if shouldStop { return .cancelled }
             // Every page is rendered by now: the buffers kept for the next photo have no taker left.
-            BufferPool.shared.removeAll()
+            pool.removeAll()
             return commit.commit { path in try save(document, to: path) }
         } catch {
             return .failed(String(describing: error))
@@ -169,12 +172,12 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     /// White or black for each text, from the photo under it, drawn on `drawn` (decoded small: only its light
     /// matters); black for all when it cannot be decoded.
     private static func shades(of texts: [PlacedText], over bytes: [UInt8], of photo: Photo, drawn: Rect,
-                               shouldStop: () -> Bool) -> [Double] {
+                               pool: BufferPool, shouldStop: () -> Bool) -> [Double] {
         guard var image = try? JPEGDecoder.decode(bytes, minimumWidth: 64, minimumHeight: 64, maxPixels: Int.max,
-                                                  shouldCancel: shouldStop) else {
+                                                  pool: pool, shouldCancel: shouldStop) else {
             return texts.map { _ in 0 }
         }
-        if photo.passThrough { image = image.applying(photo.info.orientation) }
+        if photo.passThrough { image = image.applying(photo.info.orientation, pool: pool) }
         return texts.map { TextShade.gray(for: $0.box, over: image, drawn: drawn) }
     }
 

@@ -8,11 +8,14 @@ import Platform
 final class DecodeOperation: BookOperation, @unchecked Sendable {
     let job: PhotoJob
     let maxPixels: Int
+    /// The build's: where the decoded pixels and libjpeg's blocks come from.
+    let pool: BufferPool
     let hooks: BuildHooks
 
-    init(job: PhotoJob, maxPixels: Int, session: BuildSession, hooks: BuildHooks) {
+    init(job: PhotoJob, maxPixels: Int, pool: BufferPool, session: BuildSession, hooks: BuildHooks) {
         self.job = job
         self.maxPixels = maxPixels
+        self.pool = pool
         self.hooks = hooks
         super.init(session: session)
         name = "decode \(job.info.file.path)"
@@ -49,7 +52,8 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
         do {
             let decoded: DecodedPhoto
             if job.passThrough {
-                guard let original = try codec.verifiedOriginal(source, maxPixels: maxPixels, shouldCancel: stop),
+                guard let original = try codec.verifiedOriginal(source, maxPixels: maxPixels, pool: pool,
+                                                                 shouldCancel: stop),
                       isProbedSize(original.storedWidth, original.storedHeight) else { return Self.changed }
                 decoded = .original(original.bytes)
             } else if job.lossless, let crop = try losslessCrop(source, codec: codec, stop: stop) {
@@ -61,10 +65,10 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
                     storedWidth: Double(info.storedWidth), storedHeight: Double(info.storedHeight))
                 decoded = .transcoded(crop.bytes, blocksShown: blocksShown)
             } else {
-                let image = try codec.decode(source, request, shouldCancel: stop)
+                let image = try codec.decode(source, request, pool: pool, shouldCancel: stop)
                 // The plan is only valid for the photo that was probed.
                 guard isProbedSize(image.storedWidth, image.storedHeight) else {
-                    BufferPool.shared.giveBack(image.image.pixels)
+                    pool.giveBack(image.image.pixels)
                     return Self.changed
                 }
                 decoded = .pixels(image.image, covers: image.covers, scale: image.scale)
@@ -120,6 +124,6 @@ extension DecodeOperation {
         let region = PixelRegion(x: Int(crop.x.rounded()), y: Int(crop.y.rounded()),
                                  width: Int(crop.width.rounded()), height: Int(crop.height.rounded()))
         return try codec.losslessCrop(source, region: region, orientation: job.info.orientation, maxPixels: maxPixels,
-                                      shouldCancel: stop)
+                                      pool: pool, shouldCancel: stop)
     }
 }

@@ -18,6 +18,7 @@ extension RenderPipeline {
             case .success(let info)?:
                 usable.append((PhotoID(index), info))
                 reports[index].format = info.formatDescription
+                reports[index].regionCount = info.regions.count
                 reports[index].notes = info.notes
             case .failure(let error)?:
                 reports[index].outcome = .failed(error.description)

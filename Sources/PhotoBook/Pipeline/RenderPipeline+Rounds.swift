@@ -55,9 +55,11 @@ extension RenderPipeline {
             // A photo is announced finished once, by its first render; renders of later rounds redo finished photos.
             var renderHooks = hooks
             if round > 0 || !announces { renderHooks.photoFinished = nil }
-            let decode = DecodeOperation(job: job, maxPixels: settings.maxPixels, session: session, hooks: hooks)
+            let decode = DecodeOperation(job: job, maxPixels: settings.maxPixels, pool: pool, session: session,
+                                         hooks: hooks)
             let render = ResizeCropOperation(job: job, decode: decode, quality: settings.quality, directory: directory,
-                                             sequence: sequence.next(), session: session, hooks: renderHooks)
+                                             sequence: sequence.next(), pool: pool, session: session,
+                                             hooks: renderHooks)
             render.queuePriority = .high
             chains.append(Chain(job: job, decode: decode, render: render, photo: photo, key: key))
         }

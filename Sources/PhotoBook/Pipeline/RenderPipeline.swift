@@ -22,6 +22,10 @@ public final class RenderPipeline: Sendable {
     private let undated = Mutex<[String]>([])
     /// Where the time goes, for the report.
     let clock = StageClock()
+    /// The build's large buffers (decoded photos, pages, libjpeg's blocks), handed to every operation that takes or
+    /// gives them back: each worker lets go of a decoded photo and a page, or libjpeg's blocks, at a time, and the
+    /// pool keeps about that much for the next photo (BufferPool.swift); the save empties it (BuildPDFOperation).
+    let pool: BufferPool
 
     init(files: [PhotoFile], outputPath: String, plan: any RenderPlan, hooks: BuildHooks) {
         self.files = files
@@ -32,6 +36,9 @@ public final class RenderPipeline: Sendable {
         queue.name = "photobook"
         // The default lets libdispatch start many threads; photobook decides how many photos are in flight.
         queue.maxConcurrentOperationCount = max(1, plan.settings.jobs)
+        let workers = max(1, plan.settings.jobs)
+        pool = BufferPool(maxBuffers: workers * Self.pooledBuffersPerWorker,
+                          maxBytes: workers * Self.pooledBytesPerWorker)
     }
 
     /// Stops the PDF at its next safe points. Returns false when it was already committed.
@@ -53,15 +60,11 @@ public final class RenderPipeline: Sendable {
     /// Makes the PDF; returns when every operation has ended and every temporary file is gone.
     public func run() -> BuildReport {
         let start = DispatchTime.now()
-        // Each worker lets go of a decoded photo and a page, or libjpeg's blocks, at a time: the pool keeps about
-        // that much for the next photo (BufferPool.swift), and the save empties it (BuildPDFOperation).
-        let workers = max(1, plan.settings.jobs)
-        BufferPool.shared.removeAll()
-        BufferPool.shared.setLimits(maxBuffers: workers * Self.pooledBuffersPerWorker,
-                                    maxBytes: workers * Self.pooledBytesPerWorker)
         var report = runStages()
-        // Every operation has ended by now: nothing can create a temporary file after this.
+        // Every operation has ended by now: nothing can create a temporary file or take a buffer after this (a
+        // build that stopped before the save kept some).
         session.removeTemporaryFiles()
+        pool.removeAll()
         // The stages end before the total is read, so that they never add up to more than it.
         report.timings = clock.finish()
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
@@ -156,7 +159,7 @@ public final class RenderPipeline: Sendable {
                                                   hasTitlePage: final.pages.first?.kind == .title,
                                                   creationDate: plan.settings.creationDate,
                                                   imagesInMemory: plan.settings.imagesInMemory)
-        let build = BuildPDFOperation(contents, commit: commit, session: session, hooks: hooks)
+        let build = BuildPDFOperation(contents, pool: pool, commit: commit, session: session, hooks: hooks)
         if session.isCancelled { return stopped(.cancelled) }
         queue.addOperations([build], waitUntilFinished: true)
         build.recordIfAbsent(.cancelled)

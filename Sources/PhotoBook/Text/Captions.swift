@@ -3,7 +3,8 @@ import Platform
 
 /// Where each photo's caption comes from.
 public enum CaptionSource: String, Sendable, CaseIterable {
-    /// A sidecar text file beside the photo (`IMG_1.jpg.txt` or `IMG_1.txt`), else the photo's own description.
+    /// A sidecar text file beside the photo (`IMG_1.jpg.txt` or `IMG_1.txt`), else its description (its XMP
+    /// sidecar's, else its own: `PhotoInfo.description`).
     case auto
     /// The file name without its extension.
     case name
