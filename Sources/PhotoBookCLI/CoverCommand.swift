@@ -2,7 +2,7 @@ import PhotoBook
 
 /// `photobook cover FRONT [BACK] -o OUT (--spine LENGTH | --interior-pages N --paper-ppi P) [options]`: the
 /// options as typed and checked, each declared once in `options`.
-struct CoverCommand {
+struct CoverCommand: RunFields, TitleFields {
     var inputs: [String] = []
     var output: String?
     var pageSize = PageSize.a4
@@ -51,14 +51,9 @@ struct CoverCommand {
             CropGroup.crop(\.crop),
             PrintGroup.dpi(\.dpi),
             PrintGroup.quality(\.quality),
-            TextGroup.title(\.title),
-            TextGroup.subtitle(\.subtitle),
-            TextGroup.author(\.author),
+        ] + TextGroup.titleLines() + [
             TextGroup.font(\.fontPath),
-            RunGroup.quiet(\.quiet),
-            RunGroup.verbose(\.verbose),
-            RunGroup.help(\.help),
-        ]
+        ] + RunGroup.all()
     }
 
     static var document: CommandDocument {

@@ -40,20 +40,15 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     }
 
     let contents: Contents
-    /// The build's: the photos under words are decoded from it, and it is emptied before the save.
-    let pool: BufferPool
     let commit: BookCommit
-    let hooks: BuildHooks
 
     var pages: [Page] { contents.pages }
     var words: PDFWords? { contents.words }
 
-    init(_ contents: Contents, pool: BufferPool, commit: BookCommit, session: BuildSession, hooks: BuildHooks) {
+    init(_ contents: Contents, commit: BookCommit, context: Context) {
         self.contents = contents
-        self.pool = pool
         self.commit = commit
-        self.hooks = hooks
-        super.init(session: session)
+        super.init(context)
         name = "build \(commit.outputPath)"
     }
 

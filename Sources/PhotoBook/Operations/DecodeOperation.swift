@@ -8,16 +8,11 @@ import Platform
 final class DecodeOperation: BookOperation, @unchecked Sendable {
     let job: PhotoJob
     let maxPixels: Int
-    /// The build's: where the decoded pixels and libjpeg's blocks come from.
-    let pool: BufferPool
-    let hooks: BuildHooks
 
-    init(job: PhotoJob, maxPixels: Int, pool: BufferPool, session: BuildSession, hooks: BuildHooks) {
+    init(job: PhotoJob, maxPixels: Int, context: Context) {
         self.job = job
         self.maxPixels = maxPixels
-        self.pool = pool
-        self.hooks = hooks
-        super.init(session: session)
+        super.init(context)
         name = "decode \(job.info.file.path)"
     }
 

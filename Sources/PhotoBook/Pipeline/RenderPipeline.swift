@@ -41,6 +41,9 @@ public final class RenderPipeline: Sendable {
                           maxBytes: workers * Self.pooledBytesPerWorker)
     }
 
+    /// What every operation of this build is handed.
+    var operations: BookOperation.Context { BookOperation.Context(session: session, pool: pool, hooks: hooks) }
+
     /// Stops the PDF at its next safe points. Returns false when it was already committed.
     @discardableResult
     public func cancel() -> Bool {
@@ -159,7 +162,7 @@ public final class RenderPipeline: Sendable {
                                                   hasTitlePage: final.pages.first?.kind == .title,
                                                   creationDate: plan.settings.creationDate,
                                                   imagesInMemory: plan.settings.imagesInMemory)
-        let build = BuildPDFOperation(contents, pool: pool, commit: commit, session: session, hooks: hooks)
+        let build = BuildPDFOperation(contents, commit: commit, context: operations)
         if session.isCancelled { return stopped(.cancelled) }
         queue.addOperations([build], waitUntilFinished: true)
         build.recordIfAbsent(.cancelled)
