@@ -129,3 +129,33 @@ struct TakeoutTests {
         #expect(found.warnings.isEmpty && found.errors.isEmpty)
     }
 }
+
+/// Dates known only as a moment in UTC (Takeout's) against a camera's local readings.
+struct TakeoutDateTests {
+    static func photo(_ name: String, _ date: CaptureDate?, utcOnly: Bool = false) -> PhotoInfo {
+        var info = PhotoInfo(file: PhotoFile(path: name, format: nil, id: FileSystem.FileID(device: 0, inode: 0)),
+                             storedWidth: 1, storedHeight: 1, orientation: .topLeft, captureDate: date)
+        info.captureDateIsUTCOnly = utcOnly
+        return info
+    }
+
+    @Test("UTC seconds read as the calendar says, before 1970 too")
+    func unixSeconds() {
+        #expect(CaptureDate(unixSeconds: 1_559_383_200)?.localText == "2019-06-01 10:00:00")
+        #expect(CaptureDate(unixSeconds: 1_559_383_200)?.utcOffsetMinutes == 0)
+        #expect(CaptureDate(unixSeconds: -1)?.localText == "1969-12-31 23:59:59")
+        #expect(CaptureDate(unixSeconds: 951_782_400)?.localText == "2000-02-29 00:00:00")
+        #expect(CaptureDate(unixSeconds: 253_402_300_800) == nil)  // 10000-01-01
+    }
+
+    @Test("a camera without an offset borrows a phone's, never a UTC-only moment's")
+    func noOffsetLent() throws {
+        // A camera at 14:05 local; a Takeout moment at 14:00 UTC, the nearest reading; a phone at 16:30 +02:00.
+        let camera = Self.photo("camera.jpg", CaptureDate(exifDateTime: "2019:06:01 14:05:00"))
+        let takeout = Self.photo("takeout.jpg", CaptureDate(unixSeconds: 1_559_397_600), utcOnly: true)
+        let phone = Self.photo("phone.jpg", CaptureDate(exifDateTime: "2019:06:01 16:30:00", offset: "+02:00"))
+        // The camera is in the phone's zone (12:05 UTC); borrowing +00:00 would put it after the Takeout moment.
+        let order = PhotoOrder.arrange([camera, takeout, phone], by: OrderOptions(sort: .date)).order
+        #expect(order == [0, 1, 2])
+    }
+}

@@ -60,6 +60,8 @@ extension RenderPipeline {
             }
             reports[left.id.index].outcome = .skipped(because: why)
             reports[left.id.index].duplicateOf = kept.info.file.path
+            // Done with, as a photo that fails its probe is: the progress counts it.
+            hooks.photoFinished?(left.info.file.path)
             warnings.append(BuildWarning(path: left.info.file.path,
                                          message: why + ": left out (--keep-duplicates keeps every copy)"))
         }
