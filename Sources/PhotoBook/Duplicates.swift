@@ -35,7 +35,9 @@ enum Duplicates {
         var shots: [PhotoInfo.Shot: Int] = [:]
         for (index, photo) in photos.enumerated() {
             guard let shot = photo.shot else { continue }
-            if let first = shots[shot] { groups.join(index, first) } else { shots[shot] = index }
+            guard let first = shots[shot] else { shots[shot] = index; continue }
+            // The pages of one file (a multi-page TIFF) may carry one EXIF: they are still pages of their own.
+            if photos[first].file.filePath != photo.file.filePath { groups.join(index, first) }
         }
         var members: [Int: [Int]] = [:]
         for index in photos.indices { members[groups.root(index), default: []].append(index) }
