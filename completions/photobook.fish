@@ -11,6 +11,7 @@ complete -c photobook -n __fish_use_subcommand -a completions -d 'print the shel
 complete -c photobook -n '__fish_seen_subcommand_from build' -s o -l output -r -F -d 'the PDF to write'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l report -r -F -d 'also write a JSON account of the build to FILE'
 complete -c photobook -n '__fish_seen_subcommand_from build' -s r -l recursive -d 'include photos in subfolders, following symbolic links but never round a loop'
+complete -c photobook -n '__fish_seen_subcommand_from build' -l keep-duplicates -d 'keep every copy of a photo: without it, files with the same bytes'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l sort -x -a 'name date given' -d 'the order of the photos in the book'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l reverse -d 'the same book read backwards, whatever the order'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l max-pixels -x -d 'refuse images whose header declares more pixels'
@@ -49,6 +50,7 @@ complete -c photobook -n '__fish_seen_subcommand_from build' -F
 
 complete -c photobook -n '__fish_seen_subcommand_from init' -s o -l output -r -F -d 'the book description'
 complete -c photobook -n '__fish_seen_subcommand_from init' -s r -l recursive -d 'include photos in subfolders, following symbolic links but never round a loop'
+complete -c photobook -n '__fish_seen_subcommand_from init' -l keep-duplicates -d 'keep every copy of a photo: without it, files with the same bytes'
 complete -c photobook -n '__fish_seen_subcommand_from init' -l sort -x -a 'name date given' -d 'the order of the photos in the book'
 complete -c photobook -n '__fish_seen_subcommand_from init' -l reverse -d 'the same book read backwards, whatever the order'
 complete -c photobook -n '__fish_seen_subcommand_from init' -l max-pixels -x -d 'refuse images whose header declares more pixels'

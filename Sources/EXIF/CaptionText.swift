@@ -1,11 +1,11 @@
 /// Makes metadata text fit to print under a photo.
-enum CaptionText {
+public enum CaptionText {
     /// `text` without control characters (a line break and a tab stay: a description may have lines; a CR or
     /// CR LF becomes one line break), without white space at either end (Unicode's, not only ASCII's: a
     /// no-break space pads as well as a space); nil when nothing is left.
     ///
     /// Controls come from writers that pad with them or from damaged bytes; printed, they would show as boxes.
-    static func clean(_ text: String) -> String? {
+    public static func clean(_ text: String) -> String? {
         var scalars = String.UnicodeScalarView()
         var previousWasCR = false
         for scalar in text.unicodeScalars {

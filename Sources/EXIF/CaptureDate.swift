@@ -66,6 +66,9 @@ public struct CaptureDate: Sendable, Hashable, Codable {
         return value
     }
 
+    /// `nanoseconds(text)` for callers outside the module: nil unless SubSecTimeOriginal's text is digits.
+    public static func nanosecondsIfReadable(_ text: String) -> Int? { nanoseconds(text) }
+
     /// OffsetTimeOriginal ("+02:00", "-05:30"; "+0200" and "+02" are accepted) in minutes east of UTC; nil when
     /// blank ("   :  " is how EXIF writes unknown) or unreadable.
     static func offsetMinutes(_ text: String) -> Int? {

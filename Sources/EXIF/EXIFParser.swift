@@ -10,6 +10,10 @@ public struct EXIFMetadata: Sendable, Equatable {
     public var offsetTimeOriginal: String?
     /// IFD0's `ImageDescription`, trimmed; nil when absent, blank, or a camera's stock text.
     public var imageDescription: String?
+    /// IFD0's `Make` and `Model`, trimmed; nil when absent or blank. Two files of one shot (a phone's HEIC and
+    /// its JPEG) share them and the capture time to the sub-second.
+    public var make: String?
+    public var model: String?
 
     public init(orientation: Int = 1, dateTimeOriginal: String? = nil, subSecTimeOriginal: String? = nil,
                 offsetTimeOriginal: String? = nil, imageDescription: String? = nil) {
@@ -32,9 +36,9 @@ public enum EXIFParser {
     /// Parses a TIFF-structured EXIF block (a leading "Exif\0\0" is accepted and skipped).
     /// Never throws and never traps: whatever cannot be read is reported as absent.
     ///
-    /// Reads exactly two directories: IFD0 (for Orientation, tag 0x0112, and ImageDescription, 0x010E) and the
-    /// Exif sub-IFD it points to (tag 0x8769, for DateTimeOriginal 0x9003, SubSecTimeOriginal 0x9291 and
-    /// OffsetTimeOriginal 0x9011). Next-IFD links are never followed, because nothing we
+    /// Reads exactly two directories: IFD0 (for Orientation, tag 0x0112, ImageDescription, 0x010E, Make and Model,
+    /// 0x010F and 0x0110) and the Exif sub-IFD it points to (tag 0x8769, for DateTimeOriginal 0x9003,
+    /// SubSecTimeOriginal 0x9291 and OffsetTimeOriginal 0x9011). Next-IFD links are never followed, because nothing we
     /// need lives in IFD1 (the thumbnail's directory, whose Orientation must not count); so offset loops
     /// cannot make it loop, and the work is linear in the size of the input.
     public static func parse(_ bytes: [UInt8]) -> EXIFMetadata {
@@ -47,6 +51,11 @@ public enum EXIFParser {
             metadata.orientation = value
         }
         metadata.imageDescription = ifd0.first(tag: Tag.imageDescription).flatMap(tiff.description(of:))
+        func text(_ tag: UInt16) -> String? {
+            ifd0.first(tag: tag).flatMap(tiff.dateTime(of:)).map { $0.trimmingSpaces }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        metadata.make = text(Tag.make)
+        metadata.model = text(Tag.model)
 
         if let pointer = ifd0.first(tag: Tag.exifIFDPointer), let exifOffset = tiff.firstUnsignedInteger(of: pointer),
            let exifIFD = tiff.directory(at: exifOffset) {
@@ -61,6 +70,8 @@ public enum EXIFParser {
 /// The tags photobook reads.
 enum Tag {
     static let imageDescription: UInt16 = 0x010E
+    static let make: UInt16 = 0x010F
+    static let model: UInt16 = 0x0110
     static let orientation: UInt16 = 0x0112
     static let exifIFDPointer: UInt16 = 0x8769
     static let dateTimeOriginal: UInt16 = 0x9003

@@ -19,13 +19,17 @@ struct PreparedBook {
     var photos: [PreparedPhoto]
     var warnings: [BuildWarning]
     var undated: [String]
+    /// How many photos were left out as another's copy (`Duplicates`): not photos that could not be used.
+    var duplicates: Int
     private let byID: [PhotoID: PreparedPhoto]
 
-    init(reports: [PhotoReport], photos: [PreparedPhoto], warnings: [BuildWarning], undated: [String]) {
+    init(reports: [PhotoReport], photos: [PreparedPhoto], warnings: [BuildWarning], undated: [String],
+         duplicates: Int = 0) {
         self.reports = reports
         self.photos = photos
         self.warnings = warnings
         self.undated = undated
+        self.duplicates = duplicates
         byID = Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 

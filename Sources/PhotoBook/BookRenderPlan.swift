@@ -22,6 +22,9 @@ public struct BuildOptions: Sendable {
     /// false renders them from pixels, for `make bench`, which times both ways. Not a command-line option:
     /// there is no reason to want the lossy way.
     public var losslessCrops = true
+    /// Every copy of a photo goes in: byte-identical files and the two files of one shot (`Duplicates`). A
+    /// description's pages keep them whatever this says: the person who wrote them chose each photo.
+    public var keepDuplicates = false
     /// Titles, captions and page numbers; nil for a book of photos alone.
     public var text: TextOptions?
     /// The pages of a book description file, in place of the layout mode, order, captions and sections.
@@ -59,7 +62,9 @@ struct BookRenderPlan: RenderPlan {
         RenderSettings(jobs: options.jobs, maxPixels: options.maxPixels, quality: options.quality,
                        keepOriginals: options.layout.keepOriginals, losslessCrops: options.losslessCrops,
                        imagesInMemory: options.imagesInMemory, creationDate: options.creationDate,
-                       temporaryDirectory: options.temporaryDirectory)
+                       temporaryDirectory: options.temporaryDirectory,
+                       keepDuplicates: options.keepDuplicates || options.given != nil,
+                       preferredPhotos: Set([options.text?.titlePhoto].compactMap { $0 }))
     }
 
     var words: PDFWords? {

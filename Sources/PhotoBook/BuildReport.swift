@@ -31,6 +31,8 @@ public struct PhotoReport: Sendable {
     public var caption: String?
     /// Its format and what of it ("HEIF (AVIF, 10-bit)"), once probed.
     public var format: String?
+    /// The photo that stands for it in the book, when it was left out as the same photo (`Duplicates`).
+    public var duplicateOf: String?
     /// What its codec noticed of a file it could read, for `--verbose` (a library's warnings).
     public var notes: [String] = []
 }

@@ -18,9 +18,13 @@ public struct PhotoFile: Sendable, Equatable {
     /// The XMP sidecar beside the file (`IMG_1.jpg.xmp` or `IMG_1.xmp`), whose words and regions go ahead of the
     /// photo's own; nil when it has none.
     public var sidecar: String?
+    /// The Google Photos Takeout JSON beside the file (`IMG_1.jpg.json`, `IMG_1.jpg.supplemental-metadata.json`,
+    /// names cut short: `TakeoutNames`), whose date stands in for a photo without one and whose description is its
+    /// owner's caption; nil when it has none.
+    public var takeout: String?
 
     public init(path: String, format: ImageFormat?, id: FileSystem.FileID, inputGroup: Int = 0, isNamed: Bool = false,
-                picture: Int = 0, filePath: String? = nil, sidecar: String? = nil) {
+                picture: Int = 0, filePath: String? = nil, sidecar: String? = nil, takeout: String? = nil) {
         self.path = path
         self.format = format
         self.id = id
@@ -29,6 +33,7 @@ public struct PhotoFile: Sendable, Equatable {
         self.picture = picture
         self.filePath = filePath ?? path
         self.sidecar = sidecar
+        self.takeout = takeout
     }
     /// The photos of one folder input share a group, and so do photos named one after another on the command
     /// line with no folder between them; groups are numbered in command-line order (`PhotoOrder` sorts by it).
@@ -53,6 +58,8 @@ public struct Discovery: Sendable {
     /// Folders already expanded, by identity: each is read once, so links that reach one folder by many paths
     /// cannot multiply the work (two links per level over twenty levels would be a million walks).
     private var expanded: [FileSystem.FileID: String] = [:]
+    /// The Takeout JSON names of each folder that holds photos, listed once (`Discovery+Takeout.swift`).
+    var takeoutFolders: [String: TakeoutNames] = [:]
 
     /// Expands `inputs` (folders, non-recursive unless `recursive`; and files) into photos, in natural name order
     /// within each folder and in command-line order across inputs.
@@ -183,8 +190,9 @@ public struct Discovery: Sendable {
     private mutating func consider(file path: String, status: FileSystem.Status, named: Bool,
                                    seen: inout [FileSystem.FileID: String]) {
         let ext = Self.fileExtension(path)
-        // A sidecar named on the command line came with its photo (`photos/*`): it is never a photo itself.
-        let isSidecar = ext == "xmp"
+        // A sidecar named on the command line came with its photo (`photos/*`): it is never a photo itself. Nor
+        // is a JSON file: Takeout's sidecars and album files, which a Takeout folder holds as many as photos.
+        let isSidecar = ext == "xmp" || ext == "json"
         // A file named on the command line or called like a photo is a photo its owner expects: if it cannot be
         // read it fails by name when the book is built (left out, or failing a --strict build), never silently.
         let promisesPhoto = named && !isSidecar || ImageFormat.fileExtensions.contains(ext)
@@ -217,7 +225,9 @@ public struct Discovery: Sendable {
             return
         }
         if format == nil && !promisesPhoto {
-            if isSidecar {
+            if ext == "json" {
+                notes.append((path, "JSON file, not a photo (a Google Takeout photo's JSON is read with its photo)"))
+            } else if isSidecar {
                 notes.append((path, Self.sidecarNote(path)))
             } else if Self.otherImageExtensions.contains(ext) {
                 warnings.append((path, "\(ext.uppercased()) images are not supported (photobook reads \(ImageFormat.names)), skipped"))
@@ -240,15 +250,15 @@ public struct Discovery: Sendable {
         }
         seen[id] = path
         let pictures = format.map { Self.pictureCount(of: path, codec: $0.codec) } ?? 1
-        let sidecar = Self.sidecar(of: path)
+        let sidecar = Self.sidecar(of: path), takeout = takeoutSidecar(of: path)
         guard pictures > 1 else {
-            photos.append(PhotoFile(path: path, format: format, id: id, sidecar: sidecar))
+            photos.append(PhotoFile(path: path, format: format, id: id, sidecar: sidecar, takeout: takeout))
             return
         }
         // A multi-page TIFF: one photo per page, in page order, each named by its page.
         for picture in 0..<pictures {
             photos.append(PhotoFile(path: "\(path) (page \(picture + 1) of \(pictures))", format: format, id: id,
-                                    picture: picture, filePath: path, sidecar: sidecar))
+                                    picture: picture, filePath: path, sidecar: sidecar, takeout: takeout))
         }
     }
 

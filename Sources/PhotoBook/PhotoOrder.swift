@@ -81,7 +81,9 @@ public enum PhotoOrder {
 
         // Photos whose camera wrote an offset, by local reading then name: where the others borrow theirs.
         let zoned = photos.indices.compactMap { index -> (local: CaptureDate.Instant, offset: Int, rank: Int)? in
-            guard let date = photos[index].captureDate, let offset = date.utcOffsetMinutes else { return nil }
+            // A moment known only in UTC (Takeout's) says nothing of the local time around it.
+            guard let date = photos[index].captureDate, let offset = date.utcOffsetMinutes,
+                  !photos[index].captureDateIsUTCOnly else { return nil }
             return (date.localInstant, offset, rank[index])
         }.sorted { ($0.local, $0.rank) < ($1.local, $1.rank) }
 

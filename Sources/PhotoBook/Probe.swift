@@ -11,17 +11,23 @@ public struct PhotoInfo: Sendable, Equatable {
     public var storedHeight: Int
     public var orientation: Orientation
     /// When the photo was taken: its XMP sidecar's exif:DateTimeOriginal or photoshop:DateCreated, else EXIF
-    /// DateTimeOriginal with SubSecTimeOriginal and OffsetTimeOriginal (a PNG's eXIf chunk alike); nil when it has
-    /// none that is a real date. `localText` is the camera's own
+    /// DateTimeOriginal with SubSecTimeOriginal and OffsetTimeOriginal (a PNG's eXIf chunk alike), else its Takeout
+    /// JSON's photoTakenTime; nil when it has none that is a real date. `localText` is the camera's own
     /// reading, for captions; `PhotoOrder` orders by it.
     public var captureDate: CaptureDate?
-    /// What the photo shows in its owner's words: its XMP sidecar's dc:description or dc:title, else EXIF
-    /// ImageDescription, else XMP dc:description (x-default).
+    /// True when `captureDate` is only a moment, read in UTC (a Google Takeout JSON's `photoTakenTime`), not a
+    /// camera's local reading: it orders the book, but lends no offset to photos without one (`PhotoOrder`).
+    public var captureDateIsUTCOnly = false
+    /// What the photo shows in its owner's words: its XMP sidecar's dc:description or dc:title, else its Takeout
+    /// JSON's description, else EXIF ImageDescription, else XMP dc:description (x-default).
     ///
     /// EXIF wins when both are there, as the Metadata Working Group's guidelines have readers do (editors that
     /// follow them write both alike); a camera's stock text ("OLYMPUS DIGITAL CAMERA") does not count as one,
     /// so the XMP that an editor wrote beside it is used instead.
     public var description: String?
+    /// The camera and the moment to the sub-second its EXIF says, when it says all of them: the two files of one
+    /// shot (`IMG_1.HEIC` and `IMG_1.JPG`) share it (`Duplicates`).
+    public var shot: Shot?
     /// The photo's format, as its bytes say.
     public var format = ImageFormat(codec: codecs[0])
     /// What of its format the photo is, for `--verbose` and the report ("progressive", "AVIF, 10-bit").
@@ -45,6 +51,20 @@ public struct PhotoInfo: Sendable, Equatable {
 }
 
 extension PhotoInfo {
+    /// One press of a camera's shutter: its make and model, and its DateTimeOriginal with SubSecTimeOriginal and
+    /// any OffsetTimeOriginal. Without the sub-second a burst's photos of one second would be one shot.
+    public struct Shot: Sendable, Hashable {
+        public var camera: String
+        public var date: CaptureDate
+
+        init?(_ metadata: EXIFMetadata) {
+            guard metadata.subSecTimeOriginal.flatMap(CaptureDate.nanosecondsIfReadable) != nil,
+                  let date = metadata.captureDate, metadata.make != nil || metadata.model != nil else { return nil }
+            camera = [metadata.make, metadata.model].compactMap { $0 }.joined(separator: " ")
+            self.date = date
+        }
+    }
+
     /// Its format and what of it, for the report and `--verbose`: "JPEG", "HEIF (AVIF, 10-bit)".
     public var formatDescription: String { format.name + (formatDetail.map { " (\($0))" } ?? "") }
 
@@ -116,11 +136,17 @@ public enum Probe {
         }
         var warnings: [String] = []
         let sidecar = photo.sidecar.flatMap { Sidecar.read($0, warnings: &warnings) }
+        let takeout = photo.takeout.flatMap { TakeoutSidecar.read($0, warnings: &warnings) }
+        // Takeout's date is Google's guess when the photo carries none (an upload's time, a scan's): the photo's
+        // own date wins. Its description is what the owner typed in Google Photos: a caption like a sidecar's.
+        let ownDate = sidecar?.captureDate ?? header.captureDate ?? metadata.captureDate
         var info = PhotoInfo(file: photo, storedWidth: width, storedHeight: height, orientation: orientation,
-                             captureDate: sidecar?.captureDate ?? header.captureDate ?? metadata.captureDate,
-                             description: sidecar?.caption ?? header.description ?? metadata.imageDescription
-                                 ?? header.xmp.flatMap(XMP.description(inPacket:)),
+                             captureDate: ownDate ?? takeout?.captureDate,
+                             description: sidecar?.caption ?? takeout?.caption ?? header.description
+                                 ?? metadata.imageDescription ?? header.xmp.flatMap(XMP.description(inPacket:)),
                              format: format, formatDetail: header.detail, isEmbeddableAsIs: header.isEmbeddableAsIs)
+        info.captureDateIsUTCOnly = ownDate == nil && takeout?.captureDate != nil
+        info.shot = PhotoInfo.Shot(metadata)
         // A HEIF's regions are taken as on the picture it decodes to (its own transformations applied), as its
         // orientation is: no sample was at hand to say otherwise.
         info.regions = regions(sidecar: sidecar, ownXMP: header.xmp, storedWidth: width, storedHeight: height,

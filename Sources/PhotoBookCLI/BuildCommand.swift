@@ -49,6 +49,7 @@ struct BuildCommand: RunFields, TitleFields {
             .flag("recursive", short: "r", section: .files, description: .saidByThePages("the pages list every photo"),
                   report: ["recursive"],
                   help: "include photos in subfolders, following symbolic links but never round a loop", \.recursive),
+            FilesGroup.keepDuplicates(\.options.keepDuplicates),
             .value("sort", .choice(metavar: "ORDER", [
                        .name: "inputs in the order given, and natural name order (img2 before img10) within a "
                            + "folder and within a run of photos named one after another (as a shell's *.jpg "
@@ -129,7 +130,8 @@ struct BuildCommand: RunFields, TitleFields {
                    \.coverPhoto),
             .value("captions", .choice(metavar: "SOURCE", [
                        .auto: "a sidecar text file beside the photo (IMG_1.jpg.txt or IMG_1.txt), else its XMP "
-                           + "sidecar's description or title (IMG_1.jpg.xmp or IMG_1.xmp), else the photo's own description",
+                           + "sidecar's description or title (IMG_1.jpg.xmp or IMG_1.xmp), else its Google Takeout "
+                           + "JSON's description, else the photo's own description",
                        .name: "the file name without its extension",
                        .date: "the capture date",
                        .none: "no captions",

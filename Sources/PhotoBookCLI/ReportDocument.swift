@@ -75,6 +75,9 @@ struct ReportDocument: Codable, Equatable {
         var caption: String?
         /// Its format, and what of it: "JPEG (progressive)", "HEIF (AVIF, 10-bit)", "TIFF (16-bit RGB, LZW)".
         var format: String?
+        /// The photo kept in the book in its place, when it was left out as the same photo (its copy, or the
+        /// other file of its shot).
+        var duplicateOf: String?
         var warnings: [String]
     }
 
@@ -133,7 +136,7 @@ struct ReportDocument: Codable, Equatable {
                          pixelHeight: placed ? photo.pixelHeight : nil,
                          effectiveDPI: placed ? photo.effectiveDPI : nil, passThrough: photo.passThrough,
                          losslessCrop: photo.losslessCrop, caption: photo.caption, format: photo.format,
-                         warnings: warnings)
+                         duplicateOf: photo.duplicateOf, warnings: warnings)
         }
         warnings = report.warnings.map { Warning(path: $0.path, message: $0.message) }
         let t = report.timings
@@ -165,6 +168,7 @@ struct ReportOptions: Codable, Equatable {
     var inputs: [String]
     var output: String
     var recursive: Bool
+    var keepDuplicates: Bool
     var sort: String
     var reverse: Bool
     var maxPixels: Int
@@ -205,6 +209,7 @@ struct ReportOptions: Codable, Equatable {
         inputs = command.inputs
         output = command.output ?? ""
         recursive = command.recursive
+        keepDuplicates = options.keepDuplicates
         sort = options.order.sort.rawValue
         reverse = options.order.reverse
         maxPixels = options.maxPixels

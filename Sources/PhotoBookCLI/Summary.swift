@@ -16,6 +16,8 @@ enum Summary {
         case .succeeded:
             for photo in failed { say.warning("\(reason(photo)), left out of the book", path: photo.path) }
             var leftOut = failed.isEmpty ? "" : ", \(failed.count) photo\(failed.count == 1 ? "" : "s") left out"
+            let copies = report.photos.filter { $0.duplicateOf != nil }.count
+            if copies > 0 { leftOut += ", \(copies) cop\(copies == 1 ? "y" : "ies") of a photo left out" }
             if report.blankPages > 0 {
                 leftOut += " (\(report.blankPages) blank page\(report.blankPages == 1 ? "" : "s") added to make a multiple "
                     + "of \(options.layout.padTo))"

@@ -99,7 +99,7 @@ import Testing
             "quality": ["80"], "keep-originals": [], "title": ["A title"], "subtitle": ["A subtitle"],
             "author": ["An author"], "cover-photo": [photos + "/a.jpg"], "captions": ["name"],
             "sections": ["folder"], "page-numbers": [], "font": [font],
-            "jobs": [BuildCommand.defaultJobs == 1 ? "2" : "1"], "strict": [],
+            "jobs": [BuildCommand.defaultJobs == 1 ? "2" : "1"], "strict": [], "keep-duplicates": [],
         ]
     }
 

@@ -27,7 +27,8 @@ extension RenderPipeline {
         }
         // A signal during the last probe must read as an interruption, not as a PDF with no usable photo.
         if session.isCancelled { return stop(.cancelled) }
-        if let refusal = plan.refusal(usable: usable.count, of: files.count, afterRender: false) {
+        let duplicates = leaveOutDuplicates(&usable, reports: &reports)
+        if let refusal = plan.refusal(usable: usable.count, of: files.count - duplicates.count, afterRender: false) {
             return stop(.skipped(because: refusal))
         }
         clock.enter(.plan)
@@ -36,10 +37,37 @@ extension RenderPipeline {
         case .success(let words):
             // What the probe noticed of each photo (a colour profile that does not fit it), in the document's order,
             // then what the plan says of its words.
-            let warnings = words.photos.flatMap(\.info.probeWarnings) + words.warnings
+            let warnings = duplicates + words.photos.flatMap(\.info.probeWarnings) + words.warnings
             return .success(PreparedBook(reports: reports, photos: words.photos, warnings: warnings,
-                                         undated: words.undated))
+                                         undated: words.undated, duplicates: duplicates.count))
         }
+    }
+
+    /// Takes out of `usable` the photos another one stands for (`Duplicates`), unless the plan keeps them: each
+    /// is reported skipped, naming the photo kept, and said in a warning naming both.
+    func leaveOutDuplicates(_ usable: inout [(id: PhotoID, info: PhotoInfo)], reports: inout [PhotoReport])
+        -> [BuildWarning] {
+        guard !plan.settings.keepDuplicates else { return [] }
+        let preferred = Set(usable.indices.filter { plan.settings.preferredPhotos.contains(usable[$0].id) })
+        let found = Duplicates.find(usable.map(\.info), preferred: preferred)
+        var warnings: [BuildWarning] = []
+        for duplicate in found {
+            let (left, kept) = (usable[duplicate.photo], usable[duplicate.keptPhoto])
+            var why = "\(duplicate.byteForByte ? "the same bytes as" : "the same shot as") \(kept.info.file.path)"
+            if !duplicate.byteForByte {
+                why += " (\(kept.info.uprightWidth)x\(kept.info.uprightHeight) pixels, this one "
+                    + "\(left.info.uprightWidth)x\(left.info.uprightHeight))"
+            }
+            reports[left.id.index].outcome = .skipped(because: why)
+            reports[left.id.index].duplicateOf = kept.info.file.path
+            // Done with, as a photo that fails its probe is: the progress counts it.
+            hooks.photoFinished?(left.info.file.path)
+            warnings.append(BuildWarning(path: left.info.file.path,
+                                         message: why + ": left out (--keep-duplicates keeps every copy)"))
+        }
+        let leftOut = Set(found.map(\.photo))
+        usable = usable.indices.filter { !leftOut.contains($0) }.map { usable[$0] }
+        return warnings
     }
 
     /// Probes and plans as `run()` would, decoding no pixel, creating no folder and writing nothing. A photo that

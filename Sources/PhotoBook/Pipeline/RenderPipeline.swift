@@ -146,7 +146,7 @@ public final class RenderPipeline: Sendable {
             if let reason = session.abortReason { return stopped(.failed(reason)) }
             if session.isCancelled { return stopped(.cancelled) }
             if !failed { break }
-            if let refusal = plan.refusal(usable: alive.count, of: files.count, afterRender: true) {
+            if let refusal = plan.refusal(usable: alive.count, of: files.count - prepared.duplicates, afterRender: true) {
                 return stopped(.skipped(because: refusal))
             }
         }

@@ -43,6 +43,10 @@ struct RenderSettings: Sendable {
     var creationDate: Date?
     /// The folder the private working folder is made in; beside the output when nil (`workingFolder(for:)`).
     var temporaryDirectory: String?
+    /// Every copy of a photo goes in (`--keep-duplicates`, a description's pages, a cover); else `Duplicates`
+    /// leaves the copies out, keeping `preferredPhotos` (the title page's) over their copies.
+    var keepDuplicates = true
+    var preferredPhotos: Set<PhotoID> = []
 }
 
 /// What the PDF says beyond its pages: the document's information, and the font its text is set in.

@@ -1,0 +1,143 @@
+import ImageCodec
+import Platform
+
+/// The same photo twice: byte-identical files (a Takeout export holds every album photo again in its year folder)
+/// and the two files of one shot (a phone's `IMG_1.HEIC` and `IMG_1.JPG`). Each group goes into the book once,
+/// as the photo with the most pixels (on a tie the first found); the others are left out, said by name.
+///
+/// Cheap, as the probe is: no pixel is decoded, and bytes are read only of files whose size another file shares,
+/// first 64 KB of each, then the whole of those whose first 64 KB are alike, compared with each other, not hashed:
+/// a comparison stops at the first difference and cannot be fooled by a collision.
+enum Duplicates {
+    /// A photo left out, the photo kept in its place (indices into the photos given), and why they are one.
+    struct LeftOut: Equatable {
+        var photo: Int
+        var keptPhoto: Int
+        var byteForByte: Bool
+    }
+
+    /// The photos to leave out of `photos` (in discovery order), in that order. `preferred` photos are kept
+    /// whatever their size (the title page's photo: its copies are the ones left out).
+    static func find(_ photos: [PhotoInfo], preferred: Set<Int> = []) -> [LeftOut] {
+        var groups = UnionFind(count: photos.count)
+        let identical = identicalFiles(photos.map(\.file))
+        // A file's bytes stand for the first file found with the same bytes.
+        let canonical = { (photo: PhotoInfo) in identical[photo.file.filePath] ?? photo.file.filePath }
+        // Two pages of one multi-page file are two photos; the same page of two identical files is one.
+        var pictures: [String: [Int: Int]] = [:]
+        for (index, photo) in photos.enumerated() {
+            if let first = pictures[canonical(photo)]?[photo.file.picture] {
+                groups.join(index, first)
+            } else {
+                pictures[canonical(photo), default: [:]][photo.file.picture] = index
+            }
+        }
+        var shots: [PhotoInfo.Shot: Int] = [:]
+        for (index, photo) in photos.enumerated() {
+            guard let shot = photo.shot else { continue }
+            guard let first = shots[shot] else { shots[shot] = index; continue }
+            // The pages of one file (a multi-page TIFF) may carry one EXIF: they are still pages of their own.
+            if photos[first].file.filePath != photo.file.filePath { groups.join(index, first) }
+        }
+        var members: [Int: [Int]] = [:]
+        for index in photos.indices { members[groups.root(index), default: []].append(index) }
+        var leftOut: [LeftOut] = []
+        for group in members.values where group.count > 1 {
+            let pixels = { (index: Int) in photos[index].storedWidth * photos[index].storedHeight }
+            // The preferred first, then the most pixels, then the first found.
+            let kept = group.min { a, b in
+                let (pa, pb) = (preferred.contains(a), preferred.contains(b))
+                if pa != pb { return pa }
+                return pixels(a) != pixels(b) ? pixels(a) > pixels(b) : a < b
+            }!
+            for index in group where index != kept {
+                leftOut.append(LeftOut(photo: index, keptPhoto: kept,
+                                       byteForByte: canonical(photos[index]) == canonical(photos[kept])))
+            }
+        }
+        return leftOut.sorted { $0.photo < $1.photo }
+    }
+
+    /// For each file whose bytes an earlier file (in `files`' order) has, that earlier file's path. Files are
+    /// read only when their size is another's.
+    static func identicalFiles(_ files: [PhotoFile]) -> [String: String] {
+        var paths: [String] = []
+        var seen: Set<String> = []
+        for file in files where file.format != nil && seen.insert(file.filePath).inserted { paths.append(file.filePath) }
+        var bySize: [Int64: [String]] = [:]
+        for path in paths {
+            guard case .success(let status) = FileSystem.status(path), status.kind == .regular, status.size > 0 else {
+                continue
+            }
+            bySize[status.size, default: []].append(path)
+        }
+        var first: [String: String] = [:]
+        for (size, sameSize) in bySize where sameSize.count > 1 {
+            var byHead: [UInt64: [String]] = [:]
+            var order: [UInt64] = []
+            for path in sameSize {
+                guard let head = headHash(path) else { continue }
+                if byHead[head] == nil { order.append(head) }
+                byHead[head, default: []].append(path)
+            }
+            for head in order {
+                guard let alike = byHead[head], alike.count > 1 else { continue }
+                // Each file against the first of every set of equal files found so far.
+                var originals: [String] = []
+                for path in alike {
+                    if let original = originals.first(where: { sameBytes($0, path, size: size) }) {
+                        first[path] = original
+                    } else {
+                        originals.append(path)
+                    }
+                }
+            }
+        }
+        return first
+    }
+
+    static let headLength = 64 << 10
+    static let chunkLength = 1 << 20
+
+    /// FNV-1a of the file's first 64 KB: which files of one size are worth comparing whole.
+    static func headHash(_ path: String) -> UInt64? {
+        guard let source = try? FileSource(path: path), let bytes = try? source.read(from: 0, count: headLength) else {
+            return nil
+        }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return hash
+    }
+
+    /// True when the two files hold the same `size` bytes, read a megabyte at a time until they differ.
+    static func sameBytes(_ a: String, _ b: String, size: Int64) -> Bool {
+        guard let x = try? FileSource(path: a), let y = try? FileSource(path: b) else { return false }
+        var offset = 0
+        while Int64(offset) < size {
+            guard let p = try? x.read(from: offset, count: chunkLength), let q = try? y.read(from: offset, count: chunkLength),
+                  p == q, !p.isEmpty else { return false }
+            offset += p.count
+        }
+        return true
+    }
+}
+
+/// Groups of indices joined two at a time (a disjoint-set forest with path halving).
+struct UnionFind {
+    private var parent: [Int]
+    init(count: Int) { parent = Array(0..<count) }
+
+    mutating func root(_ index: Int) -> Int {
+        var node = index
+        while parent[node] != node {
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        }
+        return node
+    }
+
+    mutating func join(_ a: Int, _ b: Int) {
+        let (x, y) = (root(a), root(b))
+        if x != y { parent[max(x, y)] = min(x, y) }
+    }
+}
