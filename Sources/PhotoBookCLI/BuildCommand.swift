@@ -211,7 +211,7 @@ struct BuildCommand: RunFields, TitleFields {
         var scouted = command
         _ = try scanner.scan(arguments, into: &scouted)
         if !scouted.help, let printPreset = scouted.preset {
-            printPreset.apply(to: &command.options.layout)
+            printPreset.apply(to: &command.options)
             try preset(&command)
         }
         command.inputs = try scanner.scan(arguments, into: &command)
