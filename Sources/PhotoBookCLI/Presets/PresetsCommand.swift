@@ -18,8 +18,9 @@ struct PresetsCommand {
             description: [
                 "Lists every preset that photobook build --preset takes, or the one named: the print service and "
                     + "product, its trim size, bleed and safety margin in millimetres and inches, the step its page "
-                    + "count goes in, and for each figure the address where the service published it. A figure "
-                    + "the service does not publish is shown as such, and --preset leaves that option alone.",
+                    + "count goes in, the fewest and most pages it binds, the PDF/X level and colour it asks for "
+                    + "(listed, not applied), and for each figure the address where the service published it. A "
+                    + "figure the service does not publish is shown as such, and --preset leaves that option alone.",
             ],
             operands: "NAME", operandCompletion: .words(PrintPreset.all.map(\.name)),
             options: options.map(\.spec),
