@@ -32,6 +32,9 @@ public struct BuildOptions: Sendable {
     /// The PDF's CreationDate and ModDate, written in UTC; nil for now, in the local time zone. Set from
     /// `SOURCE_DATE_EPOCH` for reproducible output.
     public var creationDate: Date?
+    /// The print service's page-count rule (`--preset`): a book outside it is warned of, or with `strict` not
+    /// made.
+    public var pageLimits: PageLimits?
 
     public init() {}
 }
@@ -106,8 +109,18 @@ struct BookRenderPlan: RenderPlan {
         guard let plan = found else {
             return .failure(PlanStop(outcome: .failed(planProblem(photos, alive: alive, text: text))))
         }
-        return .success(PlannedDocument(plan: plan, photos: photos,
-                                        warnings: Self.textWarnings(plan) { prepared.photo($0).info.file.path }))
+        var warnings = Self.textWarnings(plan) { prepared.photo($0).info.file.path }
+        // The pages as built: title, blanks and --pad-to's included. Checked on every plan, so that a book that a
+        // failed photo makes shorter is told too.
+        let pageCount = options.pageLimits?.check(pages: plan.pages.count)
+        if let message = pageCount?.message {
+            if options.strict {
+                return .failure(PlanStop(outcome: .skipped(because: "\(message), and --strict is set"),
+                                         pageCount: pageCount))
+            }
+            warnings.append(BuildWarning(path: nil, message: message))
+        }
+        return .success(PlannedDocument(plan: plan, photos: photos, warnings: warnings, pageCount: pageCount))
     }
 }
 

@@ -91,6 +91,8 @@ public struct BuildReport: Sendable {
     public var warnings: [BuildWarning] = []
     /// Blank pages added at the end for `--pad-to`.
     public var blankPages = 0
+    /// The page count against the preset's rule (`BuildOptions.pageLimits`), once a plan was made.
+    public var pageCount: PageCountCheck?
     /// With `--sort date`, the photos that had no capture date, in book order (all after the dated ones, or all
     /// before them with `--reverse`).
     public var undatedPhotos: [String] = []

@@ -74,8 +74,9 @@ struct BuildCommand: RunFields, TitleFields {
             .value("preset", .preset, section: .page,
                    report: ["preset"],
                    help: "start from a print service's published figures: trim size (--page-size), bleed, safety "
-                       + "margin (the margin at least as wide) and page-count step (--pad-to); the options given "
-                       + "override it wherever they stand; 'photobook presets' lists the figures and their sources",
+                       + "margin (the margin at least as wide), page-count step (--pad-to) and the fewest and most "
+                       + "pages (a warning outside them, a refusal with --strict); the options given override it "
+                       + "wherever they stand; 'photobook presets' lists the figures and their sources",
                    \.preset),
             PageGroup.pageSize(\.options.layout.pageSize),
             .value("margin", .length(), default: "10mm", section: .page,
@@ -156,8 +157,9 @@ struct BuildCommand: RunFields, TitleFields {
                    report: ["jobs"], help: "photos worked on at once", \.options.jobs),
             .flag("strict", section: .running,
                   report: ["strict"],
-                  help: "if any photo cannot be used, write nothing and fail (without it, such photos are left out "
-                      + "with a warning)", \.options.strict),
+                  help: "if any photo cannot be used, or the page count is outside the --preset's rules, write "
+                      + "nothing and fail (without it, such photos are left out and the count is warned of)",
+                  \.options.strict),
             .flag("dry-run", short: "n", section: .running, description: .commandLineOnly,
                   help: "read the photos' headers and plan the book, then print it page by page on stdout with "
                       + "every warning the build would give, and write nothing (-o may be left out); a photo that "
@@ -213,7 +215,7 @@ struct BuildCommand: RunFields, TitleFields {
         var scouted = command
         _ = try scanner.scan(arguments, into: &scouted)
         if !scouted.help, let printPreset = scouted.preset {
-            printPreset.apply(to: &command.options.layout)
+            printPreset.apply(to: &command.options)
             try preset(&command)
         }
         command.inputs = try scanner.scan(arguments, into: &command)

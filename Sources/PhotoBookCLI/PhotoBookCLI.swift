@@ -153,9 +153,9 @@ public enum PhotoBookCLI {
         let output = command.output
         // Warnings given before the build starts, which its report must list too ("every warning of the build").
         var early: [BuildWarning] = []
-        if let preset = command.preset, preset.refusesCropMarks, command.options.layout.cropMarks {
+        if let preset = command.preset, let source = preset.refusesCropMarks, command.options.layout.cropMarks {
             early.append(BuildWarning(path: nil, message: "--crop-marks: \(preset.service) asks for files without crop "
-                                                        + "marks (\(preset.bleed.source))"))
+                                                        + "marks (\(source))"))
             say.warning(early[early.count - 1].message)
         }
         var options = command.options

@@ -34,6 +34,18 @@ struct ReportDocument: Codable, Equatable {
         var blankPages: Int
         /// The pages as finally planned (also when the book was not written), without the blank ones.
         var pages: [Page]
+        /// The page count against the preset's rule (`--preset` with a published minimum or maximum), once
+        /// planned: absent without such a rule.
+        var pageCount: PageCount?
+    }
+
+    /// `pages` is the book's pages as built (title and blanks included); `short` and `over` are 0 within.
+    struct PageCount: Codable, Equatable {
+        var pages: Int
+        var minimum: Int?
+        var maximum: Int?
+        var short: Int
+        var over: Int
     }
 
     struct Page: Codable, Equatable {
@@ -116,6 +128,9 @@ struct ReportDocument: Codable, Equatable {
                     // The planned pages end with the --pad-to blanks, which `blankPages` counts instead.
                     pages: report.pages.dropLast(report.blankPages).enumerated().map {
                         Page(number: $0.offset + 1, arrangement: $0.element.arrangement, photos: $0.element.photos.map(\.index))
+                    },
+                    pageCount: report.pageCount.map {
+                        PageCount(pages: $0.pages, minimum: $0.minimum, maximum: $0.maximum, short: $0.short, over: $0.over)
                     })
         photos = report.photos.enumerated().map { index, photo in
             let (outcome, reason) = Self.describe(photo.outcome)

@@ -15,7 +15,9 @@ struct ReadReport: Decodable {
         var pagesWritten: Int
         var blankPages: Int
         var pages: [Page]
+        var pageCount: PageCount?
     }
+    struct PageCount: Decodable, Equatable { var pages: Int; var minimum: Int?; var maximum: Int?; var short: Int; var over: Int }
     struct Photo: Decodable {
         var index: Int
         var path: String

@@ -82,8 +82,9 @@ extension RenderPipeline {
         let planned: PlannedDocument
         switch plan.plan(prepared, alive: prepared.photos.map(\.id)) {
         case .failure(let stop):
-            return BookPreview(plan: nil, report: BuildReport(photos: reports, book: stop.outcome, pagesWritten: 0,
-                                                              seconds: 0))
+            var report = BuildReport(photos: reports, book: stop.outcome, pagesWritten: 0, seconds: 0)
+            report.pageCount = stop.pageCount
+            return BookPreview(plan: nil, report: report)
         case .success(let found): planned = found
         }
         var pageReports: [PageReport] = []
@@ -97,6 +98,7 @@ extension RenderPipeline {
         }
         var report = BuildReport(photos: reports, book: .succeeded, pagesWritten: 0, seconds: 0, pages: pageReports)
         report.blankPages = planned.plan.blankPages
+        report.pageCount = planned.pageCount
         report.undatedPhotos = prepared.undated
         report.warnings = prepared.warnings + planned.warnings
         return BookPreview(plan: planned.plan, report: report,

@@ -89,9 +89,10 @@ public final class RenderPipeline: Sendable {
         undated.withLock { $0 = prepared.undated }
         var planned: PlannedDocument?
         /// The report of a PDF that is not made, with the warnings so far when the plan keeps them.
-        func stopped(_ book: Outcome) -> BuildReport {
+        func stopped(_ book: Outcome, pageCount: PageCountCheck? = nil) -> BuildReport {
             var report = BuildReport(photos: reports, book: book, pagesWritten: 0, seconds: 0)
             if plan.keepsWarningsWhenStopped { report.warnings = prepared.warnings + (planned?.warnings ?? []) }
+            report.pageCount = pageCount ?? planned?.pageCount
             return report
         }
 
@@ -106,7 +107,7 @@ public final class RenderPipeline: Sendable {
         while true {
             clock.enter(.plan)
             switch plan.plan(prepared, alive: alive) {
-            case .failure(let stop): return stopped(stop.outcome)
+            case .failure(let stop): return stopped(stop.outcome, pageCount: stop.pageCount)
             case .success(let next): planned = next
             }
             if directory == nil {
@@ -170,6 +171,7 @@ public final class RenderPipeline: Sendable {
         var report = BuildReport(photos: reports, book: build.outcome!, pagesWritten: build.pagesWritten, seconds: 0,
                                  pages: pageReports)
         report.blankPages = final.blankPages
+        report.pageCount = planned!.pageCount
         report.warnings = prepared.warnings + planned!.warnings
         return report
     }

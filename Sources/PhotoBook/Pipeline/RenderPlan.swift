@@ -71,9 +71,13 @@ struct PlannedDocument {
     var photos: [BookPhoto]
     /// Words outside the safe area, captions cut short, what did not fit on a cover.
     var warnings: [BuildWarning]
+    /// The page count against a preset's rule, when there is one.
+    var pageCount: PageCountCheck?
 }
 
 /// How a document ends before any of its photos is rendered.
 struct PlanStop: Error {
     var outcome: Outcome
+    /// The page count that stopped it (`--strict` and a preset's rule), for the report.
+    var pageCount: PageCountCheck?
 }

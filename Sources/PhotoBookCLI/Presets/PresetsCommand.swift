@@ -18,8 +18,9 @@ struct PresetsCommand {
             description: [
                 "Lists every preset that photobook build --preset takes, or the one named: the print service and "
                     + "product, its trim size, bleed and safety margin in millimetres and inches, the step its page "
-                    + "count goes in, and for each figure the address where the service published it. A figure "
-                    + "the service does not publish is shown as such, and --preset leaves that option alone.",
+                    + "count goes in, the fewest and most pages it binds, the PDF/X level and colour it asks for "
+                    + "(listed, not applied), and for each figure the address where the service published it. A "
+                    + "figure the service does not publish is shown as such, and --preset leaves that option alone.",
             ],
             operands: "NAME", operandCompletion: .words(PrintPreset.all.map(\.name)),
             options: options.map(\.spec),
@@ -55,19 +56,29 @@ struct PresetsCommand {
     }
 
     static func render(_ preset: PrintPreset) -> String {
-        let size = preset.trim.value
-        let trim = "\(Length.Unit.mm.describe(size.width).dropLast(3)) x \(Length.Unit.mm.describe(size.height)) "
-            + "(\(Length.Unit.in.describe(size.width).dropLast(3)) x \(Length.Unit.in.describe(size.height)))"
-        var rows: [(String, String, String, String)] = [
-            ("trim size", trim, preset.trim.published, preset.trim.source),
-            ("bleed", both(preset.bleed.value), preset.bleed.published, preset.bleed.source),
-            ("safety margin", both(preset.safety.value), preset.safety.published, preset.safety.source),
-        ]
-        if let step = preset.pageStep {
-            rows.append(("page count", "a multiple of \(step.value) (--pad-to \(step.value))", step.published, step.source))
-        } else {
-            rows.append(("page count", "no step found published: --pad-to is left as it is", "", ""))
+        typealias Row = (label: String, value: String, published: String, source: String)
+        func row<Value>(_ label: String, _ figure: PrintPreset.Figure<Value>?, _ value: (Value) -> String,
+                        none: String) -> Row {
+            guard let figure else { return (label, none, "", "") }
+            return (label, value(figure.value), figure.published, figure.source)
         }
+        let rows: [Row] = [
+            row("trim size", preset.trim, { size in
+                "\(Length.Unit.mm.describe(size.width).dropLast(3)) x \(Length.Unit.mm.describe(size.height)) "
+                    + "(\(Length.Unit.in.describe(size.width).dropLast(3)) x \(Length.Unit.in.describe(size.height)))"
+            }, none: "not found published: --page-size is left as it is"),
+            row("bleed", preset.bleed, both, none: "not found published: --bleed is left as it is"),
+            row("safety margin", preset.safety, both, none: "not found published: --safety is left as it is"),
+            row("page count", preset.pageStep, { "a multiple of \($0) (--pad-to \($0))" },
+                none: "no step found published: --pad-to is left as it is"),
+            row("fewest pages", preset.minimumPages, { "\($0), the book's pages as built (a warning below it)" },
+                none: "not found published"),
+            row("most pages", preset.maximumPages, { "\($0) (a warning above it)" }, none: "not found published"),
+            // Data only until --pdfx exists: listed, applied by nothing.
+            row("PDF/X", preset.pdfx, { "\($0) (not applied: photobook writes no PDF/X yet)" },
+                none: "not found published"),
+            row("colour", preset.colour, { "\($0) (not applied)" }, none: "not found published"),
+        ]
         var text = "\(preset.name): \(preset.service), \(preset.product)\n"
         for (label, value, published, source) in rows {
             text += "  " + label.padding(toLength: 14, withPad: " ", startingAt: 0) + value + "\n"
