@@ -50,13 +50,13 @@ public struct AttentionMap: Sendable, Equatable {
         var cells = [Float](repeating: 0, count: side * side)
         guard width >= 3, height >= 3 else { return cells }
         let lab = LabPlanes(image)
+        let l = lab.lightness
         let cellOfColumn = (0..<width).map { min(side - 1, $0 * side / width) }
         for y in 0..<height {
             let cellRow = min(side - 1, y * side / height) * side
             let up = max(0, y - 1) * width, here = y * width, down = min(height - 1, y + 1) * width
             for x in 0..<width {
                 let left = max(0, x - 1), right = min(width - 1, x + 1)
-                let l = lab.lightness
                 // Sobel in both directions on L*, |gx| + |gy|, as libvips sums them.
                 let gx = (l[up + right] + 2 * l[here + right] + l[down + right])
                     - (l[up + left] + 2 * l[here + left] + l[down + left])

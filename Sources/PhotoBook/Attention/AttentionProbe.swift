@@ -1,5 +1,6 @@
 import ImageCodec
 import Imaging
+import JPEG
 import Platform
 
 /// Makes a photo's attention map in the probe phase, before any plan, from the smallest decode its codec offers:
@@ -20,7 +21,7 @@ enum AttentionProbe {
     /// coefficients of its blocks), or a picture of another format small enough to decode whole. Larger ones keep
     /// their centre crops (a HEIF's thumbnail item would make them cheap: not read yet).
     static func isCheap(_ info: PhotoInfo) -> Bool {
-        info.format.codec.name == "JPEG" || info.storedWidth * info.storedHeight <= largestWholeDecode
+        info.format.codec is JPEGCodec || info.storedWidth * info.storedHeight <= largestWholeDecode
     }
 
     /// The map of `info`'s photo; a failure is the reason, for a warning (its crop then stays at the centre).
@@ -60,7 +61,7 @@ enum AttentionProbe {
     static func exifThumbnail(of info: PhotoInfo, source: FileSource, pool: BufferPool) -> RGBImage? {
         let codec = info.format.codec
         // Only a JPEG's: the thumbnail is in the stored picture's orientation, which a HEIF's own turns may not be.
-        guard codec.name == "JPEG",
+        guard codec is JPEGCodec,
               let headers = try? codec.probe(PrefixCachedSource(source)), info.file.picture < headers.count,
               let exif = headers[info.file.picture].exif, let bytes = EXIFThumbnail.jpeg(in: exif) else { return nil }
         let thumbnail = MemorySource(Array(bytes))

@@ -71,24 +71,26 @@ struct PagePricing {
             guard let layout = solve(arrangement, aspects, first: first),
                   layout.cells.allSatisfy({ $0.width >= area.width * Self.smallestSide
                                                 && $0.height >= area.height * Self.smallestSide }) else { continue }
+            // A photo alone that filling would cut by more than it can afford is placed whole, white around it, but
+            // priced as the crop was: no better a page, and the book's pages stay those it had.
+            var cells = layout.cells
+            if aspects.count == 1, let limit = aloneCropLimit, layout.cropShare > limit {
+                cells = [wholeCell(aspects[0], in: area, first: first)]
+            }
             // Among arrangements that crop alike (a 2x2 is a row of columns or a column of rows), the one whose
             // cells read in the photos' order, top row first and left to right, wins.
-            if aspects.count == 1, let limit = aloneCropLimit, layout.cropShare > limit { continue }
             let cost = Double(aspects.count) * layout.cropShare * layout.cropShare + Self.pagePrice
                 + faceCuts(stretch: layout.stretch, count: aspects.count, first: first) * Self.faceCutPrice
                 + 1e-7 * Double(Self.readingInversions(layout.cells))
             if best == nil || cost < best!.cost {
-                best = (cost, PageCells(count: aspects.count, cells: layout.cells, arrangement: .arranged(arrangement)))
+                best = (cost, PageCells(count: aspects.count, cells: cells, arrangement: .arranged(arrangement)))
             }
         }
         if best == nil, aspects.count == 1 {
-            // One photo always fits: the whole area when that crops it little, else the photo whole inside it, priced
-            // as a crop of the limit (white around a photo is worth little more than cropping it that much).
+            // One photo always fits: the whole area when that crops it little, else the photo whole inside it.
             let share = 1 - min(area.width / area.height / aspects[0], aspects[0] / (area.width / area.height))
-            let limit = aloneCropLimit ?? 1
-            let cell = share > limit ? wholeCell(aspects[0], in: area, first: first) : area
-            let priced = min(share, limit)
-            best = (priced * priced + Self.pagePrice, PageCells(count: 1, cells: [cell], arrangement: .arranged(.photo)))
+            let cell = share > (aloneCropLimit ?? 1) ? wholeCell(aspects[0], in: area, first: first) : area
+            best = (share * share + Self.pagePrice, PageCells(count: 1, cells: [cell], arrangement: .arranged(.photo)))
         }
         return best
     }
