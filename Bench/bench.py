@@ -266,8 +266,16 @@ def target_row(label, value, goal, met):
     return f"{label:<46} {value:<28} target {goal:<12} {'met' if met else 'NOT MET'}"
 
 
-def target_rows(photobook24, vips, grid96):
-    """Issue 13's targets, each with the figure measured here (medians): met or not."""
+def attention_row(auto, centre):
+    """Issue 21's budget: the attention maps (`--crop auto`, the default) against no attention (`--crop centre`)."""
+    wall, cpu = auto.median("wall") / centre.median("wall"), auto.median("cpu") / centre.median("cpu")
+    what = "EXIF thumbnails" if "thumb" in auto.name else "no thumbnails"
+    return target_row(f"attention: --crop auto / centre, {auto.photos}, {what}", f"{wall:.3f} wall, {cpu:.3f} CPU",
+                      "<= 1.10", wall <= 1.10)
+
+
+def target_rows(photobook24, vips, grid96, attention_pairs=None):
+    """Issue 13's targets, each with the figure measured here (medians): met or not; issue 21's attention budget."""
     row = target_row
     wall, cpu = photobook24.median("wall"), photobook24.median("cpu")
     rows = [row("photos/s, 24 photos A4", f"{photobook24.photos / wall:.1f}", ">= 18", photobook24.photos / wall >= 18),
@@ -280,6 +288,9 @@ def target_rows(photobook24, vips, grid96):
         rows.append("wall time / vips + img2pdf's: not measured (vipsthumbnail or img2pdf missing)")
     grid_rate = grid96.photos / grid96.median("wall")
     rows.append(row(f"photos/s, grid 2x2 of {grid96.photos} photos", f"{grid_rate:.1f}", ">= 40", grid_rate >= 40))
+    for auto, centre in attention_pairs or []:
+        if auto.ok and centre.ok:
+            rows.append(attention_row(auto, centre))
     return rows
 
 
@@ -625,16 +636,54 @@ def format_case(name, photos, slug, grid=None):
 VIPS_RESIZE = (f"-n1 vipsthumbnail --size {A4_PIXELS} --smartcrop=centre -o \"$PWD/{{pages}}/%s.jpg[Q=90]\"")
 
 
-def photobook_case(count, lossless=True, grid=None):
-    folder, names = photo_set(count)
-    slug = f"photobook-{count}{'' if lossless else '-pixels'}{'-grid' + grid if grid else ''}"
+def ensure_thumbnail_set(count=24):
+    """The first `count` corpus photos as a camera stores them, with the 160x120 JPEG thumbnail in their EXIF
+    (IFD1) that cameras and phones write and the corpus lacks (made once: vipsthumbnail --no-rotate, so the
+    thumbnail keeps the stored orientation as a camera's does, then exiftool; .bench/thumb-v1-N/). The attention
+    map reads that thumbnail instead of a 1/8 decode. Returns (folder, names), or None without the tools."""
+    folder = os.path.join(WORK, f"thumb-v1-{count}")
+    names = sorted(n for n in os.listdir(CORPUS) if n.startswith("IMG_"))[:count]
+    if os.path.exists(os.path.join(folder, "MANIFEST")):
+        return linked_set(f"photos-thumb-{count}", names, source=folder)
+    if not (shutil.which("vipsthumbnail") and shutil.which("exiftool")):
+        say("vipsthumbnail or exiftool not found: no attention case with EXIF thumbnails "
+            "(apt-get install libvips-tools libimage-exiftool-perl)")
+        return None
+    partial = folder + ".partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    os.makedirs(partial)
+    for name in names:
+        shutil.copyfile(os.path.join(CORPUS, name), os.path.join(partial, name))
+        if not name.endswith(".jpg"):
+            continue
+        thumb = os.path.join(partial, "thumb.jpg")
+        _quiet(["vipsthumbnail", os.path.join(partial, name), "--size", "160x160", "--no-rotate",
+                "-o", thumb + "[Q=75,strip]"])
+        _quiet(["exiftool", "-q", "-overwrite_original", f"-ThumbnailImage<={thumb}", os.path.join(partial, name)])
+        os.remove(thumb)
+    with open(os.path.join(partial, "MANIFEST"), "w") as f:
+        f.write("# the corpus photos with a 160x120 EXIF thumbnail (vipsthumbnail --no-rotate, exiftool)\n"
+                + "\n".join(names) + "\n")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.rename(partial, folder)
+    return linked_set(f"photos-thumb-{count}", names, source=folder)
+
+
+def photobook_case(count, lossless=True, grid=None, crop=None, photos=None, label=""):
+    folder, names = photos or photo_set(count)
+    slug = (f"photobook-{count}{'' if lossless else '-pixels'}{'-grid' + grid if grid else ''}"
+            f"{'-crop-' + crop if crop else ''}{'-' + label.replace(' ', '-') if label else ''}")
     output = os.path.join(WORK, slug + ".pdf")
     # The report gives the build's own clock per stage (probe, plan, render, pdf): where the time goes.
     argv = [PHOTOBOOK, "build", rel(folder), "-o", rel(output), "--margin", "0", "--quiet",
             "--report", rel(os.path.join(WORK, slug + ".json"))]
     if grid:
         argv += ["--layout", "grid " + grid]
+    if crop:
+        argv += ["--crop", crop]
     shown = " ".join(shlex.quote(a) for a in [rel(PHOTOBOOK)] + argv[1:])
+    if crop or label:
+        return Case(f"photobook{' ' + label if label else ''} --crop {crop or 'auto'}", len(names), argv, output, shown)
     if grid:
         return Case(f"photobook grid {grid}", len(names), argv, output, shown)
     if lossless:
@@ -800,6 +849,14 @@ def main():
 
     photobook24 = photobook_case(24)
     pixels24 = photobook_case(24, lossless=False)
+    # The same book without attention maps: what they cost (issue 21: at most 10% of the build).
+    centre24 = photobook_case(24, crop="centre")
+    thumbs = ensure_thumbnail_set(24)
+    attention_pairs = [(photobook24, centre24)]
+    if thumbs:
+        attention_pairs.append((photobook_case(24, photos=thumbs, label="thumbnails"),
+                                photobook_case(24, photos=thumbs, label="thumbnails", crop="centre")))
+    attention_cases = [c for pair in attention_pairs[1:] for c in pair]
     others = []
     if shutil.which("vipsthumbnail") and shutil.which("img2pdf"):
         others.append(shell_case(
@@ -819,7 +876,7 @@ def main():
 
     say(f"\n24 photos, {RUNS} runs each, alternating:")
     for _ in range(RUNS):
-        for case in [photobook24, pixels24] + others:
+        for case in [photobook24, centre24] + attention_cases + [pixels24] + others:
             case.run_once()
     photobook96 = photobook_case(96)
     grid96 = photobook_case(96, grid="2x2")
@@ -832,7 +889,7 @@ def main():
     webp_grid = format_cases(heics, webp_photos)
 
     say("\nResults (A4 pages of 2480x3508 pixels at 300 dpi, full bleed, photos cropped to fill, JPEG quality 90):\n")
-    for case in [photobook24, pixels24] + others + [photobook96, grid96]:
+    for case in [photobook24, centre24] + attention_cases + [pixels24] + others + [photobook96, grid96]:
         say("    " + case.row())
     say(f"    lossless crops: photobook takes {pixels24.median('wall') / photobook24.median('wall'):.2f}x the wall time"
         f" and {pixels24.median('cpu') / photobook24.median('cpu'):.2f}x the CPU without them"
@@ -850,13 +907,13 @@ def main():
         say("    " + stage_row(case))
     say("\nTargets (issue 13; 2 cores; medians of the runs above):")
     vips = next((o for o in others if o.name.startswith("vips")), None)
-    for line in target_rows(photobook24, vips, grid96):
+    for line in target_rows(photobook24, vips, grid96, attention_pairs):
         say("    " + line)
     floor_rows([photobook24, grid96])
     format_report(heics, webp_grid, grid96, webp_photos)
 
     say("\nCommands (run from the repository root; each timed as one process with wait4):")
-    for case in [photobook24, pixels24] + others + [photobook96, grid96]:
+    for case in [photobook24, centre24] + attention_cases + [pixels24] + others + [photobook96, grid96]:
         say(f"  {case.name}, {case.photos} photos:\n    {case.shown}")
     say(f"  photobook --dry-run, 96 photos:\n    {dry_command}")
     say("\nNotes:")

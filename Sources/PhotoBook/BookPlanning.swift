@@ -65,7 +65,8 @@ extension BookRenderPlan {
             let photo = prepared.photo(id), info = photo.info
             return BookPhoto(id: id, width: info.uprightWidth, height: info.uprightHeight, caption: photo.caption,
                              heading: sections == .none ? nil : sections.heading(of: info.file, captureDate: info.captureDate),
-                             focus: options.given?.focus[id], regions: info.regions)
+                             focus: options.given?.focus[id], regions: info.regions,
+                             attention: info.attention)
         }
     }
 

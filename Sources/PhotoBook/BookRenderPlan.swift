@@ -64,6 +64,7 @@ struct BookRenderPlan: RenderPlan {
     var settings: RenderSettings {
         RenderSettings(jobs: options.jobs, maxPixels: options.maxPixels, quality: options.quality,
                        keepOriginals: options.layout.keepOriginals, losslessCrops: options.losslessCrops,
+                       measuresAttention: options.layout.crop == .auto,
                        imagesInMemory: options.imagesInMemory, creationDate: options.creationDate,
                        temporaryDirectory: options.temporaryDirectory,
                        keepDuplicates: options.keepDuplicates || options.given != nil,

@@ -6,8 +6,9 @@ import Geometry
 /// 2. the regions the photo's metadata marks (faces, pets, focus points), unless `--crop centre`: all of them
 ///    whole when the crop leaves room (centred on their union); else as many faces as fit, the largest first;
 ///    a region the crop cannot hold is left wholly out rather than cut in two when the crop can move so;
-/// 3. the centre. (Photos without regions are where an attention map would come in: `Choice` would gain a
-///    source, and `place` a step before the centre.)
+/// 3. the photo's attention map (photos that mark no region, unless `--crop centre`): where the crop keeps the
+///    most of its interest, when that is clearly more than the centre keeps (`AttentionMap.place`);
+/// 4. the centre.
 enum CropRule {
     /// The crop's top left corner, in the upright photo's pixels, and why it is there.
     struct Choice: Equatable {
@@ -118,6 +119,12 @@ extension PlacedPhoto {
             crop.x = whole ? max(0, min(width - crop.width, choice.x.rounded())) : choice.x
             crop.y = whole ? max(0, min(height - crop.height, choice.y.rounded())) : choice.y
             cropSource = choice.source
+        } else if mode == .auto, let map = photo.attention,
+                  let corner = map.place(size: (crop.width, crop.height), photo: (width, height)) {
+            let whole = crop.width == Double(pixelWidth) && crop.height == Double(pixelHeight)
+            crop.x = whole ? max(0, min(width - crop.width, corner.x.rounded())) : corner.x
+            crop.y = whole ? max(0, min(height - crop.height, corner.y.rounded())) : corner.y
+            cropSource = .attention
         } else {
             cropSource = .centre
         }

@@ -40,6 +40,8 @@ public struct PhotoInfo: Sendable, Equatable {
     public var colorProfileProblem: String?
     /// The faces, pets and focus points its XMP sidecar, else its own XMP, marks, in the upright picture.
     public var regions: [PhotoRegion] = []
+    /// Where the eye goes in it, for a crop when it marks no region (`--crop auto`); nil when not measured.
+    public var attention: AttentionMap?
     /// What its codec had to say of the photo, for a warning ("animated WebP: only its first frame is used").
     public var warnings: [String] = []
     /// What its codec noticed, for `--verbose` only (a library's warnings about a file it could read).

@@ -8,8 +8,10 @@ extension Probe {
     ///
     /// The probes read headers from disk, so one after another they left the other cores idle while a book of
     /// hundreds of photos was being looked at (issue 13); the work is handed out one file at a time, in order.
+    /// `then` does more for each photo probed, on the same worker (its attention map, AttentionStep.swift).
     static func probeAll(_ files: [PhotoFile], maxPixels: Int, jobs: Int,
-                         isCancelled: @escaping @Sendable () -> Bool) -> [Result<PhotoInfo, PhotoError>?] {
+                         isCancelled: @escaping @Sendable () -> Bool,
+                         then: (@Sendable (inout PhotoInfo) -> Void)? = nil) -> [Result<PhotoInfo, PhotoError>?] {
         let results = Mutex<[Result<PhotoInfo, PhotoError>?]>(Array(repeating: nil, count: files.count))
         let next = Atomic<Int>(0)
         let workers = max(1, min(jobs, files.count))
@@ -17,7 +19,11 @@ extension Probe {
             while !isCancelled() {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < files.count else { return }
-                let result = probe(files[index], maxPixels: maxPixels)
+                var result = probe(files[index], maxPixels: maxPixels)
+                if let then, case .success(var info) = result {
+                    then(&info)
+                    result = .success(info)
+                }
                 results.withLock { $0[index] = result }
             }
         }

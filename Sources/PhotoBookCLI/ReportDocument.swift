@@ -70,7 +70,7 @@ struct ReportDocument: Codable, Equatable {
         var crop: Box?
         /// The share of the photo's area the crop leaves out, 0 to 1.
         var cropShare: Double?
-        /// Where a crop that leaves something out was placed from: `regions`, `description` or `centre`.
+        /// Where a crop that leaves something out was placed from: `regions`, `attention`, `description` or `centre`.
         var cropFrom: String?
         /// How many faces, pets and focus points the photo's metadata marks, when it marks any; and whether one of
         /// them is not whole in the crop.

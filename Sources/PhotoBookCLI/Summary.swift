@@ -76,6 +76,7 @@ enum Summary {
         if share > 0 {
             switch source {
             case .regions: text += " around its regions"
+            case .attention: text += " around what draws the eye"
             case .description: text += " on its focus point"
             case .centre: text += " from the centre"
             }

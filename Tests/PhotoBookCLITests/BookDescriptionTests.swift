@@ -125,7 +125,9 @@ import Testing
             (page["photos"] as? [[String: Any]] ?? []).map { URL(fileURLWithPath: $0["path"] as! String).lastPathComponent }
         }
         let out = scratch.file("edited.pdf")
-        let run = try Run.photobook(["build", description, "-o", out, "--verbose"])
+        // --crop centre: the unfocused page must show the middle third, where an attention map would take the edge
+        // between two thirds (a focus wins either way).
+        let run = try Run.photobook(["build", description, "-o", out, "--verbose", "--crop", "centre"])
         try #require(run.status == 0, "\(run.stderr)")
         let listed = DryRunTests.pages(run.stderr, verbose: true)
         try #require(listed.map(\.photos) == after.map(names))

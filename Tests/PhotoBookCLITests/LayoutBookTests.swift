@@ -92,8 +92,9 @@ import Testing
     func checkBook(photos: [String], inputs: [String]? = nil, options: [String], margin: Double, gap: Double,
                    expectedOrder: [Int], scratch: Scratch) throws -> [[(x: Double, y: Double, width: Double, height: Double)]] {
         let out = scratch.file("book.pdf")
+        // The references are centre crops: where an attention map moves a crop is AttentionCropTests' to check.
         let run = try Run.photobook(["build"] + (inputs ?? photos) + ["-o", out, "--margin", "\(margin)mm",
-                                                                     "--gap", "\(gap)mm"] + options)
+                                                                     "--gap", "\(gap)mm", "--crop", "centre"] + options)
         #expect(run.status == 0, "\(run.stderr)")
         let facts = try PDFFacts(out)
         let pages = try PlacedImage.read(out, scratch: scratch)
@@ -213,7 +214,8 @@ import Testing
 
     @Test func aFullBleedBookHasItsBoxesAndPhotoPixelsInTheBleed() throws {
         let scratch = try Scratch()
-        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(900, 600), (600, 900)])
+        // Portraits, which fill an A4 page alone (a landscape photo alone would be placed whole, white around it).
+        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(600, 850), (600, 900)])
         let out = scratch.file("book.pdf")
         let run = try Run.photobook(["build"] + photos + ["-o", out, "--bleed", "3mm", "--margin", "0",
                                                           "--safety", "5mm", "--layout", "auto"])

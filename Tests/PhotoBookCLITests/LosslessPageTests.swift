@@ -29,7 +29,8 @@ import Testing
     /// Builds the one-page book, and returns the embedded JPEG's bytes and the page rendered at 72 dpi.
     static func build(_ source: String, scratch: Scratch) throws -> (embedded: [UInt8], page: (width: Int, height: Int, rgb: [UInt8])) {
         let out = scratch.file("book.pdf")
-        let run = try Run.photobook(["build", source, "-o", out] + page)
+        // The page is checked against the centre crop: where an attention map moves a crop is AttentionCropTests'.
+        let run = try Run.photobook(["build", source, "-o", out, "--crop", "centre"] + page)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Run.command("/usr/bin/pdfimages", ["-j", out, scratch.file("img")]).status == 0)
         let embedded = try Fixtures.read(scratch.file("img-000.jpg"))

@@ -97,10 +97,19 @@ struct LayoutTests {
             let plan = try #require(Planner.plan(uprightSizes: sizes, options: options))
             checkPages(plan, count: count, options: options)
             #expect(plan.pages.allSatisfy { $0.photos.count <= maxPerPage })
-            // Each page is filled: its cells reach every margin.
+            // Each page is filled: its cells reach every margin; but a photo alone that filling would cut by more
+            // than it can afford is whole, centred, between two opposite margins.
             let area = try #require(options.contentArea)
             for page in plan.pages {
                 let cells = page.photos.map(\.cell)
+                if cells.count == 1, page.photos[0].cropShare < 0.01 {
+                    let cell = cells[0]
+                    #expect(abs(cell.x * 2 + cell.width - area.x * 2 - area.width) < 1e-6)
+                    #expect(abs(cell.y * 2 + cell.height - area.y * 2 - area.height) < 1e-6)
+                    #expect(abs(cell.width - area.width) < 1e-6 || abs(cell.height - area.height) < 1e-6)
+                    continue
+                }
+                #expect(page.photos.allSatisfy { cells.count > 1 || $0.cropShare <= PagePricing.affordableAloneCrop + 1e-9 })
                 #expect(abs(cells.map(\.x).min()! - area.x) < 1e-6)
                 #expect(abs(cells.map { $0.x + $0.width }.max()! - (area.x + area.width)) < 1e-6)
                 #expect(abs(cells.map(\.y).min()! - area.y) < 1e-6)

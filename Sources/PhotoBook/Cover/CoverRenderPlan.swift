@@ -43,7 +43,8 @@ struct CoverRenderPlan: RenderPlan {
 
     var settings: RenderSettings {
         // Two photos at most: one worker each. The working folder goes in $TMPDIR: a cover's two photos are small.
-        RenderSettings(jobs: 2, maxPixels: options.maxPixels, quality: options.quality, creationDate: options.creationDate,
+        RenderSettings(jobs: 2, maxPixels: options.maxPixels, quality: options.quality,
+                       measuresAttention: options.crop == .auto, creationDate: options.creationDate,
                        temporaryDirectory: options.temporaryDirectory ?? "/tmp")
     }
 
@@ -67,7 +68,8 @@ struct CoverRenderPlan: RenderPlan {
     func plan(_ prepared: PreparedBook, alive: [PhotoID]) -> Result<PlannedDocument, PlanStop> {
         let photos = alive.map { id in
             let info = prepared.photo(id).info
-            return BookPhoto(id: id, width: info.uprightWidth, height: info.uprightHeight, regions: info.regions)
+            return BookPhoto(id: id, width: info.uprightWidth, height: info.uprightHeight, regions: info.regions,
+                             attention: info.attention)
         }
         let words = options.text.map { text in
             CoverWords(measure: text.font, title: text.title, subtitle: text.subtitle, author: text.author)

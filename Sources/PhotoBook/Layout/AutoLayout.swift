@@ -10,7 +10,7 @@ struct AutoLayout: SectionLayout {
     let maxPerPage: Int
 
     func steps(for section: Section, in frame: LayoutFrame) -> [LayoutStep]? {
-        guard let pages = pages(for: section.photos.map(\.aspect), pricing: frame.pricing(for: section)) else { return nil }
+        guard let pages = pages(for: section.photos.map(\.aspect), pricing: pricing(for: section, in: frame)) else { return nil }
         var next = 0
         return pages.map { page in
             defer { next += page.count }
@@ -20,7 +20,14 @@ struct AutoLayout: SectionLayout {
 
     func endings(for section: Section, startPage: Int, in frame: LayoutFrame) -> [Spreads.Ending]? {
         endings(for: section.photos.map(\.aspect), panoramic: Spreads.panoramic(section.photos), startPage: startPage,
-                pricing: frame.pricing(for: section))
+                pricing: pricing(for: section, in: frame))
+    }
+
+    /// The frame's pricing, with a photo alone on a page never cut by more than it can afford.
+    func pricing(for section: Section, in frame: LayoutFrame) -> PagePricing {
+        var pricing = frame.pricing(for: section)
+        pricing.aloneCropLimit = PagePricing.affordableAloneCrop
+        return pricing
     }
 
     /// The cheapest pages of photos of these aspects.

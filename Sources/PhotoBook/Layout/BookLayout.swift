@@ -118,7 +118,9 @@ struct LayoutFrame {
 
     /// Pages of the photos of `section` priced as the automatic layout prices them.
     func pricing(for section: Section) -> PagePricing {
-        PagePricing(area: area, gap: options.gap, bands: bands(for: section.photos), firstArea: section.firstArea)
+        let photos = section.photos
+        return PagePricing(area: area, gap: options.gap, bands: bands(for: photos), firstArea: section.firstArea,
+                           faces: { photos[$0].facesExtent })
     }
 }
 

@@ -61,7 +61,10 @@ struct DescribedLayout: BookLayout {
             else { return nil }
             return PageCells(count: count, cells: cells, arrangement: .grid(columns: columns, rows: rows))
         case .arranged(let arrangement)?:
-            return frame.pricing(for: section).bestPage(aspects, arrangements: [arrangement])?.page
+            // `1` is the automatic layout's page of one photo: whole, white around it, when filling cuts too much.
+            var pricing = frame.pricing(for: section)
+            if arrangement == .photo { pricing.aloneCropLimit = PagePricing.affordableAloneCrop }
+            return pricing.bestPage(aspects, arrangements: [arrangement])?.page
         case nil:
             guard count <= LayoutLimits.maxPerPage else { return nil }
             return frame.pricing(for: section).bestPage(aspects, arrangements: Arrangement.all(of: count))?.page

@@ -33,8 +33,10 @@ public enum CropMode: String, Sendable, CaseIterable {
 public enum CropSource: String, Sendable {
     /// Around the regions its metadata marks (faces, pets, focus points).
     case regions
+    /// Where its attention map says the eye goes (edges, skin tones, colour): a photo that marks no region.
+    case attention
     /// On the focus point a book description gave it.
     case description
-    /// From the centre: no regions, `--crop centre`, or nothing cropped.
+    /// From the centre: nothing marked nor clearly interesting off-centre, `--crop centre`, or nothing cropped.
     case centre
 }

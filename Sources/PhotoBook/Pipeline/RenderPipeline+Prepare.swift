@@ -11,7 +11,7 @@ extension RenderPipeline {
         // Up to --jobs probes at once (ProbeAll.swift); the results come back in the files' order.
         let session = self.session
         let probed = Probe.probeAll(files, maxPixels: plan.settings.maxPixels, jobs: plan.settings.jobs,
-                                    isCancelled: { session.isCancelled })
+                                    isCancelled: { session.isCancelled }, then: attentionStep)
         for (index, file) in files.enumerated() {
             switch probed[index] {
             case nil: return stop(.cancelled)

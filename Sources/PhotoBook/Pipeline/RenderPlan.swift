@@ -37,6 +37,8 @@ struct RenderSettings: Sendable {
     var keepOriginals = false
     /// `BuildOptions.losslessCrops`.
     var losslessCrops = true
+    /// `--crop auto`: the probe measures an attention map of each photo that marks no region.
+    var measuresAttention = false
     /// `BuildOptions.imagesInMemory`.
     var imagesInMemory = false
     /// The PDF's dates (`SOURCE_DATE_EPOCH`); now, in the local zone, when nil.

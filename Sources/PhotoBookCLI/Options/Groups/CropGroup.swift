@@ -7,7 +7,8 @@ enum CropGroup {
         .value("crop", .choice(metavar: "MODE", [
                    .auto: "keep whole the faces, pets and focus points the photo's XMP or its XMP sidecar marks (all "
                        + "of them when the cell leaves room, else as many faces as fit, the largest first), a "
-                       + "description's focus point first, the centre for photos that mark none",
+                       + "description's focus point first; for photos that mark none, where their edges, skin tones and colour "
+                       + "draw the eye when that is clearly off the centre, else the centre",
                    .centre: "always from the centre",
                ]), default: "auto", section: .photos, report: ["crop"],
                help: "where the crop goes when a photo's cell cuts part of it away (--fit fill)", field)

@@ -1,0 +1,93 @@
+import ImageCodec
+import Imaging
+import JPEG
+import Platform
+
+/// Makes a photo's attention map in the probe phase, before any plan, from the smallest decode its codec offers:
+/// a JPEG DCT-scaled to 1/8 (the DC coefficients alone), a WebP scaled while it decodes, a PNG, TIFF or HEIF
+/// decoded once and box-shrunk by 8 on the way (`BoxShrink`: the whole picture never held at full size). A JPEG's
+/// EXIF thumbnail goes first when it shows the whole picture: a camera's or a phone's photo then costs nothing.
+enum AttentionProbe {
+    /// The long side the map is measured on at most: the decode is shrunk to it first (libvips measures its
+    /// attention on the thumbnail it makes, often smaller; 32 cells of 6 pixels keep a face's edges).
+    static let measuredSide = 192
+
+    /// The most stored pixels of a photo of another format than JPEG that is measured: their smallest decode is a
+    /// whole one (a PNG inflates every row, a HEIF decodes every tile, a WebP every macroblock), and a 4 MP one
+    /// costs about what a 12 MP JPEG's 1/8 decode does (an 18 MB 12 MP PNG took 240 ms of CPU here, a JPEG 25).
+    static let largestWholeDecode = 4_000_000
+
+    /// True when the map costs little beside the photo's render: a JPEG (its EXIF thumbnail, else the DC
+    /// coefficients of its blocks), or a picture of another format small enough to decode whole. Larger ones keep
+    /// their centre crops (a HEIF's thumbnail item would make them cheap: not read yet).
+    static func isCheap(_ info: PhotoInfo) -> Bool {
+        info.format.codec is JPEGCodec || info.storedWidth * info.storedHeight <= largestWholeDecode
+    }
+
+    /// The map of `info`'s photo; a failure is the reason, for a warning (its crop then stays at the centre).
+    static func map(of info: PhotoInfo, maxPixels: Int, pool: BufferPool,
+                    isCancelled: () -> Bool) -> Result<AttentionMap, CodecError> {
+        Result { () throws(CodecError) in
+            let source: FileSource
+            do {
+                source = try FileSource(path: info.file.filePath)
+            } catch {
+                throw CodecError.failed("cannot read: \(error)")
+            }
+            let width = info.storedWidth, height = info.storedHeight
+            if let thumbnail = exifThumbnail(of: info, source: source, pool: pool) {
+                defer { pool.giveBack(thumbnail.pixels) }
+                return AttentionMap.measure(thumbnail, orientation: info.orientation)
+            }
+            let request = DecodeRequest(picture: info.file.picture,
+                                        region: PixelRegion(x: 0, y: 0, width: width, height: height),
+                                        minimumWidth: max(1, width / 8), minimumHeight: max(1, height / 8),
+                                        maxPixels: maxPixels)
+            let decoded = try info.format.codec.decode(source, request, pool: pool, shouldCancel: isCancelled)
+            guard decoded.storedWidth == width, decoded.storedHeight == height else {
+                pool.giveBack(decoded.image.pixels)
+                throw CodecError.failed("the file changed while photobook ran")
+            }
+            let small = shrunk(decoded.image, pool: pool)
+            defer { pool.giveBack(small.pixels) }
+            if isCancelled() { throw CodecError.cancelled }
+            return AttentionMap.measure(small, orientation: info.orientation)
+        }
+    }
+
+    /// The decoded EXIF thumbnail of a JPEG, when it has one of the picture's shape (within 2%: a camera that
+    /// letterboxes a 3:2 photo into a 4:3 thumbnail, or an editor that cropped the photo and kept the old
+    /// thumbnail, is read the slow way); nil otherwise, whatever went wrong.
+    static func exifThumbnail(of info: PhotoInfo, source: FileSource, pool: BufferPool) -> RGBImage? {
+        let codec = info.format.codec
+        // Only a JPEG's: the thumbnail is in the stored picture's orientation, which a HEIF's own turns may not be.
+        guard codec is JPEGCodec,
+              let headers = try? codec.probe(PrefixCachedSource(source)), info.file.picture < headers.count,
+              let exif = headers[info.file.picture].exif, let bytes = EXIFThumbnail.jpeg(in: exif) else { return nil }
+        let thumbnail = MemorySource(Array(bytes))
+        guard let header = (try? codec.probe(thumbnail))?.first, header.width >= 32, header.height >= 32 else { return nil }
+        let aspect = Double(info.storedWidth) / Double(info.storedHeight)
+        guard abs(Double(header.width) / Double(header.height) / aspect - 1) < 0.02,
+              let decoded = try? codec.decode(thumbnail, .whole(width: header.width, height: header.height,
+                                                                maxPixels: header.width * header.height),
+                                              pool: pool, shouldCancel: { false })
+        else { return nil }
+        return shrunk(decoded.image, pool: pool)
+    }
+
+    /// `image` box-shrunk to `measuredSide` on its long side at most; `image`'s buffer goes back to `pool`.
+    static func shrunk(_ image: RGBImage, pool: BufferPool) -> RGBImage {
+        let long = max(image.width, image.height)
+        let factor = (long + measuredSide - 1) / measuredSide
+        guard factor > 1 else { return image }
+        var shrink = BoxShrink(region: PixelRegion(x: 0, y: 0, width: image.width, height: image.height),
+                               factor: factor, pool: pool)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for row in 0..<image.height {
+                shrink.add(row: UnsafeBufferPointer(rebasing: pixels[row * image.bytesPerRow..<(row + 1) * image.bytesPerRow]))
+            }
+        }
+        pool.giveBack(image.pixels)
+        return shrink.finish(storedWidth: image.width, storedHeight: image.height).image
+    }
+}

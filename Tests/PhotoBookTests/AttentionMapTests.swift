@@ -1,0 +1,68 @@
+import Imaging
+import Testing
+@testable import PhotoBook
+
+/// The attention map's choices, on maps and pictures made here (the rendered pages are AttentionCropTests').
+struct AttentionMapTests {
+    /// A 32 x 32 map whose interest is `value(column, row)`.
+    static func map(_ value: (Int, Int) -> Float) -> AttentionMap {
+        AttentionMap(columns: 32, rows: 32, cells: (0..<1024).map { value($0 % 32, $0 / 32) })
+    }
+
+    @Test("a crop goes to the interest, framed with room; it stays centred on interest in the middle, or everywhere")
+    func placement() throws {
+        let photo = (width: 3200.0, height: 2000.0), crop = (width: 1000.0, height: 2000.0)
+        // Interest in columns 2...5 (200...600 pixels): any crop from 0 to 200 holds it whole; the middle is 100.
+        let left = try #require(Self.map { column, _ in (2...5).contains(column) ? 1 : 0 }.place(size: crop, photo: photo))
+        #expect(abs(left.x - 100) < 35 && left.y == 0, "\(left)")
+        let right = try #require(Self.map { column, _ in column >= 28 ? 1 : 0 }.place(size: crop, photo: photo))
+        #expect(abs(right.x - 2200) < 35, "\(right)")
+        #expect(Self.map { column, _ in (14...17).contains(column) ? 1 : 0 }.place(size: crop, photo: photo) == nil)
+        #expect(Self.map { _, _ in 1 }.place(size: crop, photo: photo) == nil)
+        #expect(Self.map { _, _ in 0 }.place(size: crop, photo: photo) == nil)
+        // Nothing cut, nothing to place.
+        #expect(Self.map { column, _ in column < 4 ? 1 : 0 }.place(size: photo, photo: photo) == nil)
+    }
+
+    @Test("a saturated, detailed patch stands out of a plain picture, in the upright cells of a turned one")
+    func measure() {
+        var pixels = [UInt8](repeating: 150, count: 160 * 120 * 3)
+        for y in 10..<40 {
+            for x in 100..<150 where (x / 4 + y / 4) % 2 == 0 {
+                let i = (y * 160 + x) * 3
+                pixels[i] = 230; pixels[i + 1] = 30; pixels[i + 2] = 30
+            }
+        }
+        let image = RGBImage(width: 160, height: 120, pixels: pixels)
+        let map = AttentionMap.measure(image, orientation: .topLeft)
+        func strongest(_ map: AttentionMap) -> (column: Int, row: Int) {
+            let index = map.cells.indices.max { map.cells[$0] < map.cells[$1] }!
+            return (index % map.columns, index / map.columns)
+        }
+        // Stored top right (x 100...150 of 160, y 10...40 of 120): cells 20...30 across, 2...10 down.
+        let stored = strongest(map)
+        #expect((20...30).contains(stored.column) && (2...10).contains(stored.row), "\(stored)")
+        #expect(map.cells.filter { $0 > 0 }.count < 200, "the plain picture holds no interest")
+        // Orientation 6 turns the stored top right to the bottom right of the upright picture.
+        let turned = strongest(AttentionMap.measure(image, orientation: .rightTop))
+        #expect(turned.column >= 21 && turned.row >= 20, "\(turned)")
+    }
+
+    @Test("the EXIF thumbnail is found through IFD1, in either byte order, and refused when it runs past the end")
+    func thumbnail() {
+        for little in [true, false] {
+            func u16(_ v: Int) -> [UInt8] { little ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
+            func u32(_ v: Int) -> [UInt8] { little ? u16(v & 0xFFFF) + u16(v >> 16) : u16(v >> 16) + u16(v & 0xFFFF) }
+            func entry(_ tag: Int, _ value: Int) -> [UInt8] { u16(tag) + u16(4) + u32(1) + u32(value) }
+            // IFD0 at 8 with no entry, IFD1 at 14 with the thumbnail's offset and length, the thumbnail at 44.
+            let thumbnail: [UInt8] = [0xFF, 0xD8, 1, 2, 3, 0xFF, 0xD9]
+            func tiff(length: Int) -> [UInt8] {
+                (little ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(8) + u16(0) + u32(14)
+                    + u16(2) + entry(0x0201, 44) + entry(0x0202, length) + u32(0) + thumbnail
+            }
+            #expect(EXIFThumbnail.jpeg(in: tiff(length: 7)).map(Array.init) == thumbnail)
+            #expect(EXIFThumbnail.jpeg(in: tiff(length: 8)) == nil)
+        }
+        #expect(EXIFThumbnail.jpeg(in: [0x49, 0x49, 42, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0]) == nil)
+    }
+}
