@@ -99,7 +99,60 @@ import TestSupport
         }
     }
 
-    /// Grids whose canvas libheif turns, mirrors or crops, or with alpha, keep all their tiles; so does a plain picture.
+    /// An iPhone's grid (4032x3024 of 512x512 tiles, 8x6) turned by its `irot` into 3024x4032: the crop is turned
+    /// back onto the canvas, the tiles wholly outside it are left out, and the region is still the whole decode's.
+    @Test func turnedGridTilesOutsideTheRegionAreLeftOut() throws {
+        let source = try HEIFFixtures.source("metadata-extractor-images/iphone-xr.heic")
+        let file = try HEIFFile(source, kind: "HEIC")
+        let grid = try #require(file.gridTiles)
+        #expect(grid.quarterTurns != 0 && grid.turnedSize == (3024, 4032))
+        let whole = try HEIFFixtures.codec.decode(source, DecodeRequest.whole(width: 3024, height: 4032, maxPixels: 1 << 24),
+                                                  pool: BufferPool(), shouldCancel: { false })
+        for region in [PixelRegion(x: 0, y: 0, width: 1000, height: 4032), PixelRegion(x: 2000, y: 3000, width: 1024, height: 1032),
+                       PixelRegion(x: 1500, y: 100, width: 600, height: 700)] {
+            // Counted the other way round: each tile's canvas rectangle turned forward onto the picture.
+            var expected = 0
+            for row in 0..<grid.rows {
+                for column in 0..<grid.columns {
+                    var (x, y, w, h) = (column * grid.tileWidth, row * grid.tileHeight, grid.tileWidth, grid.tileHeight)
+                    var canvasWidth = grid.width, canvasHeight = grid.height
+                    for _ in 0..<grid.quarterTurns {  // anticlockwise: (x, y) to (y, width - 1 - x)
+                        (x, y, w, h) = (y, canvasWidth - x - w, h, w)
+                        (canvasWidth, canvasHeight) = (canvasHeight, canvasWidth)
+                    }
+                    let overlaps = x < region.x + region.width && region.x < x + w
+                        && y < region.y + region.height && region.y < y + h
+                    if !overlaps { expected += 1 }
+                }
+            }
+            #expect(expected > 0)
+            let picture = try HEIFDecodeJob.decode(file, region: region, maxPixels: 1 << 24, shouldCancel: { false })
+            #expect((picture as? HEIFPicture)?.tilesLeftOut == expected, "\(region)")
+            let decoded = try HEIFFixtures.codec.decode(source, DecodeRequest(region: region, minimumWidth: region.width,
+                                                                              minimumHeight: region.height, maxPixels: 1 << 24),
+                                                        pool: BufferPool(), shouldCancel: { false })
+            #expect(decoded.image.pixels == HEIFFixtures.boxShrunk(whole.image.pixels, width: 3024, region: region, factor: 1),
+                    "\(region)")
+        }
+    }
+
+    /// Each pixel of a turned picture comes from the canvas pixel `canvasRegion` names, for every quarter turn:
+    /// libheif's anticlockwise turn by one takes canvas pixel (x, y) to (y, width - 1 - x).
+    @Test(arguments: 0..<4)
+    func aTurnedRegionIsFoundOnTheCanvas(_ turns: Int) {
+        let grid = HEIFGridTiles(rows: 1, columns: 1, tileWidth: 8, tileHeight: 8, width: 7, height: 5, quarterTurns: turns)
+        for y in 0..<5 {
+            for x in 0..<7 {
+                var (tx, ty, w, h) = (x, y, 7, 5)
+                for _ in 0..<turns { (tx, ty, w, h) = (ty, w - 1 - tx, h, w) }
+                #expect(grid.turnedSize == (w, h))
+                #expect(grid.canvasRegion(of: PixelRegion(x: tx, y: ty, width: 1, height: 1))
+                        == PixelRegion(x: x, y: y, width: 1, height: 1), "turns \(turns) (\(x), \(y))")
+            }
+        }
+    }
+
+    /// Grids whose canvas libheif mirrors or crops, or with alpha, keep all their tiles; so does a plain picture.
     @Test(arguments: ["rotated.heic", "alpha.heic", "photo.avif"])
     func otherImagesKeepEveryTile(_ name: String) throws {
         let source = try HEIFFixtures.source(name)
