@@ -41,6 +41,20 @@ import TestSupport
         #expect(maxDifference(decoded.image.pixels, reference.pixels) == 0, "heif-enc \(options)")
     }
 
+    /// A plain 8-bit AVIF is kept as dav1d's planes too (AV1 decoding is exact): heif-convert's picture to the bit,
+    /// with the colour of its `colr` nclx (sRGB's, Display P3's, BT.2020's) or of the sequence header.
+    @Test(arguments: ["photo.avif", "p3.avif", "pq.avif"])
+    func keptAV1PlanesGiveLibheifsPictureExactly(_ name: String) throws {
+        let bytes = try HEIFFixtures.bytes(name)
+        let file = try HEIFFile(MemorySource(bytes), kind: "AVIF")
+        try #require(file.onlyConvertedByLibheif != nil)
+        #expect(try HEIFDecodeJob.decode(file, maxPixels: 1 << 24, shouldCancel: { false }) is HEIFYCbCrPicture)
+        let decoded = try HEIFFixtures.decodeWhole(bytes)
+        let reference = try HEIFFixtures.reference(name)
+        try #require(decoded.image.width == reference.width && decoded.image.height == reference.height)
+        #expect(maxDifference(decoded.image.pixels, reference.pixels) == 0)
+    }
+
     /// A phone's HEIC carries its colour in a `colr` nclx box of its own, which heif-enc 1.15 never writes: such
     /// files are made from heif-enc's by Fixtures/heif/tools/nclx_heic.py, with codes (primaries, transfer,
     /// matrix, full range) other than the bitstream VUI's. libheif takes the box's, and so must the kept planes:
@@ -70,7 +84,7 @@ import TestSupport
     /// What libheif applies beyond the conversion (a grid, irot, alpha, 10 bits to 8, another codec) keeps the
     /// picture in libheif's hands: HEIFPicture, its planar RGB.
     @Test(arguments: ["photo.heic", "rotated.heic", "rotated-irot-first.heic", "grid.heic", "alpha.heic",
-                      "deep10.heic", "photo.avif"])
+                      "deep10.heic", "transposed.avif", "alpha.avif"])
     func otherImagesAreLeftToLibheif(_ name: String) throws {
         let source = try HEIFFixtures.source(name)
         let file = try HEIFFile(source, kind: try HEIFCodec.kind(of: source))
