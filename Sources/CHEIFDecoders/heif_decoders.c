@@ -16,6 +16,8 @@ static _Thread_local uint64_t max_pixels;
 /* The picture kept for the caller instead of being handed to libheif (pbheif_keep_next_picture). */
 static _Thread_local int keep_armed;
 static _Thread_local AVFrame *kept_frame;
+/* Or an AV1 picture (dav1d's reference, which keeps its planes alive past dav1d_close). */
+static _Thread_local Dav1dPicture *kept_av1;
 static _Thread_local struct heif_color_profile_nclx kept_nclx;
 
 static const char kept_message[] = "photobook: the decoded picture was kept as its planes";
@@ -200,16 +202,43 @@ static int keep(AVFrame *frame) {
     return 1;
 }
 
+static void free_av1(Dav1dPicture **picture) {
+    if (!*picture) return;
+    dav1d_picture_unref(*picture);
+    free(*picture);
+    *picture = NULL;
+}
+
 void pbheif_keep_next_picture(int keep) {
     keep_armed = keep;
     av_frame_free(&kept_frame);
+    free_av1(&kept_av1);
 }
 
 int pbheif_take_kept_picture(struct pbheif_planes *planes) {
     keep_armed = 0;
+    if (kept_av1) {
+        Dav1dPicture *picture = kept_av1;
+        kept_av1 = NULL;
+        planes->width = picture->p.w;
+        planes->height = picture->p.h;
+        planes->chroma_shift_x = picture->p.layout != DAV1D_PIXEL_LAYOUT_I444;
+        planes->chroma_shift_y = picture->p.layout == DAV1D_PIXEL_LAYOUT_I420;
+        for (int c = 0; c < 3; c++) {
+            planes->data[c] = picture->data[c];
+            planes->stride[c] = (int)picture->stride[c == 0 ? 0 : 1];
+        }
+        planes->matrix_coefficients = kept_nclx.matrix_coefficients;
+        planes->color_primaries = kept_nclx.color_primaries;
+        planes->full_range = kept_nclx.full_range_flag;
+        planes->owner = picture;
+        planes->owner_is_av1 = 1;
+        return 1;
+    }
     AVFrame *frame = kept_frame;
     kept_frame = NULL;
     if (!frame) return 0;
+    planes->owner_is_av1 = 0;
     const AVPixFmtDescriptor *format = av_pix_fmt_desc_get((enum AVPixelFormat)frame->format);
     planes->width = frame->width;
     planes->height = frame->height;
@@ -227,8 +256,13 @@ int pbheif_take_kept_picture(struct pbheif_planes *planes) {
 }
 
 void pbheif_release_planes(struct pbheif_planes *planes) {
-    AVFrame *frame = planes->owner;
-    av_frame_free(&frame);
+    if (planes->owner_is_av1) {
+        Dav1dPicture *picture = planes->owner;
+        free_av1(&picture);
+    } else {
+        AVFrame *frame = planes->owner;
+        av_frame_free(&frame);
+    }
     planes->owner = NULL;
 }
 
@@ -395,6 +429,17 @@ static struct heif_error av1_decode(void *decoder, struct heif_image **out) {
             /* All data sent and no picture yet: one last try once dav1d has drained. */
             if (got == DAV1D_ERR(EAGAIN) && dav1d_get_picture(d->context, &picture) == 0) break;
             return failure(heif_suberror_Unspecified, "dav1d decoded no picture");
+        }
+    }
+    /* 8-bit YCbCr in three planes, when asked: kept for the caller, as an HEVC frame is (keep). */
+    if (keep_armed && picture.p.bpc == 8 && picture.p.layout != DAV1D_PIXEL_LAYOUT_I400) {
+        free_av1(&kept_av1);
+        kept_av1 = malloc(sizeof *kept_av1);
+        if (kept_av1) {
+            describe(&kept_nclx, picture.seq_hdr->pri, picture.seq_hdr->trc, picture.seq_hdr->mtrx,
+                     picture.seq_hdr->color_range);
+            *kept_av1 = picture;  /* the reference moves into the slot */
+            return failure(heif_suberror_Unspecified, kept_message);
         }
     }
     int planes = picture.p.layout == DAV1D_PIXEL_LAYOUT_I400 ? 1 : 3;

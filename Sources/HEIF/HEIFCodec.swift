@@ -98,6 +98,11 @@ public struct HEIFCodec: ImageCodec {
         }
         let factor = BoxShrink.factor(for: region, minimumWidth: request.minimumWidth,
                                       minimumHeight: request.minimumHeight)
+        if factor == 1, request.acceptsRows {
+            // The planes are kept (and converted as the resampler reads them) instead of an RGB copy of the region.
+            return DecodedImage(rows: HEIFRegionRows(picture, region: region), storedWidth: picture.width,
+                                storedHeight: picture.height, region: region)
+        }
         var shrink = BoxShrink(region: region, factor: factor, pool: pool)
         var row = [UInt8](repeating: 0, count: region.width * 3)
         for y in region.y..<(region.y + region.height) {

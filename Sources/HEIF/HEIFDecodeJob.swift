@@ -43,7 +43,8 @@ final class HEIFDecodeJob: @unchecked Sendable {
     static func decode(_ file: HEIFFile, region: PixelRegion? = nil, maxPixels: Int,
                        shouldCancel: () -> Bool) throws(CodecError) -> any HEIFRows {
         var tilesOutside: [UInt8]?
-        if let region, let grid = file.gridTiles, let inside = region.clamped(width: grid.width, height: grid.height) {
+        if let region, let grid = file.gridTiles,
+           let inside = region.clamped(width: grid.turnedSize.width, height: grid.turnedSize.height) {
             tilesOutside = grid.tilesOutside(inside)
         }
         let job = HEIFDecodeJob(file, maxPixels: maxPixels, tilesOutside: tilesOutside)

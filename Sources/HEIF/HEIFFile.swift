@@ -65,11 +65,12 @@ final class HEIFFile {
 
     /// The colour codes (`colr` nclx: matrix, primaries, full range; nil: the bitstream's) libheif would convert
     /// the primary image with, when converting it to RGB is all libheif 1.15 would do to its decoder's picture:
-    /// one HEVC picture (no grid, overlay or derived image), no alpha, none of the properties libheif applies at
+    /// one HEVC or AV1 picture (no grid, overlay or derived image), no alpha, none of the properties libheif applies at
     /// decode (irot, imir, clap); nil (not `.some(nil)`) for any other image, or when its boxes cannot be read.
     var onlyConvertedByLibheif: (matrix: Int, primaries: Int, fullRange: Bool)?? {
         guard heif_image_handle_has_alpha_channel(handle) == 0, let items = HEIFItems(reader.source),
-              items.type(of: items.primary) == "hvc1", !items.isTransformed(items.primary) else { return nil }
+              ["hvc1", "av01"].contains(items.type(of: items.primary)), !items.isTransformed(items.primary)
+        else { return nil }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
         let error = heif_image_handle_get_nclx_color_profile(handle, &nclx)
         defer { if let nclx { heif_nclx_color_profile_free(nclx) } }  // allocated even on an error (HEIFColour)

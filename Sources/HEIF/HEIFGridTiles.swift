@@ -5,24 +5,29 @@ import ImageCodec
 /// 1x1 blank tile for each of these instead of decoding it (`pbheif_skip_tiles`). A landscape photo cropped to a
 /// portrait cell needs about 5 of 8 tile columns.
 ///
-/// Only for a grid libheif pastes and hands out as it is: 8-bit HEVC tiles of one size, none of irot, imir or
-/// clap on the grid or its tiles (they would move the canvas under the crop) and no alpha (a second grid of
-/// tiles, decoded after the first).
+/// Only for a grid libheif pastes and hands out as it is or turned (an iPhone's `irot`, applied to the whole canvas
+/// after the tiles: the crop is turned back onto the canvas first): 8-bit HEVC tiles of one size, no imir or
+/// clap on the grid, nothing on its tiles, and no alpha (a second grid of tiles, decoded after the first).
 struct HEIFGridTiles: Equatable {
     let rows: Int, columns: Int
     let tileWidth: Int, tileHeight: Int
     /// The grid's output size: the canvas libheif pastes the tiles into (the last row and column may overhang).
     let width: Int, height: Int
+    /// Quarter turns anticlockwise libheif gives the canvas once the tiles are in (the grid's `irot`).
+    let quarterTurns: Int
 
-    init(rows: Int, columns: Int, tileWidth: Int, tileHeight: Int, width: Int, height: Int) {
+    init(rows: Int, columns: Int, tileWidth: Int, tileHeight: Int, width: Int, height: Int, quarterTurns: Int = 0) {
         (self.rows, self.columns, self.tileWidth, self.tileHeight) = (rows, columns, tileWidth, tileHeight)
-        (self.width, self.height) = (width, height)
+        (self.width, self.height, self.quarterTurns) = (width, height, quarterTurns)
     }
+
+    /// The decoded picture's size: the canvas's, turned.
+    var turnedSize: (width: Int, height: Int) { quarterTurns % 2 == 0 ? (width, height) : (height, width) }
 
     /// The primary image's grid, when it is one whose tiles may be left out; nil for any other image.
     init?(_ items: HEIFItems, lumaBits: Int, hasAlpha: Bool) {
         let grid = items.primary
-        guard lumaBits == 8, !hasAlpha, items.type(of: grid) == "grid", !items.isTransformed(grid),
+        guard lumaBits == 8, !hasAlpha, items.type(of: grid) == "grid", let turns = items.quarterTurns(of: grid),
               let data = items.data(of: grid) else { return nil }
         var d = BoxReader(bytes: data)
         guard d.skip(1), let flags = d.u8(), let rowsMinusOne = d.u8(), let columnsMinusOne = d.u8() else { return nil }
@@ -38,12 +43,14 @@ struct HEIFGridTiles: Equatable {
         }
         // libheif refuses a grid whose last tiles start outside the canvas; leave such a file to it.
         guard (columns - 1) * size.width < width, (rows - 1) * size.height < height else { return nil }
-        self.init(rows: rows, columns: columns, tileWidth: size.width, tileHeight: size.height, width: width, height: height)
+        self.init(rows: rows, columns: columns, tileWidth: size.width, tileHeight: size.height, width: width, height: height,
+                  quarterTurns: turns)
     }
 
-    /// One byte a tile, row-major as libheif decodes them: 1 for a tile with no pixel in `region` (in the
-    /// grid's output coordinates), which need not be decoded.
-    func tilesOutside(_ region: PixelRegion) -> [UInt8] {
+    /// One byte a tile, row-major as libheif decodes them: 1 for a tile with no pixel in `region` (of the decoded
+    /// picture, `turnedSize`), which need not be decoded.
+    func tilesOutside(_ turned: PixelRegion) -> [UInt8] {
+        let region = canvasRegion(of: turned)
         var outside = [UInt8](repeating: 0, count: rows * columns)
         for row in 0..<rows {
             for column in 0..<columns {
@@ -54,5 +61,17 @@ struct HEIFGridTiles: Equatable {
             }
         }
         return outside
+    }
+
+    /// Where `region` of the decoded picture lies on the canvas before libheif turned it: an anticlockwise quarter
+    /// turn takes canvas pixel (x, y) to (y, width - 1 - x).
+    func canvasRegion(of region: PixelRegion) -> PixelRegion {
+        let (x0, y0, x1, y1) = (region.x, region.y, region.x + region.width, region.y + region.height)
+        switch quarterTurns {
+        case 1: return PixelRegion(x: width - y1, y: x0, width: region.height, height: region.width)
+        case 2: return PixelRegion(x: width - x1, y: height - y1, width: region.width, height: region.height)
+        case 3: return PixelRegion(x: y0, y: height - x1, width: region.height, height: region.width)
+        default: return region
+        }
     }
 }

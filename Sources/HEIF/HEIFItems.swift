@@ -95,6 +95,15 @@ struct HEIFItems {
         return properties.contains { ["irot", "imir", "clap"].contains($0.type) }
     }
 
+    /// How many quarter turns anticlockwise `item`'s `irot` asks for (0 without one), when that is all libheif 1.15
+    /// applies to its pixels at decode; nil when it has an imir or clap too, or properties that cannot be read.
+    func quarterTurns(of item: Int) -> Int? {
+        guard let properties = properties(of: item), !properties.contains(where: { ["imir", "clap"].contains($0.type) })
+        else { return nil }
+        guard let irot = properties.first(where: { $0.type == "irot" }) else { return 0 }
+        return irot.body.first.map { Int($0 & 3) }
+    }
+
     /// The size in `item`'s `ispe` property.
     func spatialExtent(of item: Int) -> (width: Int, height: Int)? {
         guard let ispe = properties(of: item)?.first(where: { $0.type == "ispe" }) else { return nil }

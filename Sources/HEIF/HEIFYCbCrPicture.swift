@@ -1,6 +1,6 @@
 import CHEIFDecoders
 
-/// One decoded 8-bit YCbCr picture, kept as the HEVC decoder's own planes and turned into RGB a row at a time as
+/// One decoded 8-bit YCbCr picture, kept as the HEVC or AV1 decoder's own planes and turned into RGB a row at a time as
 /// it is copied out, with libheif 1.15's arithmetic to the last bit; `deinit` releases the planes.
 ///
 /// Why: for an image it would only convert, libheif 1.15 copies the decoder's picture (1.5 bytes a pixel for

@@ -87,6 +87,9 @@ public struct DecodeRequest: Sendable, Equatable {
     public var minimumHeight: Int
     /// The most pixels the whole picture may have (`--max-pixels`).
     public var maxPixels: Int
+    /// True when the caller reads the pixels a row at a time (`DecodedImage.rows`): a codec that holds the picture
+    /// as something smaller than its RGB (a HEIC's YCbCr planes) may then hand that out instead of a buffer.
+    public var acceptsRows = false
 
     public init(picture: Int = 0, region: PixelRegion, minimumWidth: Int, minimumHeight: Int, maxPixels: Int) {
         self.picture = picture
@@ -118,6 +121,9 @@ public struct DecodedImage: Sendable {
     public var scale: Double
     /// What the library said while decoding a file it could read, for `--verbose` only (as `ImageHeader.notes`).
     public var notes: [String] = []
+    /// When set (only for a request that `acceptsRows`), the pixels are read from here a row at a time, at
+    /// `scale` 1, and `image` is empty: the decoded picture is held as something smaller than its RGB until then.
+    public var rows: (any PixelRows)?
 
     public init(image: RGBImage, storedWidth: Int, storedHeight: Int, covers: Rect, scale: Double) {
         self.image = image
@@ -125,6 +131,15 @@ public struct DecodedImage: Sendable {
         self.storedHeight = storedHeight
         self.covers = covers
         self.scale = scale
+    }
+
+    /// Pixels read a row at a time from `rows`, which shows `region` of the stored picture at full resolution.
+    public init(rows: any PixelRows, storedWidth: Int, storedHeight: Int, region: PixelRegion) {
+        self.init(image: RGBImage(width: 0, height: 0, pixels: []), storedWidth: storedWidth, storedHeight: storedHeight,
+                  covers: Rect(x: Double(region.x), y: Double(region.y), width: Double(region.width),
+                               height: Double(region.height)),
+                  scale: 1)
+        self.rows = rows
     }
 }
 

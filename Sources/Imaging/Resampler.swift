@@ -37,6 +37,24 @@ public enum Resampler {
     static func resample(_ image: RGBImage, region: Rect, width: Int, height: Int,
                          orientation: Orientation = .topLeft, order: PassOrder, pool: BufferPool = BufferPool(),
                          shouldCancel: () -> Bool) throws(ImagingError) -> RGBImage {
+        if width > 0 && height > 0 {
+            guarantee(image.hasValidPixelCount, "RGBImage \(image.width)x\(image.height) holds \(image.pixels.count) bytes")
+        }
+        return try image.pixels.withUnsafeBufferPointer { (pixels) throws(ImagingError) -> RGBImage in
+            let source = pixels.baseAddress, sourceWidth = image.width
+            return try resample(sourceWidth: image.width, sourceHeight: image.height, region: region, width: width,
+                                height: height, orientation: orientation, order: order, pool: pool,
+                                shouldCancel: shouldCancel) { y, x, _ in UnsafePointer(source! + (y * sourceWidth + x) * 3) }
+        }
+    }
+
+    /// Where the passes read the source: row `y`'s `count` pixels from column `x` as RGB bytes, valid until the
+    /// next call (each is read into Floats at once).
+    typealias SourceRow = (_ y: Int, _ x: Int, _ count: Int) -> UnsafePointer<UInt8>
+
+    static func resample(sourceWidth: Int, sourceHeight: Int, region: Rect, width: Int, height: Int,
+                         orientation: Orientation, order: PassOrder, pool: BufferPool,
+                         shouldCancel: () -> Bool, source: SourceRow) throws(ImagingError) -> RGBImage {
         guard let count = RGBImage.byteCount(width: width, height: height) else {
             fatalError("cannot resample to \(width)x\(height)")
         }
@@ -44,12 +62,11 @@ public enum Resampler {
                   && region.width > 0 && region.height > 0, "invalid source region \(region)")
         let placement = UprightPlacement(storedWidth: width, storedHeight: height, orientation: orientation)
         if count == 0 { return RGBImage(width: placement.uprightWidth, height: placement.uprightHeight, pixels: []) }
-        guarantee(image.width > 0 && image.height > 0, "cannot resample an empty image")
-        guarantee(image.hasValidPixelCount, "RGBImage \(image.width)x\(image.height) holds \(image.pixels.count) bytes")
+        guarantee(sourceWidth > 0 && sourceHeight > 0, "cannot resample an empty image")
 
-        let columns = ResamplingWeights(sourceLength: image.width, regionOrigin: region.x,
+        let columns = ResamplingWeights(sourceLength: sourceWidth, regionOrigin: region.x,
                                         regionLength: region.width, outputCount: width)
-        let rows = ResamplingWeights(sourceLength: image.height, regionOrigin: region.y,
+        let rows = ResamplingWeights(sourceLength: sourceHeight, regionOrigin: region.y,
                                      regionLength: region.height, outputCount: height)
         // Multiply-adds of each order; they differ when the two axes are scaled differently. On a tie the
         // vertical-first order wins, so the horizontal-first order must be clearly cheaper to be chosen. (Both
@@ -71,14 +88,10 @@ public enum Resampler {
         let output = pool.array(count: count) { destination, initialized in
             let writer = UprightWriter(placement, into: destination.baseAddress!)
             defer { writer.deallocate() }
-            image.pixels.withUnsafeBufferPointer { source in
-                withExtendedLifetime((columns, rows)) {
-                    finished = horizontalFirst
-                        ? resampleHorizontalFirst(source.baseAddress!, sourceWidth: image.width, columns: columns,
-                                                  rows: rows, into: writer, shouldCancel)
-                        : resampleVerticalFirst(source.baseAddress!, sourceWidth: image.width, columns: columns,
-                                                rows: rows, into: writer, shouldCancel)
-                }
+            withExtendedLifetime((columns, rows)) {
+                finished = horizontalFirst
+                    ? resampleHorizontalFirst(source, columns: columns, rows: rows, into: writer, shouldCancel)
+                    : resampleVerticalFirst(source, columns: columns, rows: rows, into: writer, shouldCancel)
             }
             initialized = finished ? count : 0
         }
@@ -95,7 +108,7 @@ public enum Resampler {
     /// Filters each needed source row horizontally once, into a ring of Float rows, and combines the ring's
     /// rows vertically into each output row. Returns false when cancelled.
     private static func resampleHorizontalFirst(
-        _ source: UnsafePointer<UInt8>, sourceWidth: Int, columns: ResamplingWeights, rows: ResamplingWeights,
+        _ source: SourceRow, columns: ResamplingWeights, rows: ResamplingWeights,
         into output: UprightWriter, _ shouldCancel: () -> Bool
     ) -> Bool {
         let lineLength = columns.outputCount * 3
@@ -104,7 +117,7 @@ public enum Resampler {
         // An output row's taps, plus the rest of the last group of rows filtered together.
         let ringSize = rows.stride + rowsPerGroup - 1
         let firstColumn = columns.firstSource
-        let spanLength = (columns.endSource - firstColumn) * 3
+        let spanPixels = columns.endSource - firstColumn, spanLength = spanPixels * 3
         let (ringLength, ringOverflows) = (ringSize + 1).multipliedReportingOverflow(by: ringLineLength)
         guarantee(!ringOverflows, "a ring of \(ringSize) rows of \(lineLength) floats does not fit in memory")
         // The ring, and one more row for the rows of a group that lie past the source's last row.
@@ -129,7 +142,7 @@ public enum Resampler {
                         results[i] = i < available ? ring + ((sourceRow + i) % ringSize) * ringLineLength : spare
                     }
                     for i in 0..<available {
-                        spans.load(row: i, from: source + ((sourceRow + i) * sourceWidth + firstColumn) * 3)
+                        spans.load(row: i, from: source(sourceRow + i, firstColumn, spanPixels))
                         ringRow[(sourceRow + i) % ringSize] = sourceRow + i
                     }
                     filterHorizontally(spans, from: firstColumn, columns, into: results)
@@ -147,11 +160,11 @@ public enum Resampler {
     /// output rows at a time, then filters the group horizontally into output rows. Each source row is
     /// converted to Float once, into a ring of rows. Returns false when cancelled.
     private static func resampleVerticalFirst(
-        _ source: UnsafePointer<UInt8>, sourceWidth: Int, columns: ResamplingWeights, rows: ResamplingWeights,
+        _ source: SourceRow, columns: ResamplingWeights, rows: ResamplingWeights,
         into output: UprightWriter, _ shouldCancel: () -> Bool
     ) -> Bool {
         let firstColumn = columns.firstSource
-        let spanLength = (columns.endSource - firstColumn) * 3
+        let spanPixels = columns.endSource - firstColumn, spanLength = spanPixels * 3
         let outputLineLength = columns.outputCount * 3
         let spans = SpanRows(length: spanLength)
         let ringSize = rows.stride
@@ -178,7 +191,7 @@ public enum Resampler {
                 for sourceRow in start..<(start + count) {
                     let slot = ring + (sourceRow % ringSize) * spanLength
                     if ringRow[sourceRow % ringSize] != sourceRow {
-                        floats(source + (sourceRow * sourceWidth + firstColumn) * 3, count: spanLength, into: slot)
+                        floats(source(sourceRow, firstColumn, spanPixels), count: spanLength, into: slot)
                         ringRow[sourceRow % ringSize] = sourceRow
                     }
                     taps[sourceRow - start] = UnsafePointer(slot)

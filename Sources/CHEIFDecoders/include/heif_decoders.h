@@ -36,9 +36,10 @@ struct pbheif_planes {
     int stride[3];
     int matrix_coefficients, color_primaries, full_range;
     void *owner;
+    int owner_is_av1;  /* owner: dav1d's picture, else libavcodec's frame */
 };
 
-/* With `keep` 1, the next HEVC picture decoded on this thread that is 8-bit YCbCr is kept as its planes instead
+/* With `keep` 1, the next HEVC or AV1 picture decoded on this thread that is 8-bit YCbCr is kept as its planes instead
  * of being copied into a heif_image for libheif, which would convert it to RGB: heif_decode_image then fails
  * (heif_error_Decoder_plugin_error) and pbheif_take_kept_picture hands the planes out. Only for an image libheif
  * would do nothing more to than that conversion: one coded picture, no grid, alpha, irot, imir or clap.

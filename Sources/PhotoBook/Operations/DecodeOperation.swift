@@ -66,7 +66,8 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
                     pool.giveBack(image.image.pixels)
                     return Self.changed
                 }
-                decoded = .pixels(image.image, covers: image.covers, scale: image.scale)
+                decoded = image.rows.map { .rows($0, covers: image.covers) }
+                    ?? .pixels(image.image, covers: image.covers, scale: image.scale)
                 job.decodeNotes.withLock { $0 = image.notes }
             }
             job.decoded.withLock { $0 = decoded }
@@ -97,10 +98,13 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
         // 10x10 IDCT) is plain C, 59 against 55 ms in djpeg for a grid cell's crop, but 8/8 hands the resampler 2.5x
         // the pixels.
         let scale = min(1, Double(placement.pixelWidth) / placement.crop.width)
-        return DecodeRequest(picture: info.file.picture, region: region,
-                             minimumWidth: Int((Double(region.width) * scale).rounded(.up)),
-                             minimumHeight: Int((Double(region.height) * scale).rounded(.up)),
-                             maxPixels: maxPixels)
+        var request = DecodeRequest(picture: info.file.picture, region: region,
+                                    minimumWidth: Int((Double(region.width) * scale).rounded(.up)),
+                                    minimumHeight: Int((Double(region.height) * scale).rounded(.up)),
+                                    maxPixels: maxPixels)
+        // The resize reads rows: a codec may keep its picture smaller than RGB until then (ResizeCropOperation).
+        request.acceptsRows = true
+        return request
     }
 }
 

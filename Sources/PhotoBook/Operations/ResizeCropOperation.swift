@@ -73,23 +73,30 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
             job.blocksShown.withLock { $0 = blocksShown }
             return .success(.original(bytes))
         case .pixels(let pixels, let region, let factor)?: (image, covers, scale) = (pixels, region, factor)
+        case .rows(let rows, let region)?: return resampled(rows: rows, covers: region).map { .pixels($0) }
         }
         // The decoded photo dies here, once the page is made: two photo-sized buffers at once per worker (the
         // largest part of a build's peak memory), and no third for a turn.
         return resampled(consume image, covers: covers, scale: scale).map { .pixels($0) }
     }
 
-    /// The page's pixels, upright, from the decoded part of the stored photo (`covers`, at `scale`).
-    private func resampled(_ image: consuming RGBImage, covers: Rect, scale: Double) -> Result<RGBImage, Stopped> {
+    /// The part of the decoded pixels to resample (the decode covers part of the stored photo, maybe DCT-scaled:
+    /// the crop is taken relative to it) and the size to resample it to, along the stored axes.
+    private func target(covers: Rect, scale: Double) -> (region: Rect, width: Int, height: Int) {
         let placement = job.placement
-        let orientation = job.info.orientation
-        // The decode covers part of the stored photo, maybe DCT-scaled: the crop is taken relative to it.
         let crop = job.storedCrop
         let region = Rect(x: (crop.x - covers.x) * scale, y: (crop.y - covers.y) * scale,
                           width: crop.width * scale, height: crop.height * scale)
-        let (width, height) = orientation.swapsDimensions
+        let (width, height) = job.info.orientation.swapsDimensions
             ? (placement.pixelHeight, placement.pixelWidth) : (placement.pixelWidth, placement.pixelHeight)
-        if let copy = Self.wholePixelCrop(region, width: width, height: height, within: image) {
+        return (region, width, height)
+    }
+
+    /// The page's pixels, upright, from the decoded part of the stored photo (`covers`, at `scale`).
+    private func resampled(_ image: consuming RGBImage, covers: Rect, scale: Double) -> Result<RGBImage, Stopped> {
+        let orientation = job.info.orientation
+        let (region, width, height) = target(covers: covers, scale: scale)
+        if let copy = Self.wholePixelCrop(region, width: width, height: height, within: (image.width, image.height)) {
             // A crop of the whole image, already upright, is the image itself: its buffer is the page's, not the pool's.
             let whole = copy.x == 0 && copy.y == 0 && copy.width == image.width && copy.height == image.height
                 && orientation == .topLeft
@@ -110,8 +117,26 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         }
     }
 
+    /// The page's pixels, upright, from rows of the stored photo at full resolution that show `covers`: only a
+    /// window of them at a time, so the photo's RGB is never held whole (a HEIC's 36 MB beside the page's 26).
+    private func resampled(rows: any PixelRows, covers: Rect) -> Result<RGBImage, Stopped> {
+        let (region, width, height) = target(covers: covers, scale: 1)
+        if Self.wholePixelCrop(region, width: width, height: height, within: (rows.width, rows.height)) != nil {
+            // A copy with no filter: of the whole picture, as for any other decode.
+            return resampled(RGBImage(rows: rows, pool: pool), covers: covers, scale: 1)
+        }
+        do {
+            return .success(try Resampler.resample(rows: rows, region: region, width: width, height: height,
+                                                   orientation: job.info.orientation, pool: pool,
+                                                   shouldCancel: { [unowned self] in self.shouldStop }))
+        } catch {
+            return .failure(Stopped(outcome: .cancelled))
+        }
+    }
+
     /// The whole pixels `region` covers when they are exactly the output size: a copy, no filter.
-    static func wholePixelCrop(_ region: Rect, width: Int, height: Int, within image: RGBImage) -> PixelRegion? {
+    static func wholePixelCrop(_ region: Rect, width: Int, height: Int,
+                               within image: (width: Int, height: Int)) -> PixelRegion? {
         let x = region.x.rounded(), y = region.y.rounded()
         guard abs(region.x - x) < 1e-6, abs(region.y - y) < 1e-6,
               abs(region.width - Double(width)) < 1e-6, abs(region.height - Double(height)) < 1e-6,

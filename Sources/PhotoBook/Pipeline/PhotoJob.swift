@@ -42,6 +42,8 @@ enum DecodedPhoto: Sendable {
     /// full-resolution photo they start at, `scale` decoded pixels per full-resolution pixel (M/8 for a JPEG).
     /// (Not width / covers.width: libjpeg rounds a scaled side up, so a last pixel at the image's edge is partial.)
     case pixels(RGBImage, covers: Rect, scale: Double)
+    /// Pixels as stored at full resolution, read a row at a time from what the codec kept (`DecodedImage.rows`).
+    case rows(any PixelRows, covers: Rect)
     /// The file's own bytes, fully decoded once to prove they are sound.
     case original([UInt8])
     /// A new JPEG of the photo's own blocks, cropped and turned upright; `blocksShown` is the part of the upright
