@@ -29,6 +29,8 @@ public struct BuildOptions: Sendable {
     /// The PDF's CreationDate and ModDate, written in UTC; nil for now, in the local time zone. Set from
     /// `SOURCE_DATE_EPOCH` for reproducible output.
     public var creationDate: Date?
+    /// Make a PDF/X-4 book (ISO 15930-7) for this printing condition (`--pdfx 4`); nil for a plain PDF.
+    public var pdfx: PDFXRequest?
 
     public init() {}
 }
@@ -59,7 +61,7 @@ struct BookRenderPlan: RenderPlan {
         RenderSettings(jobs: options.jobs, maxPixels: options.maxPixels, quality: options.quality,
                        keepOriginals: options.layout.keepOriginals, losslessCrops: options.losslessCrops,
                        imagesInMemory: options.imagesInMemory, creationDate: options.creationDate,
-                       temporaryDirectory: options.temporaryDirectory)
+                       temporaryDirectory: options.temporaryDirectory, pdfx: options.pdfx)
     }
 
     var words: PDFWords? {

@@ -26,6 +26,8 @@ struct BuildCommand {
     var font: BookFont?
     /// The print service's product whose figures the book starts from (`--preset`); the options given win.
     var preset: PrintPreset?
+    /// `--pdfx`, `--output-profile`, `--output-condition`; checked into `options.pdfx` by `parse`.
+    var pdfx = PDFXOptions()
 
     /// Whether the book has any words to set.
     var hasWords: Bool { title != nil || captions != .none || pageNumbers || sections != .none }
@@ -118,6 +120,9 @@ struct BuildCommand {
             CropGroup.crop(\.options.layout.crop),
             PrintGroup.dpi(\.options.layout.dpiWhole),
             PrintGroup.quality(\.options.quality),
+            PrintGroup.pdfx(\.pdfx.level),
+            PrintGroup.outputProfile(\.pdfx.profilePath),
+            PrintGroup.outputCondition(\.pdfx.condition),
             .flag("keep-originals", section: .photos,
                   report: ["keepOriginals"],
                   help: "never resample: JPEG photos are embedded byte for byte, their orientation and crop applied "
@@ -222,6 +227,7 @@ struct BuildCommand {
         command.inputs = try scanner.scan(arguments, into: &command)
         if command.help { return command }
         try command.validate()
+        command.options.pdfx = try command.pdfx.request()
         return command
     }
 

@@ -197,6 +197,10 @@ struct ReportOptions: Codable, Equatable {
     var preset: String?
     var cropMarks: Bool
     var spreads: Bool
+    /// `--pdfx` and its printing condition (the profile's path, the OutputConditionIdentifier), for a PDF/X book.
+    var pdfx: String?
+    var outputProfile: String?
+    var outputCondition: String?
     /// `SOURCE_DATE_EPOCH`, when it was set: the PDF's dates are this moment.
     var sourceDateEpoch: Int?
 
@@ -237,6 +241,9 @@ struct ReportOptions: Codable, Equatable {
         preset = command.preset?.name
         cropMarks = layout.cropMarks
         spreads = layout.spreads
+        pdfx = options.pdfx.map { _ in PDFXLevel.x4.rawValue }
+        outputProfile = options.pdfx?.profile.path
+        outputCondition = options.pdfx?.identifier
         sourceDateEpoch = options.creationDate.map { Int($0.timeIntervalSince1970) }
     }
 }

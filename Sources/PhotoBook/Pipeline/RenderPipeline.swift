@@ -158,7 +158,8 @@ public final class RenderPipeline: Sendable {
         let contents = BuildPDFOperation.Contents(pages: pages, words: plan.words,
                                                   hasTitlePage: final.pages.first?.kind == .title,
                                                   creationDate: plan.settings.creationDate,
-                                                  imagesInMemory: plan.settings.imagesInMemory)
+                                                  imagesInMemory: plan.settings.imagesInMemory,
+                                                  pdfx: plan.settings.pdfx)
         let build = BuildPDFOperation(contents, pool: pool, commit: commit, session: session, hooks: hooks)
         if session.isCancelled { return stopped(.cancelled) }
         queue.addOperations([build], waitUntilFinished: true)

@@ -43,6 +43,8 @@ struct RenderSettings: Sendable {
     var creationDate: Date?
     /// The folder the private working folder is made in; beside the output when nil (`workingFolder(for:)`).
     var temporaryDirectory: String?
+    /// A PDF/X-4 book for this printing condition; nil for a plain PDF.
+    var pdfx: PDFXRequest?
 }
 
 /// What the PDF says beyond its pages: the document's information, and the font its text is set in.
