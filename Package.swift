@@ -86,7 +86,8 @@ let package = Package(
         .testTarget(name: "PhotoBookTests",
                     dependencies: ["PhotoBook", "Platform", "Geometry", "Imaging", "ImageCodec", "JPEG", "TestSupport"]),
         .testTarget(name: "PhotoBookCLITests",
-                    dependencies: ["photobook", "PhotoBookCLI", "Geometry", "JPEG", "PNG", "Imaging", "TestSupport"]),
+                    dependencies: ["photobook", "PhotoBookCLI", "Geometry", "JPEG", "PNG", "Imaging", "TestSupport"],
+                    exclude: ["Reference"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -49,6 +49,7 @@ _photobook() {
                 --fit) COMPREPLY=($(compgen -W "fill fit" -- "$cur")); return ;;
                 --crop) COMPREPLY=($(compgen -W "auto centre" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
+                --min-dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
                 --pdfx) COMPREPLY=($(compgen -W "4" -- "$cur")); return ;;
                 --output-profile) _photobook_files icc; return ;;
@@ -63,7 +64,7 @@ _photobook() {
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --crop --dpi --quality --pdfx --output-profile --output-condition --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --dry-run -n --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --dry-run -n --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
@@ -86,6 +87,7 @@ _photobook() {
                 --fit) COMPREPLY=($(compgen -W "fill fit" -- "$cur")); return ;;
                 --crop) COMPREPLY=($(compgen -W "auto centre" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
+                --min-dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
                 --pdfx) COMPREPLY=($(compgen -W "4" -- "$cur")); return ;;
                 --output-profile) _photobook_files icc; return ;;
@@ -100,7 +102,7 @@ _photobook() {
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --recursive -r --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --quality --pdfx --output-profile --output-condition --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --recursive -r --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi

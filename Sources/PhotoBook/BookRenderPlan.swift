@@ -31,6 +31,8 @@ public struct BuildOptions: Sendable {
     public var creationDate: Date?
     /// Make a PDF/X-4 book (ISO 15930-7) for this printing condition (`--pdfx 4`); nil for a plain PDF.
     public var pdfx: PDFXRequest?
+    /// Refuse the book, before any photo is rendered, when a photo would print below this density (`--min-dpi`).
+    public var minimumDPI: Double?
 
     public init() {}
 }
@@ -103,8 +105,24 @@ struct BookRenderPlan: RenderPlan {
         guard let plan = found else {
             return .failure(PlanStop(outcome: .failed(planProblem(photos, alive: alive, text: text))))
         }
+        if let minimum = options.minimumDPI, let low = Self.firstBelow(minimum, in: plan) {
+            let path = prepared.photo(low.photo.photo).info.file.path
+            return .failure(PlanStop(outcome: .failed(
+                "page \(low.page): \(path) would print at \(Int(low.photo.effectiveDPI.rounded(.down))) dpi, below the "
+                    + "minimum of \(Int(minimum)) dpi asked for")))
+        }
         return .success(PlannedDocument(plan: plan, photos: photos,
                                         warnings: Self.textWarnings(plan) { prepared.photo($0).info.file.path }))
+    }
+}
+
+extension BookRenderPlan {
+    /// The first photo of the plan (in page order) that prints below `minimum` pixels per inch, after its crop.
+    static func firstBelow(_ minimum: Double, in plan: BookPlan) -> (page: Int, photo: PlacedPhoto)? {
+        for page in plan.pages {
+            if let low = page.photos.first(where: { $0.effectiveDPI < minimum }) { return (page.number, low) }
+        }
+        return nil
     }
 }
 

@@ -119,6 +119,10 @@ struct BuildCommand {
                    \.options.layout.fit),
             CropGroup.crop(\.options.layout.crop),
             PrintGroup.dpi(\.options.layout.dpiWhole),
+            .value("min-dpi", .integer(1...2400), section: .photos, report: ["minDPI"],
+                   help: "refuse the book, before any photo is rendered, when a photo would print below N pixels "
+                       + "per inch after its crop, naming its page (without it, photos below the density asked for "
+                       + "or below the 200 dpi print shops ask for are a warning)", \.options.minimumDPIWhole),
             PrintGroup.quality(\.options.quality),
             PrintGroup.pdfx(\.pdfx.level),
             PrintGroup.outputProfile(\.pdfx.profilePath),
@@ -276,6 +280,14 @@ extension BuildCommand {
     static func leavesNoRoom(_ option: String, _ value: Double, largest: Double, page: PageSize) -> CLIError {
         .usage("\(option): \(Length.Unit.mm.describe(value)) leaves no room for a photo on the page (\(page)): "
                + "use at most \(Length.Unit.mm.describe(largest, rounding: .down))")
+    }
+}
+
+extension BuildOptions {
+    /// `--min-dpi` as the whole number the command line takes.
+    var minimumDPIWhole: Int? {
+        get { minimumDPI.map { Int($0) } }
+        set { minimumDPI = newValue.map(Double.init) }
     }
 }
 

@@ -101,7 +101,7 @@ import Testing
             "sections": ["folder"], "page-numbers": [], "font": [font],
             "jobs": [BuildCommand.defaultJobs == 1 ? "2" : "1"], "strict": [],
             "pdfx": ["4"], "output-profile": ["/usr/share/color/icc/ghostscript/default_cmyk.icc"],
-            "output-condition": ["FOGRA51"],
+            "output-condition": ["FOGRA51"], "min-dpi": ["1"],
         ]
     }
 
