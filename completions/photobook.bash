@@ -1,11 +1,15 @@
 # bash completion for photobook, written by `photobook completions bash` from its option table.
 
 _photobook_files() {
-    # $1: an extension to offer (with the folders that may hold such files), or nothing for any file.
-    local IFS=$'\n'
+    # $@: the extensions to offer, in lower or upper case (IMG_1.JPG), with the folders that may hold
+    # such files; none for any file.
+    local IFS=$'\n' ext
     compopt -o filenames 2>/dev/null
-    if [[ -n $1 ]]; then
-        COMPREPLY=($(compgen -o plusdirs -f -X "!*.$1" -- "$cur"))
+    if (( $# )); then
+        COMPREPLY=($(compgen -d -- "$cur"))
+        for ext in "$@"; do
+            COMPREPLY+=($(compgen -f -X "!*.$ext" -- "$cur") $(compgen -f -X "!*.${ext^^}" -- "$cur"))
+        done
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi
@@ -52,12 +56,12 @@ _photobook() {
                 --min-dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
                 --pdfx) COMPREPLY=($(compgen -W "4" -- "$cur")); return ;;
-                --output-profile) _photobook_files icc; return ;;
+                --output-profile) _photobook_files icc icm; return ;;
                 --output-condition) COMPREPLY=(); return ;;
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
-                --cover-photo) _photobook_files jpg; return ;;
+                --cover-photo) _photobook_files avif heic heif hif jfif jpe jpeg jpg png tif tiff webp; return ;;
                 --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
                 --sections) COMPREPLY=($(compgen -W "folder day none" -- "$cur")); return ;;
                 --font) _photobook_files ttf; return ;;
@@ -90,12 +94,12 @@ _photobook() {
                 --min-dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
                 --pdfx) COMPREPLY=($(compgen -W "4" -- "$cur")); return ;;
-                --output-profile) _photobook_files icc; return ;;
+                --output-profile) _photobook_files icc icm; return ;;
                 --output-condition) COMPREPLY=(); return ;;
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
-                --cover-photo) _photobook_files jpg; return ;;
+                --cover-photo) _photobook_files avif heic heif hif jfif jpe jpeg jpg png tif tiff webp; return ;;
                 --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
                 --sections) COMPREPLY=($(compgen -W "folder day none" -- "$cur")); return ;;
                 --font) _photobook_files ttf; return ;;
@@ -120,7 +124,7 @@ _photobook() {
                 --dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
                 --pdfx) COMPREPLY=($(compgen -W "4" -- "$cur")); return ;;
-                --output-profile) _photobook_files icc; return ;;
+                --output-profile) _photobook_files icc icm; return ;;
                 --output-condition) COMPREPLY=(); return ;;
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;

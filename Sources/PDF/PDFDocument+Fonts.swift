@@ -15,8 +15,7 @@ extension PDFDocument {
     /// Only the glyphs the document uses are embedded (a subset). A file that is missing, not a TrueType font,
     /// damaged or refused by libharu throws `.font` naming the file and the reason.
     public func loadFont(path: String) throws(PDFError) -> PDFFont {
-        let loaded = try loadFont(path: path, embedding: true)
-        return PDFFont(handle: loaded.font, definition: loaded.definition, document: self, path: path, file: loaded.file)
+        PDFFont(try loadFont(path: path, embedding: true), document: self, path: path)
     }
 
     /// `embedding: false` is for measuring only (`PDFFontMetrics`): libharu then closes the file after loading.

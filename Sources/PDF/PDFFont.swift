@@ -5,43 +5,28 @@ import CHaru
 ///
 /// Loaded by `PDFDocument.loadFont(path:)`. Measures text exactly as libharu lays it out: advance widths from
 /// the font's `hmtx`, no kerning (libharu writes each string with one `Tj` and reads no `kern` or `GPOS`).
+@dynamicMemberLookup
 public final class PDFFont {
     /// Debian's DejaVu Sans (`fonts-dejavu-core`, installed by `make deps`): the default font of the book.
     public static let defaultPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
-    let handle: HPDF_Font
-    let definition: HPDF_FontDef
+    /// libharu's handles for the font, and what was read from its file, as `PDFDocument.loadFont` loaded them.
+    let loaded: LoadedFont
     /// The document the font is embedded in; the font can only be drawn on its pages.
     public let document: PDFDocument
-    /// The font file, as given.
-    public let path: String
-    /// The family name from the font's name table ("DejaVu Sans"), else libharu's PostScript-based name.
-    public let name: String
-    /// The style within the family from the name table ("Book", "Bold"), or "" when the font names none.
-    public let styleName: String
-    /// Vertical metrics per point of font size (multiply by the size for points): the ascender above the
-    /// baseline, the descender below it (negative), the height of a capital H and of a lower-case x.
-    public let ascent: Double
-    public let descent: Double
-    public let capHeight: Double
-    public let xHeight: Double
+    /// Its file, names and vertical metrics.
+    public let face: PDFFontFace
 
-    private let glyphCount: Int
-
-    init(handle: HPDF_Font, definition: HPDF_FontDef, document: PDFDocument, path: String, file: TrueTypeFile) {
-        self.handle = handle
-        self.definition = definition
+    init(_ loaded: LoadedFont, document: PDFDocument, path: String) {
+        self.loaded = loaded
         self.document = document
-        self.path = path
-        name = file.familyName ?? String(cString: HPDF_Font_GetFontName(handle))
-        styleName = file.styleName ?? ""
-        // libharu gives these in thousandths of the em (hhea ascender/descender, the bboxes of 'H' and 'x').
-        ascent = Double(HPDF_Font_GetAscent(handle)) / 1000
-        descent = Double(HPDF_Font_GetDescent(handle)) / 1000
-        capHeight = Double(HPDF_Font_GetCapHeight(handle)) / 1000
-        xHeight = Double(HPDF_Font_GetXHeight(handle)) / 1000
-        glyphCount = file.glyphCount
+        face = PDFFontFace(path: path, handle: loaded.font, file: loaded.file)
     }
+
+    var handle: HPDF_Font { loaded.font }
+
+    /// A property of the face read on the font itself: `ascent` is `face.ascent`.
+    public subscript<Value>(dynamicMember member: KeyPath<PDFFontFace, Value>) -> Value { face[keyPath: member] }
 
     /// True when the font has a glyph of its own for `scalar`, so that drawing it shows more than the empty
     /// box (.notdef) libharu draws for a character the font lacks (`HPDF_TTFontDef_GetGlyphid`).
@@ -51,8 +36,8 @@ public final class PDFFont {
     /// UTF-8 encoder has 16-bit codes. Control characters are never covered.
     public func covers(_ scalar: Unicode.Scalar) -> Bool {
         guard let code = PDFDrawnText.code(of: scalar) else { return false }
-        let glyph = HPDF_TTFontDef_GetGlyphid(definition, code)
-        return glyph != 0 && Int(glyph) < glyphCount
+        let glyph = HPDF_TTFontDef_GetGlyphid(loaded.definition, code)
+        return glyph != 0 && Int(glyph) < loaded.file.glyphCount
     }
 
     /// The advance width of `text` set at `size` points, in points: the distance `PDFPage.drawText` moves.

@@ -5,33 +5,23 @@ import Synchronization
 ///
 /// Owns a private libharu document holding the font (not embedded, so the file is closed after loading).
 /// Safe to share between threads: libharu is reached under a lock.
+@dynamicMemberLookup
 public final class PDFFontMetrics: Sendable {
-    /// The font file, as given.
-    public let path: String
-    /// The family name from the font's name table ("DejaVu Sans").
-    public let name: String
-    /// The style within the family ("Book", "Bold"), or "".
-    public let styleName: String
-    /// Vertical metrics per point of font size: ascender (above the baseline), descender (negative), the
-    /// heights of a capital H and of a lower-case x.
-    public let ascent: Double
-    public let descent: Double
-    public let capHeight: Double
-    public let xHeight: Double
+    /// Its file, names and vertical metrics: the drawing font's, read the same way.
+    public let face: PDFFontFace
 
     private let font: Mutex<PDFFont>
 
     /// Loads the font at `path`; throws `.font` naming the file and the reason, as `PDFDocument.loadFont` would.
     public init(path: String) throws(PDFError) {
         let document = try PDFDocument()
-        let loaded = try document.loadFont(path: path, embedding: false)
-        let font = PDFFont(
-            handle: loaded.font, definition: loaded.definition, document: document, path: path, file: loaded.file)
-        self.path = path
-        (name, styleName) = (font.name, font.styleName)
-        (ascent, descent, capHeight, xHeight) = (font.ascent, font.descent, font.capHeight, font.xHeight)
+        let font = PDFFont(try document.loadFont(path: path, embedding: false), document: document, path: path)
+        face = font.face
         self.font = Mutex(font)
     }
+
+    /// A property of the face read on the font itself: `ascent` is `face.ascent`.
+    public subscript<Value>(dynamicMember member: KeyPath<PDFFontFace, Value>) -> Value { face[keyPath: member] }
 
     /// The advance width of `text` at `size` points, in points; exactly what `PDFPage.drawText` advances (no
     /// kerning). See `PDFFont.width(of:size:)`.

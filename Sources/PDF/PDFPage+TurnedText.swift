@@ -11,12 +11,7 @@ extension PDFPage {
     public func drawTextTopToBottom(
         _ text: String, font: PDFFont, size: Double, x: Double, y: Double, gray: Double = 0
     ) throws(PDFError) {
-        precondition(font.document === document, "PDFPage.drawTextTopToBottom: the font belongs to another PDFDocument")
-        precondition([x, y, size].allSatisfy(\.isFinite) && size > 0, "PDFPage.drawTextTopToBottom: bad size \(size) or place")
-        precondition((0...1).contains(gray), "PDFPage.drawTextTopToBottom: gray must be 0...1, got \(gray)")
-        guard !text.isEmpty else { return }
-        try showTextLine(text, font: font, size: size, gray: gray,
-                         during: "drawing the turned text '\(text.prefix(40))' at (\(x), \(y)) in \(size) pt") { page, line in
+        try showTextLine(text, font: font, size: size, x: x, y: y, gray: gray, what: "turned text") { page, line in
             // The text matrix turns text space -90 degrees: its x axis (the reading direction) points down the page,
             // its y axis (up the letters) to the right.
             let turned = HPDF_Page_SetTextMatrix(page, 0, -1, 1, 0, HPDF_REAL(x), HPDF_REAL(y))

@@ -79,20 +79,23 @@ public final class PDFPage {
     public func drawText(
         _ text: String, font: PDFFont, size: Double, x: Double, y: Double, gray: Double = 0
     ) throws(PDFError) {
-        precondition(font.document === document, "PDFPage.drawText: the font belongs to another PDFDocument")
-        precondition([x, y, size].allSatisfy(\.isFinite) && size > 0, "PDFPage.drawText: bad size \(size) or place")
-        precondition((0...1).contains(gray), "PDFPage.drawText: gray must be 0...1, got \(gray)")
-        guard !text.isEmpty else { return }
-        try showTextLine(text, font: font, size: size, gray: gray,
-                         during: "drawing the text '\(text.prefix(40))' at (\(x), \(y)) in \(size) pt") { page, line in
+        try showTextLine(text, font: font, size: size, x: x, y: y, gray: gray, what: "text") { page, line in
             HPDF_Page_TextOut(page, HPDF_REAL(x), HPDF_REAL(y), line)
         }
     }
 
     /// One line of text in its own graphics state: the fill, the font and size, then `show` (which places and shows
-    /// the line) between BeginText and EndText; text mode is left and the state popped on every path.
-    func showTextLine(_ text: String, font: PDFFont, size: Double, gray: Double, during: String,
+    /// the line) between BeginText and EndText; text mode is left and the state popped on every path. Checks first
+    /// what every drawing of text needs (the message names `caller`, the public function called) and draws nothing
+    /// for empty text; errors say "drawing the `what` '...' at (x, y)".
+    func showTextLine(_ text: String, font: PDFFont, size: Double, x: Double, y: Double, gray: Double, what: String,
+                      caller: String = #function,
                       show: (HPDF_Page, UnsafePointer<CChar>?) -> HPDF_STATUS) throws(PDFError) {
+        precondition(font.document === document, "PDFPage.\(caller): the font belongs to another PDFDocument")
+        precondition([x, y, size].allSatisfy(\.isFinite) && size > 0, "PDFPage.\(caller): bad size \(size) or place")
+        precondition((0...1).contains(gray), "PDFPage.\(caller): gray must be 0...1, got \(gray)")
+        guard !text.isEmpty else { return }
+        let during = "drawing the \(what) '\(text.prefix(40))' at (\(x), \(y)) in \(size) pt"
         let page = handle
         let bytes = PDFDrawnText.cString(of: text)
         try document.haruStatus(during) { HPDF_Page_GSave(page) }

@@ -30,8 +30,9 @@ public struct ImageFormat: Sendable, Equatable, CustomStringConvertible {
     /// How many of a file's first bytes `init(sniffing:)` needs.
     public static let signatureLength = imageSignatureLength
 
-    /// File name extensions that promise a photo photobook reads.
-    static let fileExtensions: Set<String> = codecs.reduce(into: []) { $0.formUnion($1.fileExtensions) }
+    /// File name extensions that promise a photo photobook reads, in lower case (the codecs'): what discovery
+    /// counts as a photo that failed rather than another file, and what a shell completes for a photo.
+    public static let fileExtensions: Set<String> = codecs.reduce(into: []) { $0.formUnion($1.fileExtensions) }
 
     /// The formats photobook reads, for messages: "JPEG, PNG, HEIF, WebP and TIFF".
     public static let names: String = {

@@ -2,7 +2,7 @@ import Foundation
 import PhotoBook
 
 /// `photobook build INPUT... -o OUT [options]`: the options as typed and checked, each declared once in `options`.
-struct BuildCommand {
+struct BuildCommand: RunFields, TitleFields {
     var inputs: [String] = []
     var output: String?
     var recursive = false
@@ -131,10 +131,8 @@ struct BuildCommand {
                   report: ["keepOriginals"],
                   help: "never resample: JPEG photos are embedded byte for byte, their orientation and crop applied "
                       + "by the page", \.options.layout.keepOriginals),
-            TextGroup.title(\.title),
-            TextGroup.subtitle(\.subtitle),
-            TextGroup.author(\.author),
-            .value("cover-photo", .inputFile(extensions: ["jpg", "jpeg", "png"]), section: .words,
+        ] + TextGroup.titleLines() + [
+            .value("cover-photo", .inputFile(extensions: ImageFormat.fileExtensions.sorted()), section: .words,
                    report: ["coverPhoto"],
                    help: "a photo for the title page, under the title (needs --title); not repeated in the book",
                    \.coverPhoto),
@@ -172,10 +170,7 @@ struct BuildCommand {
                       + "every warning the build would give, and write nothing (-o may be left out); a photo that "
                       + "fails only when it is decoded, such as a truncated file, is found by a real build alone",
                   \.dryRun),
-            RunGroup.quiet(\.quiet),
-            RunGroup.verbose(\.verbose),
-            RunGroup.help(\.help),
-        ]
+        ] + RunGroup.all()
     }
 
     static var document: CommandDocument {

@@ -2,7 +2,7 @@ import PhotoBook
 
 /// `photobook cover FRONT [BACK] -o OUT (--spine LENGTH | --interior-pages N --paper-ppi P) [options]`: the
 /// options as typed and checked, each declared once in `options`.
-struct CoverCommand {
+struct CoverCommand: RunFields, TitleFields {
     var inputs: [String] = []
     var output: String?
     var pageSize = PageSize.a4
@@ -57,14 +57,9 @@ struct CoverCommand {
             PrintGroup.pdfx(\.pdfx.level),
             PrintGroup.outputProfile(\.pdfx.profilePath),
             PrintGroup.outputCondition(\.pdfx.condition),
-            TextGroup.title(\.title),
-            TextGroup.subtitle(\.subtitle),
-            TextGroup.author(\.author),
+        ] + TextGroup.titleLines() + [
             TextGroup.font(\.fontPath),
-            RunGroup.quiet(\.quiet),
-            RunGroup.verbose(\.verbose),
-            RunGroup.help(\.help),
-        ]
+        ] + RunGroup.all()
     }
 
     static var document: CommandDocument {
@@ -85,7 +80,7 @@ struct CoverCommand {
                     + "COVER.pdf untouched and no temporary file behind. A photo that cannot be used fails the "
                     + "cover (status 1) and nothing is written.",
             ],
-            // Any file: photos are known by content, and the bash writer would offer only the first of several extensions.
+            // Any file: photos are known by their content, not their names.
             operands: "FRONT [BACK]", operandCompletion: .filesAndFolders,
             options: options.map(\.spec),
             examples: [

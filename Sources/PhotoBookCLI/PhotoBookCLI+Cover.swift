@@ -5,16 +5,13 @@ import Platform
 extension PhotoBookCLI {
     /// `photobook cover FRONT [BACK] -o COVER.pdf [options]` (CoverCommand.swift).
     static func runCover(_ arguments: [String], _ run: Run) -> ExitStatus {
-        do {
+        reportingError { () throws(CLIError) in
             let command = try CoverCommand.parse(arguments)
             guard !command.help else {
                 Diagnostics.standardOutput(HelpText.command(CoverCommand.document))
                 return .success
             }
             return makeCover(command, run)
-        } catch {
-            Diagnostics().error(error.message)
-            return error.status
         }
     }
 

@@ -63,22 +63,30 @@ public enum PhotoBookCLI {
         return .success
     }
 
-    /// `photobook init INPUT... -o book.json [options]` (InitCommand.swift).
-    static func runInit(_ arguments: [String], _ run: Run) -> ExitStatus {
+    /// Runs a command's `body`; the error it throws (a bad command line, mostly) is said on stderr and gives the
+    /// exit status: the one place a command's thrown `CLIError` becomes its message and status.
+    static func reportingError(_ body: () throws(CLIError) -> ExitStatus) -> ExitStatus {
         do {
-            guard let (build, command) = try InitCommand.parse(arguments) else {
-                Diagnostics.standardOutput(HelpText.command(InitCommand.document))
-                return .success
-            }
-            return execute(build, run, initialize: command)
+            return try body()
         } catch {
             Diagnostics().error(error.message)
             return error.status
         }
     }
 
+    /// `photobook init INPUT... -o book.json [options]` (InitCommand.swift).
+    static func runInit(_ arguments: [String], _ run: Run) -> ExitStatus {
+        reportingError { () throws(CLIError) in
+            guard let (build, command) = try InitCommand.parse(arguments) else {
+                Diagnostics.standardOutput(HelpText.command(InitCommand.document))
+                return .success
+            }
+            return execute(build, run, initialize: command)
+        }
+    }
+
     static func runCompletions(_ arguments: [String]) -> ExitStatus {
-        do {
+        reportingError { () throws(CLIError) in
             let command = try CompletionsCommand.parse(arguments)
             if command.help {
                 Diagnostics.standardOutput(HelpText.command(CompletionsCommand.document))
@@ -86,20 +94,14 @@ public enum PhotoBookCLI {
                 Diagnostics.standardOutput(CompletionScript.render(shell))
             }
             return .success
-        } catch {
-            Diagnostics().error(error.message)
-            return error.status
         }
     }
 
     static func runPresets(_ arguments: [String]) -> ExitStatus {
-        do {
+        reportingError { () throws(CLIError) in
             let command = try PresetsCommand.parse(arguments)
             Diagnostics.standardOutput(command.help ? HelpText.command(PresetsCommand.document) : command.render())
             return .success
-        } catch {
-            Diagnostics().error(error.message)
-            return error.status
         }
     }
 

@@ -108,21 +108,16 @@ final class TIFFFile {
 
     // MARK: tags of the current directory
 
-    func u16(_ tag: Int32) -> UInt16? {
-        var value: UInt16 = 0
-        return pbtiff_get_u16(tif, UInt32(tag), &value) == 1 ? value : nil
-    }
-    func u16Defaulted(_ tag: Int32) -> UInt16? {
-        var value: UInt16 = 0
-        return pbtiff_get_u16_defaulted(tif, UInt32(tag), &value) == 1 ? value : nil
-    }
-    func u32(_ tag: Int32) -> UInt32? {
-        var value: UInt32 = 0
-        return pbtiff_get_u32(tif, UInt32(tag), &value) == 1 ? value : nil
-    }
-    func u64(_ tag: Int32) -> UInt64? {
-        var value: UInt64 = 0
-        return pbtiff_get_u64(tif, UInt32(tag), &value) == 1 ? value : nil
+    func u16(_ tag: Int32) -> UInt16? { number(tag, pbtiff_get_u16) }
+    func u16Defaulted(_ tag: Int32) -> UInt16? { number(tag, pbtiff_get_u16_defaulted) }
+    func u32(_ tag: Int32) -> UInt32? { number(tag, pbtiff_get_u32) }
+    func u64(_ tag: Int32) -> UInt64? { number(tag, pbtiff_get_u64) }
+
+    /// A number tag through the shim's getter for its width: nil when the directory has no such tag.
+    private func number<Value: FixedWidthInteger>(
+        _ tag: Int32, _ get: (OpaquePointer, UInt32, UnsafeMutablePointer<Value>) -> Int32) -> Value? {
+        var value: Value = 0
+        return get(tif, UInt32(tag), &value) == 1 ? value : nil
     }
     func string(_ tag: Int32) -> String? {
         pbtiff_get_string(tif, UInt32(tag)).map { String(cString: $0) }

@@ -102,9 +102,11 @@ struct XMPDescriptionTests {
         for packet in [repeated("<dc:description"), repeated("<dc:description><rdf:li "), repeated("&#"),
                        repeated("xmlns:dc=\"http://purl.org/dc/elements/1.1/"), repeated(" xml:lang="),
                        Array("<dc:description>".utf8) + repeated("<rdf:li>")] {
+            // A hang guard, not a speed figure: a scan that went back over the megabyte for each match would take
+            // hours; the linear one takes 6 s under AddressSanitizer on a loaded two-core machine (it failed a 5 s bound).
             let clock = ContinuousClock()
             let elapsed = clock.measure { _ = XMP.description(inPacket: packet) }
-            #expect(elapsed < .seconds(5), "\(String(decoding: packet.prefix(30), as: UTF8.self))")
+            #expect(elapsed < .seconds(120), "\(String(decoding: packet.prefix(30), as: UTF8.self))")
         }
     }
 }

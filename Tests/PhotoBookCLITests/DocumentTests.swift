@@ -1,4 +1,5 @@
 import Foundation
+import PhotoBook
 @testable import PhotoBookCLI
 import TestSupport
 import Testing
@@ -86,6 +87,21 @@ import Testing
                 == ["book.pdf", "photos"])
         #expect(try Self.bashCompletes(["photobook", "build", "ph"], script: script, in: scratch.path).sorted()
                 == ["photo.jpg", "photos"])
+    }
+
+    /// `--cover-photo` completes to the photos the codecs read, whatever their format or case, and the folders
+    /// that may hold them: the extensions come from the codec registry, not a list of the option's own.
+    @Test func coverPhotoCompletesEveryFormatTheCodecsRead() throws {
+        let spec = try #require(BuildCommand.options.map(\.spec).first { $0.long == "cover-photo" })
+        #expect(spec.completion == .files(extensions: ImageFormat.fileExtensions.sorted()))
+        let script = Fixtures.packageRoot.appendingPathComponent("completions/photobook.bash").path
+        let scratch = try Scratch()
+        for name in ["a.jpg", "b.HEIC", "c.webp", "d.tiff", "e.avif", "f.png", "notes.txt", "book.pdf"] {
+            _ = try scratch.write(name, [])
+        }
+        _ = try scratch.sub("photos")
+        #expect(try Self.bashCompletes(["photobook", "build", "--cover-photo", ""], script: script, in: scratch.path)
+                .sorted() == ["a.jpg", "b.HEIC", "c.webp", "d.tiff", "e.avif", "f.png", "photos"])
     }
 
     @Test func fishCompletesOptionsAndValues() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Synchronization
 
 /// An operation of the book graph: it records exactly one `Outcome` when its body runs, and none when the
@@ -6,11 +7,22 @@ import Synchronization
 ///
 /// Subclasses implement `run()`; they check `shouldStop` at their safe points.
 class BookOperation: Operation, @unchecked Sendable {
-    let session: BuildSession
+    /// What every operation of one build shares: its session, its pool of pixel buffers and its hooks.
+    struct Context: Sendable {
+        let session: BuildSession
+        /// Where decoded pixels, resampled pages and libjpeg's large blocks come from and go back to.
+        let pool: BufferPool
+        var hooks: BuildHooks
+    }
+
+    let context: Context
+    var session: BuildSession { context.session }
+    var pool: BufferPool { context.pool }
+    var hooks: BuildHooks { context.hooks }
     private let recorded = Mutex<Outcome?>(nil)
 
-    init(session: BuildSession) {
-        self.session = session
+    init(_ context: Context) {
+        self.context = context
         super.init()
     }
 

@@ -15,8 +15,9 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         /// The file holds the photo's own bytes: its orientation and crop are for the page to apply.
         var passThrough: Bool
         var path: String
-        /// A lossless crop (`DecodeOperation.losslessCrop`): the part of the upright photo its JPEG shows, to be clipped.
-        var cover: Rect? = nil
+        /// A lossless crop (`DecodeOperation.losslessCrop`): the part of the upright photo its JPEG's whole blocks
+        /// show, to be clipped.
+        var blocksShown: Rect? = nil
     }
 
     /// A planned page and the photos on it, ready to draw.
@@ -41,20 +42,15 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     }
 
     let contents: Contents
-    /// The build's: the photos under words are decoded from it, and it is emptied before the save.
-    let pool: BufferPool
     let commit: BookCommit
-    let hooks: BuildHooks
 
     var pages: [Page] { contents.pages }
     var words: PDFWords? { contents.words }
 
-    init(_ contents: Contents, pool: BufferPool, commit: BookCommit, session: BuildSession, hooks: BuildHooks) {
+    init(_ contents: Contents, commit: BookCommit, context: Context) {
         self.contents = contents
-        self.pool = pool
         self.commit = commit
-        self.hooks = hooks
-        super.init(session: session)
+        super.init(context)
         name = "build \(commit.outputPath)"
     }
 
@@ -92,7 +88,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                     if shouldStop { return .cancelled }
                     let shaded = number == 0 && planned.wordsTakeShadeFromPhoto && !planned.words.isEmpty
                     // A lossless crop keeps the photo's own components (grey stays grey): its profile fits as is.
-                    let profile = photo.info.colorProfile?.bytes(forPassThrough: photo.passThrough || photo.cover != nil)
+                    let profile = photo.info.colorProfile?.bytes(forPassThrough: photo.passThrough || photo.blocksShown != nil)
                     var bytes: [UInt8]?
                     if contents.imagesInMemory || shaded {
                         switch FileSystem.readFile(photo.path) {
@@ -159,8 +155,8 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     private func draw(_ image: PDFImage, of photo: Photo, on page: PDFPage) throws(PDFError) -> Rect {
         let placement = photo.placement.placement
         guard photo.passThrough else {
-            let rect = photo.cover.map { photo.placement.pageRect(ofUpright: $0) } ?? placement
-            try page.draw(image, in: rect, orientation: 1, clip: photo.cover == nil ? nil : placement)
+            let rect = photo.blocksShown.map { photo.placement.pageRect(ofUpright: $0) } ?? placement
+            try page.draw(image, in: rect, orientation: 1, clip: photo.blocksShown == nil ? nil : placement)
             return rect
         }
         // The photo's own bytes: the page turns it upright and clips it to its cell.

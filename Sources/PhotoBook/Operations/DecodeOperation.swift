@@ -8,16 +8,11 @@ import Platform
 final class DecodeOperation: BookOperation, @unchecked Sendable {
     let job: PhotoJob
     let maxPixels: Int
-    /// The build's: where the decoded pixels and libjpeg's blocks come from.
-    let pool: BufferPool
-    let hooks: BuildHooks
 
-    init(job: PhotoJob, maxPixels: Int, pool: BufferPool, session: BuildSession, hooks: BuildHooks) {
+    init(job: PhotoJob, maxPixels: Int, context: Context) {
         self.job = job
         self.maxPixels = maxPixels
-        self.pool = pool
-        self.hooks = hooks
-        super.init(session: session)
+        super.init(context)
         name = "decode \(job.info.file.path)"
     }
 
@@ -59,11 +54,11 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
             } else if job.lossless, let crop = try losslessCrop(source, codec: codec, stop: stop) {
                 guard isProbedSize(crop.storedWidth, crop.storedHeight) else { return Self.changed }
                 let stored = crop.storedRegion
-                let covers = info.orientation.uprightRect(
+                let blocksShown = info.orientation.uprightRect(
                     ofStored: Rect(x: Double(stored.x), y: Double(stored.y), width: Double(stored.width),
                                    height: Double(stored.height)),
                     storedWidth: Double(info.storedWidth), storedHeight: Double(info.storedHeight))
-                decoded = .transcoded(crop.bytes, covers: covers)
+                decoded = .transcoded(crop.bytes, blocksShown: blocksShown)
             } else {
                 let image = try codec.decode(source, request, pool: pool, shouldCancel: stop)
                 // The plan is only valid for the photo that was probed.

@@ -12,20 +12,14 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
     let quality: Int
     let directory: String
     let sequence: Int
-    /// The build's: the decoded photo goes back to it, the page comes from it and goes back once encoded.
-    let pool: BufferPool
-    let hooks: BuildHooks
 
-    init(job: PhotoJob, decode: DecodeOperation, quality: Int, directory: String, sequence: Int, pool: BufferPool,
-         session: BuildSession, hooks: BuildHooks) {
+    init(job: PhotoJob, decode: DecodeOperation, quality: Int, directory: String, sequence: Int, context: Context) {
         self.job = job
         self.decode = decode
         self.quality = quality
         self.directory = directory
         self.sequence = sequence
-        self.pool = pool
-        self.hooks = hooks
-        super.init(session: session)
+        super.init(context)
         name = "resize \(job.info.file.path)"
         addDependency(decode)
     }
@@ -75,8 +69,8 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         switch job.decoded.withLock({ photo in defer { photo = nil }; return photo }) {
         case nil: return .failure(Stopped(outcome: .failed("internal error: no decoded image")))
         case .original(let bytes)?: return .success(.original(bytes))
-        case .transcoded(let bytes, let covers)?:
-            job.renderedCover.withLock { $0 = covers }
+        case .transcoded(let bytes, let blocksShown)?:
+            job.blocksShown.withLock { $0 = blocksShown }
             return .success(.original(bytes))
         case .pixels(let pixels, let region, let factor)?: (image, covers, scale) = (pixels, region, factor)
         }

@@ -21,9 +21,9 @@ final class PhotoJob: Sendable {
     let decodeNotes = Mutex<[String]>([])
     /// The JPEG rendered for the page, in the build's private directory.
     let rendered = Mutex<String?>(nil)
-    /// For a lossless render: the part of the upright photo (full-resolution pixels) its JPEG shows, a little
-    /// more than the plan's crop, which the page clips to.
-    let renderedCover = Mutex<Rect?>(nil)
+    /// For a lossless render: the part of the upright photo (full-resolution pixels) its JPEG's whole blocks show,
+    /// a little more than the plan's crop, which the page clips to.
+    let blocksShown = Mutex<Rect?>(nil)
 
     init(info: PhotoInfo, placement: PlacedPhoto, keepOriginals: Bool, losslessCrops: Bool) {
         self.info = info
@@ -44,9 +44,9 @@ enum DecodedPhoto: Sendable {
     case pixels(RGBImage, covers: Rect, scale: Double)
     /// The file's own bytes, fully decoded once to prove they are sound.
     case original([UInt8])
-    /// A new JPEG of the photo's own blocks, cropped and turned upright; `covers` is the part of the upright
-    /// photo it shows (full-resolution pixels).
-    case transcoded([UInt8], covers: Rect)
+    /// A new JPEG of the photo's own blocks, cropped and turned upright; `blocksShown` is the part of the upright
+    /// photo they show (full-resolution pixels).
+    case transcoded([UInt8], blocksShown: Rect)
 }
 
 extension PhotoJob {

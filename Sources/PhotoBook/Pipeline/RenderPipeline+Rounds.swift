@@ -30,8 +30,8 @@ extension RenderPipeline {
         var path: String
         /// The photo's own bytes: the page turns and crops it.
         var passThrough: Bool
-        /// A lossless crop: the part of the upright photo it shows (`PhotoJob.renderedCover`).
-        var cover: Rect?
+        /// A lossless crop: the part of the upright photo its whole blocks show (`PhotoJob.blocksShown`).
+        var blocksShown: Rect?
     }
 
     /// The chains for the photos of `plan` that no earlier round rendered, each planned photo's pixels recorded in
@@ -53,13 +53,11 @@ extension RenderPipeline {
             let job = PhotoJob(info: info, placement: placed, keepOriginals: settings.keepOriginals,
                                losslessCrops: settings.losslessCrops)
             // A photo is announced finished once, by its first render; renders of later rounds redo finished photos.
-            var renderHooks = hooks
-            if round > 0 || !announces { renderHooks.photoFinished = nil }
-            let decode = DecodeOperation(job: job, maxPixels: settings.maxPixels, pool: pool, session: session,
-                                         hooks: hooks)
+            var renders = operations
+            if round > 0 || !announces { renders.hooks.photoFinished = nil }
+            let decode = DecodeOperation(job: job, maxPixels: settings.maxPixels, context: operations)
             let render = ResizeCropOperation(job: job, decode: decode, quality: settings.quality, directory: directory,
-                                             sequence: sequence.next(), pool: pool, session: session,
-                                             hooks: renderHooks)
+                                             sequence: sequence.next(), context: renders)
             render.queuePriority = .high
             chains.append(Chain(job: job, decode: decode, render: render, photo: photo, key: key))
         }

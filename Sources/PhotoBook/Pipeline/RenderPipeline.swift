@@ -41,6 +41,9 @@ public final class RenderPipeline: Sendable {
                           maxBytes: workers * Self.pooledBytesPerWorker)
     }
 
+    /// What every operation of this build is handed.
+    var operations: BookOperation.Context { BookOperation.Context(session: session, pool: pool, hooks: hooks) }
+
     /// Stops the PDF at its next safe points. Returns false when it was already committed.
     @discardableResult
     public func cancel() -> Bool {
@@ -131,7 +134,7 @@ public final class RenderPipeline: Sendable {
                 case .succeeded:
                     if let path = chain.job.rendered.withLock({ $0 }) {
                         renders[chain.key] = Render(path: path, passThrough: chain.job.passThrough,
-                                                    cover: chain.job.renderedCover.withLock { $0 })
+                                                    blocksShown: chain.job.blocksShown.withLock { $0 })
                     }
                 case .failed:
                     failed = true
@@ -160,7 +163,7 @@ public final class RenderPipeline: Sendable {
                                                   creationDate: plan.settings.creationDate,
                                                   imagesInMemory: plan.settings.imagesInMemory,
                                                   pdfx: plan.settings.pdfx)
-        let build = BuildPDFOperation(contents, pool: pool, commit: commit, session: session, hooks: hooks)
+        let build = BuildPDFOperation(contents, commit: commit, context: operations)
         if session.isCancelled { return stopped(.cancelled) }
         queue.addOperations([build], waitUntilFinished: true)
         build.recordIfAbsent(.cancelled)
@@ -187,9 +190,9 @@ public final class RenderPipeline: Sendable {
                 let key = RenderKey(photo: photo, placed)
                 guard let render = renders[key] else { return nil }
                 used.insert(key)
-                let cover = render.cover
+                let blocksShown = render.blocksShown
                 photos.append(.init(info: info, placement: placed, passThrough: render.passThrough, path: render.path,
-                                    cover: cover))
+                                    blocksShown: blocksShown))
                 let index = photo.index
                 // A spread's photo is reported where it starts, on the left-hand page; its crop is what both
                 // halves show, as its crop share already counts.
@@ -200,16 +203,16 @@ public final class RenderPipeline: Sendable {
                 reports[index].record(placed, onPage: page.number)
                 reports[index].crop = placed.crop
                 reports[index].passThrough = render.passThrough
-                reports[index].losslessCrop = cover != nil
+                reports[index].losslessCrop = blocksShown != nil
                 if render.passThrough {
                     // The photo's own JPEG is embedded whole; the page shows the crop of it.
                     reports[index].pixelWidth = info.uprightWidth
                     reports[index].pixelHeight = info.uprightHeight
                 }
-                if let cover {
+                if let blocksShown {
                     // What the PDF holds: the copied blocks, whole MCUs around the crop.
-                    reports[index].pixelWidth = Int(cover.width.rounded())
-                    reports[index].pixelHeight = Int(cover.height.rounded())
+                    reports[index].pixelWidth = Int(blocksShown.width.rounded())
+                    reports[index].pixelHeight = Int(blocksShown.height.rounded())
                 }
                 reports[index].caption = prepared.photo(photo).caption
             }

@@ -36,11 +36,15 @@ enum CompletionScript {
             # bash completion for photobook, written by `photobook completions bash` from its option table.
 
             _photobook_files() {
-                # $1: an extension to offer (with the folders that may hold such files), or nothing for any file.
-                local IFS=$'\\n'
+                # $@: the extensions to offer, in lower or upper case (IMG_1.JPG), with the folders that may hold
+                # such files; none for any file.
+                local IFS=$'\\n' ext
                 compopt -o filenames 2>/dev/null
-                if [[ -n $1 ]]; then
-                    COMPREPLY=($(compgen -o plusdirs -f -X "!*.$1" -- "$cur"))
+                if (( $# )); then
+                    COMPREPLY=($(compgen -d -- "$cur"))
+                    for ext in "$@"; do
+                        COMPREPLY+=($(compgen -f -X "!*.$ext" -- "$cur") $(compgen -f -X "!*.${ext^^}" -- "$cur"))
+                    done
                 else
                     COMPREPLY=($(compgen -f -- "$cur"))
                 fi
@@ -102,7 +106,7 @@ enum CompletionScript {
         switch completion {
         case .none: return "COMPREPLY=()"
         case .words(let words): return "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))"
-        case .files(let extensions): return "_photobook_files \(extensions.first ?? "")"
+        case .files(let extensions): return (["_photobook_files"] + extensions).joined(separator: " ")
         case .filesAndFolders: return "_photobook_files"
         }
     }
@@ -177,7 +181,8 @@ enum CompletionScript {
         case .none: return " "
         case .words(let words): return "(\(words.joined(separator: " ")))"
         case .files(let extensions):
-            return extensions.isEmpty ? "_files" : "_files -g \"*.(\(extensions.joined(separator: "|")))\""
+            // (#i): either case, as discovery takes IMG_1.JPG (compsys sets extendedglob).
+            return extensions.isEmpty ? "_files" : "_files -g \"*.(#i)(\(extensions.joined(separator: "|")))\""
         case .filesAndFolders: return "_files"
         }
     }

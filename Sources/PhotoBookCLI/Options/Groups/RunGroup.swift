@@ -15,4 +15,16 @@ enum RunGroup {
         .flag("help", short: "h", defaultText: nil, section: .messages, description: .commandLineOnly,
               help: "show this help and exit", field)
     }
+
+    /// The three, in the order help lists them, for a command that makes something.
+    static func all<Command: RunFields>() -> [Option<Command>] {
+        [quiet(\.quiet), verbose(\.verbose), help(\.help)]
+    }
+}
+
+/// The fields of a command that makes something (build, cover) that the run group sets.
+protocol RunFields {
+    var quiet: Bool { get set }
+    var verbose: Bool { get set }
+    var help: Bool { get set }
 }

@@ -24,4 +24,16 @@ enum TextGroup {
         .value("font", .inputFile(extensions: ["ttf"]), default: BookFont.defaultPath, section: .words,
                report: ["font"], help: "the TrueType font for every word, embedded", field)
     }
+
+    /// The title's three lines, in the order help lists them.
+    static func titleLines<Command: TitleFields>() -> [Option<Command>] {
+        [title(\.title), subtitle(\.subtitle), author(\.author)]
+    }
+}
+
+/// The fields of a command with a title (build, init, cover) that the text group sets.
+protocol TitleFields {
+    var title: String? { get set }
+    var subtitle: String? { get set }
+    var author: String? { get set }
 }
