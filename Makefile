@@ -10,7 +10,7 @@ TEST_TIMEOUT ?= 2400
 # The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
 # at its output as a person would.
 BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev liblcms2-dev zlib1g-dev pkg-config
-TEST_PACKAGES  := poppler-utils qpdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl
+TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl
 
 .PHONY: all deps test-deps build harness test demo install docs clean
 
@@ -43,6 +43,7 @@ deps:
 # The tmpfs tests need mount and umount (and root), the install test /usr/bin/make; bash, setpriv, sha256sum and
 # timeout are in essential packages. The colour tests embed Ghostscript's ICC profiles (Adobe RGB, CMYK, grey)
 # and render with gs, the colour-managing reader at hand (Debian's MuPDF has no ICC support).
+# The PDF/X tests read books back with python3-pikepdf (qpdf's Python binding), a reader that is not ours.
 # The report tests validate reports against docs/report.schema.json with python3-jsonschema, a validator that is
 # not ours; the progress tests get a terminal from script(1), in bsdutils, an essential package.
 test-deps: deps
@@ -51,6 +52,7 @@ test-deps: deps
 	  [ -x /usr/bin/$$tool ] || { missing="$$missing poppler-utils"; break; }; \
 	done; \
 	[ -x /usr/bin/qpdf ] || missing="$$missing qpdf"; \
+	/usr/bin/python3 -c 'import pikepdf' 2>/dev/null || missing="$$missing python3-pikepdf"; \
 	/usr/bin/python3 -c 'import png' 2>/dev/null || missing="$$missing python3-png"; \
 	/usr/bin/python3 -c 'import jsonschema' 2>/dev/null || missing="$$missing python3-jsonschema"; \
 	command -v djpeg >/dev/null || missing="$$missing libjpeg-turbo-progs"; \
@@ -111,17 +113,19 @@ demo: build
 	@echo "open demo.pdf, demo-grid.pdf and demo-auto.pdf to see the sample books, demo-print.pdf for one with bleed,"
 	@echo "crop marks and facing pages, and demo-cover.pdf for its wrap cover"
 
-# The binary, the man page and the completion scripts, under PREFIX (and DESTDIR, for packaging).
+# The binary, the man page, the completion scripts and the default PDF/X output profile (which the binary looks
+# for in ../share/photobook beside itself), under PREFIX (and DESTDIR, for packaging).
 MANDIR ?= $(PREFIX)/share/man
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
-	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(PREFIX)/share/photobook
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/photobook
 	install -m 644 docs/photobook.1 $(DESTDIR)$(MANDIR)/man1/photobook.1
 	install -m 644 completions/photobook.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/photobook
 	install -m 644 completions/_photobook $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_photobook
 	install -m 644 completions/photobook.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/photobook.fish
+	install -m 644 Resources/FOGRA39L-photobook.icc $(DESTDIR)$(PREFIX)/share/photobook/FOGRA39L-photobook.icc
 
 # Writes again, from the option table in the binary, the documents kept in the repository: the man page, the
 # completion scripts and the README's options table. A test fails when they differ from the table.

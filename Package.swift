@@ -62,7 +62,7 @@ let package = Package(
 
         // The engine, the command line, and the thin executable.
         .target(name: "PhotoBook", dependencies: ["Platform", "Geometry", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "HEIF",
-                                                  "WebP", "TIFF", "PDF"]),
+                                                  "WebP", "TIFF", "PDF", "Colour"]),
         .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Geometry", "Platform"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         // photobook with the test and benchmark switches (PHOTOBOOK_TEST_PAUSE...), which the shipped binary
@@ -86,7 +86,8 @@ let package = Package(
         .testTarget(name: "PhotoBookTests",
                     dependencies: ["PhotoBook", "Platform", "Geometry", "Imaging", "ImageCodec", "JPEG", "TestSupport"]),
         .testTarget(name: "PhotoBookCLITests",
-                    dependencies: ["photobook", "PhotoBookCLI", "Geometry", "JPEG", "PNG", "Imaging", "TestSupport"]),
+                    dependencies: ["photobook", "PhotoBookCLI", "Geometry", "JPEG", "PNG", "Imaging", "TestSupport"],
+                    exclude: ["Reference"]),
     ],
     swiftLanguageModes: [.v6]
 )

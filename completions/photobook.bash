@@ -53,7 +53,11 @@ _photobook() {
                 --fit) COMPREPLY=($(compgen -W "fill fit" -- "$cur")); return ;;
                 --crop) COMPREPLY=($(compgen -W "auto centre" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
+                --min-dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
+                --pdfx) COMPREPLY=($(compgen -W "4" -- "$cur")); return ;;
+                --output-profile) _photobook_files icc icm; return ;;
+                --output-condition) COMPREPLY=(); return ;;
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
@@ -64,7 +68,7 @@ _photobook() {
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --keep-duplicates --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --crop --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --dry-run -n --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --keep-duplicates --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --dry-run -n --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
@@ -87,7 +91,11 @@ _photobook() {
                 --fit) COMPREPLY=($(compgen -W "fill fit" -- "$cur")); return ;;
                 --crop) COMPREPLY=($(compgen -W "auto centre" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
+                --min-dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
+                --pdfx) COMPREPLY=($(compgen -W "4" -- "$cur")); return ;;
+                --output-profile) _photobook_files icc icm; return ;;
+                --output-condition) COMPREPLY=(); return ;;
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
@@ -98,7 +106,7 @@ _photobook() {
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --recursive -r --keep-duplicates --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --quality --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --recursive -r --keep-duplicates --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
@@ -115,13 +123,16 @@ _photobook() {
                 --crop) COMPREPLY=($(compgen -W "auto centre" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
+                --pdfx) COMPREPLY=($(compgen -W "4" -- "$cur")); return ;;
+                --output-profile) _photobook_files icc icm; return ;;
+                --output-condition) COMPREPLY=(); return ;;
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
                 --font) _photobook_files ttf; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --page-size --spine --interior-pages --paper-ppi --bleed --safety --crop --dpi --quality --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --page-size --spine --interior-pages --paper-ppi --bleed --safety --crop --dpi --quality --pdfx --output-profile --output-condition --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi

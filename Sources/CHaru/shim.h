@@ -3,3 +3,5 @@
    page-label dictionary (hpdf_page_label.h), used where the public API stops short. */
 #include <hpdf_fontdef.h>
 #include <hpdf_page_label.h>
+/* MD5 (hpdf_encrypt.h), which libharu has for its own /ID: a book's /ID under PDF/X is a digest of its contents. */
+#include <hpdf_encrypt.h>

@@ -26,4 +26,13 @@ struct PDFDate: CustomStringConvertible {
         let zone = d.ind == CChar(UInt8(ascii: "Z")) ? "Z" : "\(UnicodeScalar(UInt8(d.ind)))\(two(d.off_hour))'\(two(d.off_minutes))'"
         return "D:\(d.year)\(two(d.month))\(two(d.day))\(two(d.hour))\(two(d.minutes))\(two(d.seconds))\(zone)"
     }
+
+    /// The same moment as XMP writes it (ISO 8601, `2026-12-02T13:33:00Z` or `...+01:00`): an XMP date and the Info
+    /// dictionary's must agree to the second for PDF/X.
+    var xmpDescription: String {
+        let d = haruDate
+        func two(_ n: HPDF_INT) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let zone = d.ind == CChar(UInt8(ascii: "Z")) ? "Z" : "\(UnicodeScalar(UInt8(d.ind)))\(two(d.off_hour)):\(two(d.off_minutes))"
+        return "\(d.year)-\(two(d.month))-\(two(d.day))T\(two(d.hour)):\(two(d.minutes)):\(two(d.seconds))\(zone)"
+    }
 }

@@ -12,8 +12,11 @@ extension PDFDocument {
     }
 
     /// `image` with `iccProfile` as its colour space, as `loadJPEG(_:iccProfile:)` describes; `image` itself when nil.
+    /// In a PDF/X document an RGB image without a profile of its own gets `PDFXRules.rgbProfile` (sRGB): PDF/X
+    /// allows device colour only in the output intent's space, which is CMYK.
     func attach(_ iccProfile: [UInt8]?, to image: PDFImage) throws(PDFError) -> PDFImage {
-        guard let iccProfile else { return image }
+        let fallback = image.colorSpace == "DeviceRGB" ? pdfx?.rgbProfile : nil
+        guard let iccProfile = iccProfile ?? fallback else { return image }
         let components: Int
         switch image.colorSpace {
         case "DeviceGray": components = 1
@@ -37,7 +40,7 @@ extension PDFDocument {
     }
 
     /// The ICCBased stream for `profile` (`HPDF_DictStream_New`, `HPDF_Stream_Write`), made on first use.
-    private func iccStream(_ profile: [UInt8], components: Int, alternate: String,
+    func iccStream(_ profile: [UInt8], components: Int, alternate: String,
                            during: String) throws(PDFError) -> HPDF_Dict {
         let key = ICCStreamKey(profile: profile, components: components)
         if let made = iccStreams[key] { return made }

@@ -77,7 +77,7 @@ extension PDFDocument {
     }
 
     /// libharu's "UTF-8" encoder, registered on first use.
-    private func utf8Encoder() throws(PDFError) -> HPDF_Encoder {
+    func utf8Encoder() throws(PDFError) -> HPDF_Encoder {
         try useUTF8Encoder()
         let handle = self.handle
         return try haruObject("selecting UTF-8 text") { HPDF_GetEncoder(handle, "UTF-8") }

@@ -26,6 +26,10 @@ public final class PDFDocument {
     var saveMonitor: ((_ index: Int, _ count: Int) -> Bool)?
     /// Image files the current save has opened so far.
     var imageFilesOpened = 0
+    /// What `setInfo` wrote, for the XMP packet of a PDF/X document, which must say the same.
+    var info: RecordedInfo?
+    /// Set by `conformToPDFX4`: what the document's pages and images must then do differently.
+    var pdfx: PDFXRules?
 
     /// Creates an empty document (`HPDF_New`, `HPDF_SetCompressionMode`).
     public init() throws(PDFError) {
@@ -67,6 +71,8 @@ public final class PDFDocument {
             try setInfoText(type, text, name: name)
         }
         let date = PDFDate(creationDate, timeZone: timeZone)
+        info = RecordedInfo(producer: producer, creator: creator, title: title, author: author, subject: subject,
+                            date: date)
         try haruStatus("setting the CreationDate \(date)") {
             HPDF_SetInfoDateAttr(handle, HPDF_INFO_CREATION_DATE, date.haruDate)
         }
@@ -219,7 +225,7 @@ public final class PDFDocument {
         return bytes
     }
 
-    private func setInfoText(_ type: HPDF_InfoType, _ text: String, name: String) throws(PDFError) {
+    func setInfoText(_ type: HPDF_InfoType, _ text: String, name: String) throws(PDFError) {
         let handle = self.handle
         let encoded = PDFTextString(text)
         if encoded.needsUnicode {

@@ -20,8 +20,11 @@ extension PDFPage {
 
     /// Writes /TrimBox, /BleedBox and /ArtBox into the page dictionary. libharu 2.3.0 has no setter for them;
     /// its object API writes the arrays (`HPDF_Box_Array_New`, `HPDF_Dict_Add`).
+    ///
+    /// A PDF/X document gets no ArtBox: PDF/X wants a TrimBox or an ArtBox on a page, never both.
     public func setBoxes(_ boxes: Boxes) throws(PDFError) {
-        for (name, box) in [("TrimBox", boxes.trim), ("BleedBox", boxes.bleed), ("ArtBox", boxes.art)] {
+        let named = [("TrimBox", boxes.trim), ("BleedBox", boxes.bleed)] + (document.pdfx == nil ? [("ArtBox", boxes.art)] : [])
+        for (name, box) in named {
             // PDF boxes are [left bottom right top].
             let rect = HPDF_Box(left: HPDF_REAL(box.x), bottom: HPDF_REAL(box.y), right: HPDF_REAL(box.x + box.width),
                                 top: HPDF_REAL(box.y + box.height))

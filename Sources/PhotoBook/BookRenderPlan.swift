@@ -35,6 +35,10 @@ public struct BuildOptions: Sendable {
     /// The print service's page-count rule (`--preset`): a book outside it is warned of, or with `strict` not
     /// made.
     public var pageLimits: PageLimits?
+    /// Make a PDF/X-4 book (ISO 15930-7) for this printing condition (`--pdfx 4`); nil for a plain PDF.
+    public var pdfx: PDFXRequest?
+    /// Refuse the book, before any photo is rendered, when a photo would print below this density (`--min-dpi`).
+    public var minimumDPI: Double?
 
     public init() {}
 }
@@ -68,7 +72,7 @@ struct BookRenderPlan: RenderPlan {
                        imagesInMemory: options.imagesInMemory, creationDate: options.creationDate,
                        temporaryDirectory: options.temporaryDirectory,
                        keepDuplicates: options.keepDuplicates || options.given != nil,
-                       preferredPhotos: Set([options.text?.titlePhoto].compactMap { $0 }))
+                       preferredPhotos: Set([options.text?.titlePhoto].compactMap { $0 }), pdfx: options.pdfx)
     }
 
     var words: PDFWords? {
@@ -121,7 +125,23 @@ struct BookRenderPlan: RenderPlan {
             }
             warnings.append(BuildWarning(path: nil, message: message))
         }
+        if let minimum = options.minimumDPI, let low = Self.firstBelow(minimum, in: plan) {
+            let path = prepared.photo(low.photo.photo).info.file.path
+            return .failure(PlanStop(outcome: .failed(
+                "page \(low.page): \(path) would print at \(Int(low.photo.effectiveDPI.rounded(.down))) dpi, below the "
+                    + "minimum of \(Int(minimum)) dpi asked for"), pageCount: pageCount))
+        }
         return .success(PlannedDocument(plan: plan, photos: photos, warnings: warnings, pageCount: pageCount))
+    }
+}
+
+extension BookRenderPlan {
+    /// The first photo of the plan (in page order) that prints below `minimum` pixels per inch, after its crop.
+    static func firstBelow(_ minimum: Double, in plan: BookPlan) -> (page: Int, photo: PlacedPhoto)? {
+        for page in plan.pages {
+            if let low = page.photos.first(where: { $0.effectiveDPI < minimum }) { return (page.number, low) }
+        }
+        return nil
     }
 }
 

@@ -26,6 +26,8 @@ struct BuildCommand: RunFields, TitleFields {
     var font: BookFont?
     /// The print service's product whose figures the book starts from (`--preset`); the options given win.
     var preset: PrintPreset?
+    /// `--pdfx`, `--output-profile`, `--output-condition`; checked into `options.pdfx` by `parse`.
+    var pdfx = PDFXOptions()
 
     /// Whether the book has any words to set.
     var hasWords: Bool { title != nil || captions != .none || pageNumbers || sections != .none }
@@ -119,7 +121,14 @@ struct BuildCommand: RunFields, TitleFields {
                    \.options.layout.fit),
             CropGroup.crop(\.options.layout.crop),
             PrintGroup.dpi(\.options.layout.dpiWhole),
+            .value("min-dpi", .integer(1...2400), section: .photos, report: ["minDPI"],
+                   help: "refuse the book, before any photo is rendered, when a photo would print below N pixels "
+                       + "per inch after its crop, naming its page (without it, photos below the density asked for "
+                       + "or below the 200 dpi print shops ask for are a warning)", \.options.minimumDPIWhole),
             PrintGroup.quality(\.options.quality),
+            PrintGroup.pdfx(\.pdfx.level),
+            PrintGroup.outputProfile(\.pdfx.profilePath),
+            PrintGroup.outputCondition(\.pdfx.condition),
             .flag("keep-originals", section: .photos,
                   report: ["keepOriginals"],
                   help: "never resample: JPEG photos are embedded byte for byte, their orientation and crop applied "
@@ -221,6 +230,7 @@ struct BuildCommand: RunFields, TitleFields {
         command.inputs = try scanner.scan(arguments, into: &command)
         if command.help { return command }
         try command.validate()
+        command.options.pdfx = try command.pdfx.request()
         return command
     }
 
@@ -269,6 +279,14 @@ extension BuildCommand {
     static func leavesNoRoom(_ option: String, _ value: Double, largest: Double, page: PageSize) -> CLIError {
         .usage("\(option): \(Length.Unit.mm.describe(value)) leaves no room for a photo on the page (\(page)): "
                + "use at most \(Length.Unit.mm.describe(largest, rounding: .down))")
+    }
+}
+
+extension BuildOptions {
+    /// `--min-dpi` as the whole number the command line takes.
+    var minimumDPIWhole: Int? {
+        get { minimumDPI.map { Int($0) } }
+        set { minimumDPI = newValue.map(Double.init) }
     }
 }
 

@@ -19,6 +19,9 @@ struct CoverCommand: RunFields, TitleFields {
     var subtitle: String?
     var author: String?
     var fontPath = BookFont.defaultPath
+    /// `--pdfx`, `--output-profile`, `--output-condition`, and what `parse` made of them.
+    var pdfx = PDFXOptions()
+    var pdfxRequest: PDFXRequest?
     var quiet = false
     var verbose = false
     var help = false
@@ -51,6 +54,9 @@ struct CoverCommand: RunFields, TitleFields {
             CropGroup.crop(\.crop),
             PrintGroup.dpi(\.dpi),
             PrintGroup.quality(\.quality),
+            PrintGroup.pdfx(\.pdfx.level),
+            PrintGroup.outputProfile(\.pdfx.profilePath),
+            PrintGroup.outputCondition(\.pdfx.condition),
         ] + TextGroup.titleLines() + [
             TextGroup.font(\.fontPath),
         ] + RunGroup.all()
@@ -94,6 +100,7 @@ struct CoverCommand: RunFields, TitleFields {
         command.inputs = try ArgumentScanner(options: options, commandName: "cover").scan(arguments, into: &command)
         if command.help { return command }
         try command.validate()
+        command.pdfxRequest = try command.pdfx.request()
         return command
     }
 

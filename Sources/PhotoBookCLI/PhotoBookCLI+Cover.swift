@@ -24,6 +24,7 @@ extension PhotoBookCLI {
         options.dpi = Double(command.dpi)
         options.quality = command.quality
         options.crop = command.crop
+        options.pdfx = command.pdfxRequest
         options.temporaryDirectory = run.environment.temporaryDirectory
         // The same reproducible dates as a book's (issue 12): the cover is printed beside it.
         let render: RenderRun

@@ -114,9 +114,6 @@ struct ReportDocument: Codable, Equatable {
         var total: Double
     }
 
-    /// A photo printing below this share of the density asked for gets a warning (as the summary gives).
-    static let lowDensityShare = 0.75
-
     init(_ report: BuildReport, options: ReportOptions, exitStatus: ExitStatus) {
         schema = Self.schemaVersion
         program = PhotoBookVersion.string
@@ -137,8 +134,8 @@ struct ReportDocument: Codable, Equatable {
             // Sizes planned for a photo that then failed, or for a book never finished, describe nothing printed.
             let placed = photo.page != nil
             var warnings = report.warnings.filter { $0.path == photo.path }.map(\.message)
-            if placed, let dpi = photo.effectiveDPI, dpi < options.dpi * Self.lowDensityShare {
-                warnings.append("prints at \(Int(dpi.rounded())) dpi, below the \(Int(options.dpi)) dpi asked for")
+            if placed, let dpi = photo.effectiveDPI, let shortfall = Summary.shortfall(dpi, target: options.dpi) {
+                warnings.append("prints at \(Int(dpi.rounded())) dpi, \(shortfall)")
             }
             return Photo(index: index, path: photo.path, outcome: outcome, reason: reason, page: photo.page,
                          cell: photo.cell.map { Box(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
@@ -216,6 +213,12 @@ struct ReportOptions: Codable, Equatable {
     var preset: String?
     var cropMarks: Bool
     var spreads: Bool
+    /// `--pdfx` and its printing condition (the profile's path, the OutputConditionIdentifier), for a PDF/X book.
+    var pdfx: String?
+    var outputProfile: String?
+    var outputCondition: String?
+    /// `--min-dpi`, when given.
+    var minDPI: Int?
     /// `SOURCE_DATE_EPOCH`, when it was set: the PDF's dates are this moment.
     var sourceDateEpoch: Int?
 
@@ -257,6 +260,10 @@ struct ReportOptions: Codable, Equatable {
         preset = command.preset?.name
         cropMarks = layout.cropMarks
         spreads = layout.spreads
+        pdfx = options.pdfx.map { _ in PDFXLevel.x4.rawValue }
+        outputProfile = options.pdfx?.profile.path
+        outputCondition = options.pdfx?.identifier
+        minDPI = options.minimumDPIWhole
         sourceDateEpoch = options.creationDate.map { Int($0.timeIntervalSince1970) }
     }
 }

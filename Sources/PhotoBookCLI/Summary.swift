@@ -29,7 +29,8 @@ enum Summary {
             return .interrupted
         case .failed(let why):
             for photo in failed { say.error(reason(photo), path: photo.path) }
-            say.error("\(why); nothing was written", path: output)
+            // A dry run has no output to name.
+            say.error("\(why); nothing was written", path: output.isEmpty ? nil : output)
             return .failure
         case .skipped(let why):
             for photo in failed { say.error(reason(photo), path: photo.path) }
@@ -84,23 +85,42 @@ enum Summary {
         return text + (cutsRegion ? ", not every marked region whole" : "")
     }
 
-    /// Names the photos that print well below the target density: each one when there are a few, else a count
-    /// and the worst, with every one listed under `--verbose`.
+    /// Below this density online print shops warn or refuse (docs/research/print-shops.md): a photo printing below
+    /// it gets a warning whatever --dpi asked for.
+    static let printShopDPI = 200.0
+
+    /// What a photo printing at `dpi` falls short of, for a warning: the density asked for (less a quarter of
+    /// slack), else the print shops' 200 dpi; nil when it falls short of neither.
+    static func shortfall(_ dpi: Double, target: Double) -> String? {
+        if dpi < target * 0.75 { return "below the \(Int(target)) dpi asked for" }
+        if dpi < printShopDPI { return "below the \(Int(printShopDPI)) dpi print shops ask for" }
+        return nil
+    }
+
+    /// Names the photos that print well below the target density, and their pages: each one when there are a
+    /// few, else a count and the worst, with every one listed under `--verbose`.
     static func reportDensity(_ report: BuildReport, target: Double, say: Diagnostics) {
-        var low: [(path: String, text: String, dpi: Double)] = []
+        var low: [(path: String, text: String, dpi: Double, page: String, shortfall: String)] = []
         for photo in report.photos where photo.outcome == .succeeded {
             guard let dpi = photo.effectiveDPI, let w = photo.pixelWidth, let h = photo.pixelHeight else { continue }
-            let text = "\(w)x\(h) pixels, prints at \(formatDPI(dpi)) dpi"
-            if dpi < target * 0.75 { low.append((photo.path, text, dpi)) } else { say.note(text, path: photo.path) }
+            let page = photo.page.map { " on page \($0)" } ?? ""
+            let text = "\(w)x\(h) pixels, prints at \(formatDPI(dpi)) dpi\(page)"
+            if let shortfall = shortfall(dpi, target: target) {
+                low.append((photo.path, text, dpi, page, shortfall))
+            } else {
+                say.note(text, path: photo.path)
+            }
         }
-        let below = "below the \(Int(target)) dpi asked for"
         if low.count <= 3 {
-            for photo in low { say.warning("only \(photo.text), \(below)", path: photo.path) }
+            for photo in low { say.warning("only \(photo.text), \(photo.shortfall)", path: photo.path) }
         } else {
-            for photo in low { say.note("only \(photo.text), \(below)", path: photo.path) }
+            for photo in low { say.note("only \(photo.text), \(photo.shortfall)", path: photo.path) }
             let worst = low.min { $0.dpi < $1.dpi }!
-            say.warning("\(low.count) photos print \(below), the lowest \(worst.path) at \(formatDPI(worst.dpi)) dpi"
-                        + (say.verbose ? "" : " (--verbose lists them)"))
+            // Mixed shortfalls happen only when a quarter below --dpi is under 200: then all are under 200.
+            let shortfalls = Set(low.map(\.shortfall))
+            let shortfall = shortfalls.count == 1 ? worst.shortfall : "below the \(Int(printShopDPI)) dpi print shops ask for"
+            say.warning("\(low.count) photos print \(shortfall), the lowest \(worst.path) at "
+                        + "\(formatDPI(worst.dpi)) dpi\(worst.page)" + (say.verbose ? "" : " (--verbose lists them)"))
         }
     }
 

@@ -131,7 +131,7 @@ import Testing
                                                         "DESTDIR=\(scratch.path)", "PREFIX=/opt/pb", "BIN=\(Run.binary)"])
         #expect(install.status == 0, "\(install.stdout)\(install.stderr)")
         let root = scratch.path + "/opt/pb"
-        let expected = ["bin/photobook", "share/man/man1/photobook.1"]
+        let expected = ["bin/photobook", "share/man/man1/photobook.1", "share/photobook/FOGRA39L-photobook.icc"]
             + CompletionScript.Shell.allCases.map(\.installPath)
         let found = try FileManager.default.subpathsOfDirectory(atPath: root).filter {
             var isDirectory: ObjCBool = false
@@ -140,6 +140,10 @@ import Testing
         #expect(found.sorted() == expected.sorted())
         let version = try Run.command(root + "/bin/photobook", ["--version"])
         #expect(version.status == 0 && version.stdout.hasPrefix("photobook "))
+        // The installed binary finds its PDF/X output profile beside itself, not in the source tree.
+        let book = try Run.command(root + "/bin/photobook", ["build", Run.fixture("exif-orientation/Landscape_1.jpg"),
+                                                             "-o", scratch.file("book.pdf"), "--pdfx", "4", "-q"])
+        #expect(book.status == 0, "\(book.stderr)")
         let man = try Run.command("/usr/bin/man", ["-l", root + "/share/man/man1/photobook.1"],
                                   environment: ["MANPAGER": "cat", "LANG": "C.UTF-8"])
         #expect(man.status == 0 && man.stdout.contains("PHOTOBOOK(1)"))

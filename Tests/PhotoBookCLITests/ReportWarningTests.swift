@@ -23,8 +23,13 @@ import Testing
         try ReportSchema.expectValid(json)
         let reported = try JSONDecoder().decode(Warnings.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
             .warnings.map { ($0.path.map { $0 + ": " } ?? "") + $0.message }
-        let said = run.stderr.split(separator: "\n").filter { $0.hasPrefix("photobook: warning: ") }
+        var said = run.stderr.split(separator: "\n").filter { $0.hasPrefix("photobook: warning: ") }
             .map { String($0.dropFirst("photobook: warning: ".count)) }
+        // 10 dpi is below the 200 dpi print shops ask for: that warning is the photo's own, in its `warnings`
+        // (PreflightTests), not among the build's.
+        let density = said.filter { $0.contains("below the 200 dpi print shops ask for") }
+        #expect(density.count == 1 && density.first?.hasPrefix(scratch.file("photos/a.jpg")) == true, "\(run.stderr)")
+        said.removeAll { density.contains($0) }
         #expect(said.count == 2, "the preset's and the GIF's: \(run.stderr)")
         #expect(said.sorted() == reported.sorted(), "stderr: \(said), report: \(reported)")
     }

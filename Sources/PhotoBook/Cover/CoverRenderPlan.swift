@@ -32,6 +32,8 @@ public struct CoverOptions: Sendable {
     public var creationDate: Date?
     /// How the photos' crops are placed (`CropRule`).
     public var crop: CropMode = .auto
+    /// Make a PDF/X-4 cover for this printing condition (`--pdfx 4`); nil for a plain PDF.
+    public var pdfx: PDFXRequest?
 
     public init(geometry: CoverGeometry) { self.geometry = geometry }
 }
@@ -45,7 +47,7 @@ struct CoverRenderPlan: RenderPlan {
         // Two photos at most: one worker each. The working folder goes in $TMPDIR: a cover's two photos are small.
         RenderSettings(jobs: 2, maxPixels: options.maxPixels, quality: options.quality,
                        measuresAttention: options.crop == .auto, creationDate: options.creationDate,
-                       temporaryDirectory: options.temporaryDirectory ?? "/tmp")
+                       temporaryDirectory: options.temporaryDirectory ?? "/tmp", pdfx: options.pdfx)
     }
 
     var words: PDFWords? {

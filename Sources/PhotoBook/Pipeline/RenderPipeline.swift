@@ -162,7 +162,8 @@ public final class RenderPipeline: Sendable {
         let contents = BuildPDFOperation.Contents(pages: pages, words: plan.words,
                                                   hasTitlePage: final.pages.first?.kind == .title,
                                                   creationDate: plan.settings.creationDate,
-                                                  imagesInMemory: plan.settings.imagesInMemory)
+                                                  imagesInMemory: plan.settings.imagesInMemory,
+                                                  pdfx: plan.settings.pdfx)
         let build = BuildPDFOperation(contents, commit: commit, context: operations)
         if session.isCancelled { return stopped(.cancelled) }
         queue.addOperations([build], waitUntilFinished: true)

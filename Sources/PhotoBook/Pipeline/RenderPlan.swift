@@ -49,6 +49,8 @@ struct RenderSettings: Sendable {
     /// leaves the copies out, keeping `preferredPhotos` (the title page's) over their copies.
     var keepDuplicates = true
     var preferredPhotos: Set<PhotoID> = []
+    /// A PDF/X-4 book for this printing condition; nil for a plain PDF.
+    var pdfx: PDFXRequest?
 }
 
 /// What the PDF says beyond its pages: the document's information, and the font its text is set in.

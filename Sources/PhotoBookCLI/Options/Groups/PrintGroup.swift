@@ -1,3 +1,5 @@
+import PhotoBook
+
 /// The print group: how densely the photos are printed and how they are compressed, for a book's pages and a
 /// cover's alike (`build`, `init` and `cover`). Declared once; the including command names the field.
 enum PrintGroup {
@@ -9,5 +11,71 @@ enum PrintGroup {
     static func quality<Command>(_ field: WritableKeyPath<Command, Int>) -> Option<Command> {
         .value("quality", .integer(1...100), default: "90", section: .photos, report: ["quality"],
                help: "JPEG quality of the photos embedded in the PDF", field)
+    }
+}
+
+extension PrintGroup {
+    static func pdfx<Command>(_ field: WritableKeyPath<Command, PDFXLevel?>) -> Option<Command> {
+        .value("pdfx", .choice(metavar: "LEVEL", [
+                   .x4: "PDF/X-4 (ISO 15930-7): PDF 1.6, the output intent with its profile, XMP metadata, a "
+                       + "document ID, a TrimBox (and BleedBox) on every page and no ArtBox, fonts embedded, photos "
+                       + "in their own ICC colour (sRGB when they have none), text in grey and marks in CMYK",
+               ]), section: .photos, report: ["pdfx"],
+               help: "make a PDF/X file for a print shop, for the printing condition of --output-profile", field)
+    }
+
+    static func outputProfile<Command>(_ field: WritableKeyPath<Command, String?>) -> Option<Command> {
+        .value("output-profile", .inputFile(metavar: "FILE", extensions: ["icc", "icm"]),
+               defaultText: "photobook's FOGRA39L (coated paper, ISO 12647-2)", section: .photos,
+               report: ["outputProfile"],
+               help: "with --pdfx, the CMYK output ICC profile of the press and paper the book is printed on, "
+                   + "embedded as the output intent; ask the print shop for theirs", field)
+    }
+
+    static func outputCondition<Command>(_ field: WritableKeyPath<Command, String?>) -> Option<Command> {
+        .value("output-condition", .words(metavar: "NAME", what: "output condition"),
+               defaultText: "FOGRA39 for the default profile, else Custom", section: .photos,
+               report: ["outputCondition"],
+               help: "with --pdfx, the registered name of the printing condition the profile characterises "
+                   + "(FOGRA39, FOGRA51, GRACoL2006_Coated1v2...), the book's OutputConditionIdentifier", field)
+    }
+}
+
+/// The PDF/X levels `--pdfx` makes.
+enum PDFXLevel: String, CaseIterable {
+    case x4 = "4"
+}
+
+/// `--pdfx`, `--output-profile` and `--output-condition` as given, for `build` and `cover` alike.
+struct PDFXOptions {
+    var level: PDFXLevel?
+    var profilePath: String?
+    var condition: String?
+
+    /// The request the options make, nil without --pdfx; a profile that is missing or not a CMYK output profile,
+    /// or an option of the three given without --pdfx, is a usage error here, before any photo is read.
+    func request() throws(CLIError) -> PDFXRequest? {
+        guard level != nil else {
+            for (name, value) in [("--output-profile", profilePath), ("--output-condition", condition)] where value != nil {
+                throw .usage("\(name): is for a PDF/X book, so it needs --pdfx 4")
+            }
+            return nil
+        }
+        let path: String
+        if let profilePath {
+            path = profilePath
+        } else if let found = OutputProfile.defaultPath {
+            path = found
+        } else {
+            throw .usage("--pdfx: photobook's own output profile (\(OutputProfile.defaultFileName)) is not installed "
+                         + "beside the binary: give --output-profile FILE.icc")
+        }
+        switch OutputProfile.load(path) {
+        case .failure(let problem):
+            throw .usage("--output-profile: \(path) \(problem)")
+        case .success(let profile):
+            let condition = self.condition ?? (profilePath == nil ? OutputProfile.defaultIdentifier : nil)
+            return PDFXRequest(profile: profile, condition: condition)
+        }
     }
 }
