@@ -184,8 +184,10 @@ import Testing
             }
         }
         let out = scratch.file("book.pdf")
+        // The single photos of one shape are the same bytes: they are kept, as the page count needs them.
         let run = try Run.photobook(["build", scratch.file("photos"), "-o", out, "--spreads", "--page-size", "288x144pt",
-                                     "--bleed", "9pt", "--dpi", "\(Self.dpi)", "--layout", layout, "--verbose"])
+                                     "--bleed", "9pt", "--dpi", "\(Self.dpi)", "--layout", layout, "--verbose",
+                                     "--keep-duplicates"])
         #expect(run.status == 0, "\(run.stderr)")
         let spreadPages = try Self.pages(withImage: (612, 324), in: out)
         #expect(spreadPages.count == 4, "\(spreadPages)")

@@ -24,16 +24,21 @@ enum AttentionProbe {
         info.format.codec is JPEGCodec || info.storedWidth * info.storedHeight <= largestWholeDecode
     }
 
-    /// The map of `info`'s photo; a failure is the reason, for a warning (its crop then stays at the centre).
+    /// The map of `info`'s photo; a failure is the reason, for a warning (its crop then stays at the centre). Nil
+    /// for a file far larger than its pixels need (a video renamed .jpg, junk after a header): codecs read a JPEG
+    /// whole, so it is never read here, and the render refuses it by name, once.
     static func map(of info: PhotoInfo, maxPixels: Int, pool: BufferPool,
-                    isCancelled: () -> Bool) -> Result<AttentionMap, CodecError> {
-        Result { () throws(CodecError) in
-            let source: FileSource
-            do {
-                source = try FileSource(path: info.file.filePath)
-            } catch {
-                throw CodecError.failed("cannot read: \(error)")
-            }
+                    isCancelled: () -> Bool) -> Result<AttentionMap, CodecError>? {
+        let source: FileSource
+        do {
+            source = try FileSource(path: info.file.filePath)
+        } catch {
+            return .failure(.failed("cannot read: \(error)"))
+        }
+        guard source.count <= info.format.codec.largestSoundFile(pixels: info.storedWidth * info.storedHeight) else {
+            return nil
+        }
+        return Result { () throws(CodecError) in
             let width = info.storedWidth, height = info.storedHeight
             if let thumbnail = exifThumbnail(of: info, source: source, pool: pool) {
                 defer { pool.giveBack(thumbnail.pixels) }

@@ -1,6 +1,6 @@
 /// The probe phase's second step for each photo (`Probe.probeAll`'s `then`): its attention map, when the crop rule
 /// may want it. On the probe's worker, within `--jobs`, with the build's pool and cancel flag; a map that cannot
-/// be made is a warning and a centred crop, never a photo lost.
+/// be made is a centred crop, never a photo lost (and no warning: the render reports a damaged file).
 extension RenderPipeline {
     var attentionStep: (@Sendable (inout PhotoInfo) -> Void)? {
         guard plan.settings.measuresAttention else { return nil }
@@ -8,11 +8,11 @@ extension RenderPipeline {
         return { info in
             // Regions come first in the crop rule: a photo that marks some never asks for attention.
             guard info.regions.isEmpty, AttentionProbe.isCheap(info) else { return }
-            switch AttentionProbe.map(of: info, maxPixels: maxPixels, pool: pool, isCancelled: { session.isCancelled }) {
-            case .success(let map): info.attention = map
-            case .failure(.cancelled): break
-            case .failure(let error): info.warnings.append("no attention map (\(error)); its crop stays centred")
-            }
+            guard let measured = AttentionProbe.map(of: info, maxPixels: maxPixels, pool: pool,
+                                                    isCancelled: { session.isCancelled }) else { return }
+            // A file its map cannot be made from is a damaged one, which its render refuses by name: one warning
+            // for it, not two. Its crop stays centred and the report's cropFrom says so.
+            if case .success(let map) = measured { info.attention = map }
         }
     }
 }
