@@ -9,9 +9,7 @@ struct BuildCommand: RunFields, TitleFields {
     /// Where the JSON report goes (`-`: standard output); nil for none.
     var report: String?
     var options = BuildOptions()
-    var quiet = false
-    var verbose = false
-    var help = false
+    var run = RunSwitches()
     /// Probe and plan, print the pages, write nothing (DryRun.swift).
     var dryRun = false
     var title: String?

@@ -22,9 +22,7 @@ struct CoverCommand: RunFields, TitleFields {
     /// `--pdfx`, `--output-profile`, `--output-condition`, and what `parse` made of them.
     var pdfx = PDFXOptions()
     var pdfxRequest: PDFXRequest?
-    var quiet = false
-    var verbose = false
-    var help = false
+    var run = RunSwitches()
 
     /// The most interior pages a spine is worked out for: far beyond any binding, small enough to stay exact.
     static let pagesLimit = 100_000

@@ -18,13 +18,25 @@ enum RunGroup {
 
     /// The three, in the order help lists them, for a command that makes something.
     static func all<Command: RunFields>() -> [Option<Command>] {
-        [quiet(\.quiet), verbose(\.verbose), help(\.help)]
+        [quiet(\.run.quiet), verbose(\.run.verbose), help(\.run.help)]
     }
 }
 
-/// The fields of a command that makes something (build, cover) that the run group sets.
+/// What the run group sets on a command that makes something (build, cover): how much it says, and whether it
+/// only shows its help.
+struct RunSwitches {
+    var quiet = false
+    var verbose = false
+    var help = false
+}
+
+/// A command whose run switches the run group sets, read as `command.quiet`, `.verbose`, `.help`.
 protocol RunFields {
-    var quiet: Bool { get set }
-    var verbose: Bool { get set }
-    var help: Bool { get set }
+    var run: RunSwitches { get set }
+}
+
+extension RunFields {
+    var quiet: Bool { run.quiet }
+    var verbose: Bool { run.verbose }
+    var help: Bool { run.help }
 }
