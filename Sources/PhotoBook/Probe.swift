@@ -53,6 +53,11 @@ public struct PhotoInfo: Sendable, Equatable {
 }
 
 extension PhotoInfo {
+    /// The largest file a sound picture of the header's size needs (about its raw pixels): a larger one (a video
+    /// renamed .jpg, junk after a header) is never read, since codecs read a file whole. Used by the render's
+    /// decode, which refuses it by name, and by the attention map, which leaves it alone.
+    var largestSoundFileSize: Int { format.codec.largestSoundFile(pixels: storedWidth * storedHeight) }
+
     /// One press of a camera's shutter: its make and model, and its DateTimeOriginal with SubSecTimeOriginal and
     /// any OffsetTimeOriginal. Without the sub-second a burst's photos of one second would be one shot.
     public struct Shot: Sendable, Hashable {

@@ -35,7 +35,7 @@ enum AttentionProbe {
         } catch {
             return .failure(.failed("cannot read: \(error)"))
         }
-        guard source.count <= info.format.codec.largestSoundFile(pixels: info.storedWidth * info.storedHeight) else {
+        guard source.count <= info.largestSoundFileSize else {
             return nil
         }
         return Result { () throws(CodecError) in

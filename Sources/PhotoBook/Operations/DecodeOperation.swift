@@ -37,8 +37,7 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
         }
         // No sound file of the size the header declared needs much more than its raw pixels: refuse to load a
         // file far larger than that (a video renamed .jpg, or junk appended to a photo).
-        let sizeLimit = codec.largestSoundFile(pixels: info.storedWidth * info.storedHeight)
-        if source.count > sizeLimit {
+        if source.count > info.largestSoundFileSize {
             return .failed("the file is \(source.count >> 20) MB, far more than a \(info.storedWidth)x\(info.storedHeight) image needs")
         }
         if shouldStop { return .cancelled }
