@@ -1,4 +1,5 @@
 import Platform
+import Synchronization
 
 /// Puts a finished book at the output path atomically: written to a temporary file beside it, synced, and
 /// renamed over it under the session's lock unless the build was cancelled first. Nothing else writes the output.
@@ -8,6 +9,16 @@ struct BookCommit: Sendable {
     let outputPath: String
     let session: BuildSession
     let hooks: BuildHooks
+    /// The largest file the print service takes, and whether a larger one is refused (`--strict`): refused, the
+    /// temporary file goes and the old output stays.
+    var sizeLimit: FileSizeLimit? = nil
+    var refusesLargeFile = false
+    /// The size of the file written, once it is written (committed or not).
+    let writtenSize = WrittenSize()
+
+    final class WrittenSize: Sendable {
+        let bytes = Mutex<Int?>(nil)
+    }
 
     /// Why the book could not be made durable; `reason` is worded for the summary line.
     private struct Unwritten: Error { var reason: String }
@@ -39,6 +50,7 @@ struct BookCommit: Sendable {
                 }
                 do {
                     try file.sync()
+                    writtenSize.bytes.withLock { $0 = Int(truncatingIfNeeded: (try? file.status())?.size ?? -1) }
                 } catch {
                     throw Unwritten(reason: "cannot write the book: \(error)")
                 }
@@ -49,6 +61,12 @@ struct BookCommit: Sendable {
             return session.isCancelled ? .cancelled : .failed(error.reason)
         }
 
+        // The file size is known only now: too large for the service under --strict, it is never committed.
+        if refusesLargeFile, let limit = sizeLimit, let size = writtenSize.bytes.withLock({ $0 }),
+           let finding = Preflight.fileSize(size, limit: limit) {
+            session.remove(temporaryFile: temporary)
+            return .skipped(because: "\(finding.message), and --strict is set")
+        }
         hooks.beforeCommit?()
         switch session.commit(temporaryFile: temporary, { FileSystem.rename(temporary, to: outputPath) }) {
         case nil:

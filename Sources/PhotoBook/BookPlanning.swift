@@ -84,18 +84,10 @@ extension BookRenderPlan {
         return fallback
     }
 
-    /// What the build says about the finished plan's text: words outside the ArtBox, captions cut short.
+    /// What the build says about the finished plan's text: captions cut short (words outside the ArtBox are the
+    /// preflight's, `Preflight.check`).
     static func textWarnings(_ plan: BookPlan, path: (PhotoID) -> String) -> [BuildWarning] {
         var warnings: [BuildWarning] = []
-        for page in plan.pages {
-            for text in page.texts where !contains(page.artBox, text.box) {
-                // The role's case name is one word (`pageNumber`); the message is read by people.
-                let what = text.role == .pageNumber ? "page number" : text.role.rawValue
-                warnings.append(BuildWarning(path: nil, message: "page \(page.number): the \(what) \""
-                                             + "\(text.lines.joined(separator: " "))\" reaches outside the safe area "
-                                             + "(ArtBox); widen the margin or narrow --safety"))
-            }
-        }
         for page in plan.pages {
             for photo in page.photos {
                 guard let caption = photo.caption, caption.lines.last?.hasSuffix("…") == true else { continue }

@@ -39,6 +39,8 @@ public struct BuildOptions: Sendable {
     public var pdfx: PDFXRequest?
     /// Refuse the book, before any photo is rendered, when a photo would print below this density (`--min-dpi`).
     public var minimumDPI: Double?
+    /// The print service's largest upload (`--preset`): a larger PDF is warned of, or with `strict` not committed.
+    public var fileSizeLimit: FileSizeLimit?
 
     public init() {}
 }
@@ -72,7 +74,8 @@ struct BookRenderPlan: RenderPlan {
                        imagesInMemory: options.imagesInMemory, creationDate: options.creationDate,
                        temporaryDirectory: options.temporaryDirectory,
                        keepDuplicates: options.keepDuplicates || options.given != nil,
-                       preferredPhotos: Set([options.text?.titlePhoto].compactMap { $0 }), pdfx: options.pdfx)
+                       preferredPhotos: Set([options.text?.titlePhoto].compactMap { $0 }), pdfx: options.pdfx,
+                       fileSizeLimit: options.fileSizeLimit, refusesLargeFile: options.strict)
     }
 
     var words: PDFWords? {
@@ -131,7 +134,17 @@ struct BookRenderPlan: RenderPlan {
                 "page \(low.page): \(path) would print at \(Int(low.photo.effectiveDPI.rounded(.down))) dpi, below the "
                     + "minimum of \(Int(minimum)) dpi asked for"), pageCount: pageCount))
         }
-        return .success(PlannedDocument(plan: plan, photos: photos, warnings: warnings, pageCount: pageCount))
+        let preflight = Preflight.check(plan, options: options.layout, measure: options.text?.font) {
+            prepared.photo($0).info.file.path
+        }
+        // The density is warned of by photo (the summary's and the report's own); the rest here, by page.
+        warnings += preflight.filter { $0.kind != .lowResolution }.map { BuildWarning(path: nil, message: $0.message) }
+        if options.strict, let refused = preflight.first(where: \.refusedWhenStrict) {
+            return .failure(PlanStop(outcome: .skipped(because: "\(refused.message), and --strict is set"),
+                                     pageCount: pageCount, preflight: preflight))
+        }
+        return .success(PlannedDocument(plan: plan, photos: photos, warnings: warnings, pageCount: pageCount,
+                                        preflight: preflight))
     }
 }
 

@@ -93,6 +93,12 @@ public struct BuildReport: Sendable {
     public var blankPages = 0
     /// The page count against the preset's rule (`BuildOptions.pageLimits`), once a plan was made.
     public var pageCount: PageCountCheck?
+    /// What the preflight found: on the plan, and the written file's size against the service's limit.
+    public var preflight: [PreflightFinding] = []
+    /// The size of the PDF written, in bytes, whether or not it was committed; nil when none was written.
+    public var fileSize: Int?
+    /// The service's largest upload the size was checked against.
+    public var fileSizeLimit: FileSizeLimit?
     /// With `--sort date`, the photos that had no capture date, in book order (all after the dated ones, or all
     /// before them with `--reverse`).
     public var undatedPhotos: [String] = []

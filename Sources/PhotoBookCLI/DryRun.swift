@@ -9,7 +9,8 @@ enum DryRun {
             // The build would stop before its first pixel: it says so, and so does the dry run.
             return Summary.report(preview.report, output: "", options: options, say: say)
         }
-        Diagnostics.standardOutput(listing(plan, preview: preview, files: files, trim: options.layout.trimBox))
+        Diagnostics.standardOutput(listing(plan, preview: preview, files: files, trim: options.layout.trimBox)
+                                   + preflight(preview.report))
         for path in preview.report.undatedPhotos { say.note("no capture date", path: path) }
         Summary.reportDensity(preview.report, target: options.layout.dpi, say: say)
         for warning in preview.report.warnings { say.warning(warning.message, path: warning.path) }
@@ -46,6 +47,20 @@ enum DryRun {
                 if let caption = photo.caption { out += ", caption \(quote(caption.lines.joined(separator: " ")))" }
                 out += "\n"
             }
+        }
+        return out
+    }
+
+    /// `preflight: 2 findings`, a line for each (as the report's `preflight.findings`), and what can be said of
+    /// the file's size against the service's limit before any photo is rendered.
+    static func preflight(_ report: BuildReport) -> String {
+        let findings = report.preflight
+        var out = "preflight: \(findings.isEmpty ? "nothing found" : "\(findings.count) finding\(findings.count == 1 ? "" : "s")")\n"
+        for finding in findings { out += "preflight: \(finding.kind.rawValue): \(finding.message)\n" }
+        if let limit = report.fileSizeLimit {
+            // The JPEGs' sizes depend on the photos' content, known only once they are encoded.
+            out += "preflight: file size: cannot be known before the photos are rendered; the build checks it against the "
+                + "\(Preflight.megabytes(limit.bytes)) \(limit.owner) takes\n"
         }
         return out
     }

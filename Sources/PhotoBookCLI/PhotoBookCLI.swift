@@ -239,6 +239,7 @@ public enum PhotoBookCLI {
         // The same book either way; only the harness compares them.
         options.imagesInMemory = harness.imagesInMemory
         options.losslessCrops = harness.losslessCrops
+        if let bytes = harness.fileSizeLimit { options.fileSizeLimit?.bytes = bytes }
         if command.dryRun || initialize != nil {
             // Plan-only: nothing is decoded or written, so there is nothing for a signal to clean up, and no
             // progress to show.

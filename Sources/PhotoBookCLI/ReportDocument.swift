@@ -20,7 +20,24 @@ struct ReportDocument: Codable, Equatable {
     var photos: [Photo]
     /// Every warning of the build, about a photo or about the book.
     var warnings: [Warning]
+    /// What the print shop's checks found (`Preflight`), and the file's size against the service's limit.
+    var preflight: PreflightReport
     var timings: Timings
+
+    struct PreflightReport: Codable, Equatable {
+        struct Finding: Codable, Equatable {
+            /// `lowResolution`, `textOutsideSafety`, `textInGutter`, `photoInGutter`, `fileSize`.
+            var kind: String
+            var page: Int?
+            var path: String?
+            var message: String
+        }
+        var findings: [Finding]
+        /// The bytes of the PDF written (committed or refused); absent when none was written.
+        var fileSize: Int?
+        /// The service's largest upload, with a preset that publishes one.
+        var fileSizeLimit: Int?
+    }
 
     struct Book: Codable, Equatable {
         var output: String
@@ -151,6 +168,9 @@ struct ReportDocument: Codable, Equatable {
                          duplicateOf: photo.duplicateOf, warnings: warnings)
         }
         warnings = report.warnings.map { Warning(path: $0.path, message: $0.message) }
+        preflight = PreflightReport(findings: report.preflight.map {
+            PreflightReport.Finding(kind: $0.kind.rawValue, page: $0.page, path: $0.path, message: $0.message)
+        }, fileSize: report.fileSize, fileSizeLimit: report.fileSizeLimit?.bytes)
         let t = report.timings
         timings = Timings(probe: t.probe, plan: t.plan, render: t.render, pdf: t.pdf, total: t.total)
     }

@@ -30,6 +30,9 @@ public struct RunHarness: Sendable {
     /// Cropped JPEGs shown at their own resolution are cut from their DCT blocks (`BuildOptions.losslessCrops`);
     /// false renders them from pixels, as the benchmark's "(pixels)" case does.
     public var losslessCrops = true
+    /// A preset's file-size limit, in bytes, in place of the one the service publishes: a test's tiny limit,
+    /// so that a small book is over it. Only where the preset has a limit.
+    public var fileSizeLimit: Int?
 
     public init() {}
 }

@@ -21,4 +21,5 @@ if let name = environment["PHOTOBOOK_TEST_PAUSE"] {
 }
 harness.imagesInMemory = environment["PHOTOBOOK_TEST_IMAGES_IN_MEMORY"] == "1"
 harness.losslessCrops = environment["PHOTOBOOK_LOSSLESS_CROPS"] != "0"
+harness.fileSizeLimit = environment["PHOTOBOOK_TEST_FILE_SIZE_LIMIT"].flatMap { Int($0) }
 exit(PhotoBookCLI.main(CommandLine.arguments, harness: harness))

@@ -5,7 +5,7 @@ import Testing
 /// The test and benchmark switches live in `photobook-harness` only (PhotoBookCLI/RunHarness.swift).
 @Suite struct HarnessTests {
     static let switches = ["PHOTOBOOK_TEST_PAUSE", "PHOTOBOOK_TEST_PAUSE_HOLD", "PHOTOBOOK_TEST_IMAGES_IN_MEMORY",
-                           "PHOTOBOOK_LOSSLESS_CROPS"]
+                           "PHOTOBOOK_LOSSLESS_CROPS", "PHOTOBOOK_TEST_FILE_SIZE_LIMIT"]
 
     /// No switch's name is anywhere in the shipped binary; the harness has each.
     @Test func theShippedBinaryHasNoTestSwitch() throws {

@@ -137,16 +137,10 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     /// Each line at its baseline, placed in its box as aligned, in its gray (0 black, 1 white).
     private func draw(_ texts: [PlacedText], shades: [Double], with font: PDFFont, on page: PDFPage) throws(PDFError) {
         for (text, gray) in zip(texts, shades) {
-            for (index, line) in text.lines.enumerated() {
-                let width = font.width(of: line, size: text.size)
-                let x: Double
-                switch text.alignment {
-                case .left: x = text.box.x
-                case .center: x = text.box.x + (text.box.width - width) / 2
-                case .right: x = text.box.x + text.box.width - width
-                }
-                try page.drawText(line, font: font, size: text.size, x: x, y: text.baseline(of: index, ascent: font.ascent),
-                                  gray: gray)
+            // The same placed lines the preflight checks against the safety area and the gutter.
+            for line in text.drawnLines(width: { font.width(of: $0, size: $1) }, ascent: font.ascent,
+                                        descent: abs(font.descent)) {
+                try page.drawText(line.text, font: font, size: text.size, x: line.x, y: line.baseline, gray: gray)
             }
         }
     }

@@ -84,6 +84,7 @@ extension RenderPipeline {
         case .failure(let stop):
             var report = BuildReport(photos: reports, book: stop.outcome, pagesWritten: 0, seconds: 0)
             report.pageCount = stop.pageCount
+            report.preflight = stop.preflight
             return BookPreview(plan: nil, report: report)
         case .success(let found): planned = found
         }
@@ -101,6 +102,8 @@ extension RenderPipeline {
         report.pageCount = planned.pageCount
         report.undatedPhotos = prepared.undated
         report.warnings = prepared.warnings + planned.warnings
+        report.preflight = planned.preflight
+        report.fileSizeLimit = plan.settings.fileSizeLimit
         return BookPreview(plan: planned.plan, report: report,
                            photos: Dictionary(planned.photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
     }

@@ -89,10 +89,11 @@ public final class RenderPipeline: Sendable {
         undated.withLock { $0 = prepared.undated }
         var planned: PlannedDocument?
         /// The report of a PDF that is not made, with the warnings so far when the plan keeps them.
-        func stopped(_ book: Outcome, pageCount: PageCountCheck? = nil) -> BuildReport {
+        func stopped(_ book: Outcome, pageCount: PageCountCheck? = nil, preflight: [PreflightFinding]? = nil) -> BuildReport {
             var report = BuildReport(photos: reports, book: book, pagesWritten: 0, seconds: 0)
             if plan.keepsWarningsWhenStopped { report.warnings = prepared.warnings + (planned?.warnings ?? []) }
             report.pageCount = pageCount ?? planned?.pageCount
+            report.preflight = preflight ?? planned?.preflight ?? []
             return report
         }
 
@@ -107,7 +108,7 @@ public final class RenderPipeline: Sendable {
         while true {
             clock.enter(.plan)
             switch plan.plan(prepared, alive: alive) {
-            case .failure(let stop): return stopped(stop.outcome, pageCount: stop.pageCount)
+            case .failure(let stop): return stopped(stop.outcome, pageCount: stop.pageCount, preflight: stop.preflight)
             case .success(let next): planned = next
             }
             if directory == nil {
@@ -158,7 +159,9 @@ public final class RenderPipeline: Sendable {
         guard let (pages, pageReports) = pdfPages(final, prepared: prepared, renders: renders, reports: &reports) else {
             return stopped(.failed("internal error: a planned photo has no render"))
         }
-        let commit = BookCommit(outputPath: outputPath, session: session, hooks: hooks)
+        var commit = BookCommit(outputPath: outputPath, session: session, hooks: hooks)
+        commit.sizeLimit = plan.settings.fileSizeLimit
+        commit.refusesLargeFile = plan.settings.refusesLargeFile
         let contents = BuildPDFOperation.Contents(pages: pages, words: plan.words,
                                                   hasTitlePage: final.pages.first?.kind == .title,
                                                   creationDate: plan.settings.creationDate,
@@ -174,6 +177,13 @@ public final class RenderPipeline: Sendable {
         report.blankPages = final.blankPages
         report.pageCount = planned!.pageCount
         report.warnings = prepared.warnings + planned!.warnings
+        report.preflight = planned!.preflight
+        report.fileSize = commit.writtenSize.bytes.withLock { $0 }
+        report.fileSizeLimit = commit.sizeLimit
+        if let size = report.fileSize, let limit = commit.sizeLimit, let finding = Preflight.fileSize(size, limit: limit) {
+            report.preflight.append(finding)
+            if report.book == .succeeded { report.warnings.append(BuildWarning(path: nil, message: finding.message)) }
+        }
         return report
     }
 

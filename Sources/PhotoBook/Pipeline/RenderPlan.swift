@@ -51,6 +51,9 @@ struct RenderSettings: Sendable {
     var preferredPhotos: Set<PhotoID> = []
     /// A PDF/X-4 book for this printing condition; nil for a plain PDF.
     var pdfx: PDFXRequest?
+    /// The largest file the service takes (`BuildOptions.fileSizeLimit`), and whether a larger one is refused.
+    var fileSizeLimit: FileSizeLimit?
+    var refusesLargeFile = false
 }
 
 /// What the PDF says beyond its pages: the document's information, and the font its text is set in.
@@ -77,6 +80,8 @@ struct PlannedDocument {
     var warnings: [BuildWarning]
     /// The page count against a preset's rule, when there is one.
     var pageCount: PageCountCheck?
+    /// What the preflight found on the plan (`Preflight.check`).
+    var preflight: [PreflightFinding] = []
 }
 
 /// How a document ends before any of its photos is rendered.
@@ -84,4 +89,6 @@ struct PlanStop: Error {
     var outcome: Outcome
     /// The page count that stopped it (`--strict` and a preset's rule), for the report.
     var pageCount: PageCountCheck?
+    /// What the preflight found, when it got that far.
+    var preflight: [PreflightFinding] = []
 }

@@ -72,6 +72,8 @@ extension PrintPreset {
                                          + "(a third party's account)", source: kdpPagesPage),
                     colour: Figure(value: "premium colour ink", published: "Premium color ink and 60-71 pound (88-105 "
                                    + "GSM) white paper", source: kdpOptionsPage),
+                    fileSize: Figure(value: 650_000_000, published: "Ensure file size is not more than 650MB",
+                                     source: kdpGuidelinesPage),
                     notes: ["KDP widens the inside margin with the page count (0.375 in to 150 pages, 0.5 in to 300, "
                             + "0.625 in to 500, 0.75 in to 700): add --binding as your book needs (\(kdpMarginsPage))",
                             "KDP's bleed is on three edges only, photobook's on four: the preset sets no bleed",

@@ -33,6 +33,8 @@ struct PrintPreset: Equatable, Sendable {
     /// may set it here, in `apply(to:)`, only from a figure that names one level photobook writes.
     var pdfx: Figure<String>? = nil
     var colour: Figure<String>? = nil
+    /// The largest PDF the service takes, in bytes (10^6 to the MB, as the services quote them).
+    var fileSize: Figure<Int>? = nil
     /// What else the service asks that photobook does not set, for the listing (no crop marks, a gutter...).
     var notes: [String] = []
     /// Where the service says that files must have no crop marks; nil when it does not say so.
@@ -50,6 +52,7 @@ struct PrintPreset: Equatable, Sendable {
         }
         if let pageStep { options.layout.padTo = pageStep.value }
         options.pageLimits = pageLimits
+        options.fileSizeLimit = fileSize.map { FileSizeLimit(bytes: $0.value, owner: service) }
     }
 
     /// The page-count rule a build checks, when the service publishes a minimum or a maximum.
