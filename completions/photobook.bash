@@ -119,6 +119,8 @@ _photobook() {
                 --interior-pages) COMPREPLY=(); return ;;
                 --paper-ppi) COMPREPLY=(); return ;;
                 --bleed) COMPREPLY=(); return ;;
+                --wrap) COMPREPLY=(); return ;;
+                --hinge) COMPREPLY=(); return ;;
                 --safety) COMPREPLY=(); return ;;
                 --crop) COMPREPLY=($(compgen -W "auto centre" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
@@ -132,7 +134,7 @@ _photobook() {
                 --font) _photobook_files ttf; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --page-size --spine --interior-pages --paper-ppi --bleed --safety --crop --dpi --quality --pdfx --output-profile --output-condition --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --page-size --spine --interior-pages --paper-ppi --bleed --hardcover --wrap --hinge --safety --crop --dpi --quality --pdfx --output-profile --output-condition --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi

@@ -10,6 +10,10 @@ struct CoverCommand: RunFields, TitleFields {
     var interiorPages: Int?
     var paperPPI: Int?
     var bleed = 0.0
+    /// `--hardcover`: a case wrap, with `--wrap` (nil for `defaultWrap`) and `--hinge` (nil for `defaultHinge`).
+    var hardcover = false
+    var wrap: Double?
+    var hinge: Double?
     /// `--safety`; nil for `defaultSafety`.
     var safety: Double?
     var crop = CropMode.auto
@@ -31,6 +35,13 @@ struct CoverCommand: RunFields, TitleFields {
     /// How far inside the trim edges and folds the front's words stay without `--safety`: a book's default margin,
     /// as the length parser reads `10mm`, since a cover has no margin of its own.
     static let defaultSafety = 10 * Length.Unit.mm.points
+    /// A case wrap without `--wrap` / `--hinge`: Mixam's published template, 20 mm turned in round every edge and
+    /// a 5 mm hinge each side of the spine (docs/research/hardcover.md).
+    static let defaultWrap = 20 * Length.Unit.mm.points
+    static let defaultHinge = 5 * Length.Unit.mm.points
+    /// The board a case is made over, 2.5 mm (docs/research/hardcover.md): the case's spine spans the book block
+    /// and both boards' edges, so `--interior-pages` / `--paper-ppi` give pages / PPI + 2 x 2.5 mm.
+    static let boardThickness = 2.5 * Length.Unit.mm.points
 
     /// Every option of `cover`, in the order help lists them within their sections; those it shares with `build`
     /// come from the option groups (Options/Groups), each naming the field of `cover` it sets.
@@ -48,6 +59,15 @@ struct CoverCommand: RunFields, TitleFields {
                    help: "the paper's pages per inch of thickness, as the print service quotes it (with "
                        + "--interior-pages)", \.paperPPI),
             PageGroup.bleed(\.bleed),
+            .flag("hardcover", section: .page,
+                  help: "make a hardcover's case wrap instead: the page size is each board's, --wrap is turned in round "
+                      + "every edge, a --hinge goes each side of the spine, the spine from --interior-pages also "
+                      + "spans the boards' thickness (2 x 2.5 mm)", \.hardcover),
+            .value("wrap", .length(), defaultText: "20mm (Mixam's)", section: .page,
+                   help: "with --hardcover: how far the sheet runs past the boards' edges, to be folded round them and "
+                       + "glued inside (the turn-in; it is the case's bleed)", \.wrap),
+            .value("hinge", .length(), defaultText: "5mm (Mixam's)", section: .page,
+                   help: "with --hardcover: the strip between the spine and each board, where the case bends", \.hinge),
             PageGroup.safety(\.safety),
             CropGroup.crop(\.crop),
             PrintGroup.dpi(\.dpi),
@@ -105,11 +125,17 @@ struct CoverCommand: RunFields, TitleFields {
     /// The spine's width in points, from `--spine` or from `--interior-pages` and `--paper-ppi`.
     var spineWidth: Double {
         if let spine { return spine }
-        return CoverGeometry.spineWidth(interiorPages: interiorPages ?? 0, pagesPerInch: Double(paperPPI ?? 1))
+        let pages = interiorPages ?? 0, ppi = Double(paperPPI ?? 1)
+        return hardcover ? CoverGeometry.caseSpineWidth(interiorPages: pages, pagesPerInch: ppi, board: Self.boardThickness)
+            : CoverGeometry.spineWidth(interiorPages: pages, pagesPerInch: ppi)
     }
 
     var geometry: CoverGeometry {
-        CoverGeometry(panel: pageSize, spine: spineWidth, bleed: bleed, safety: safety ?? Self.defaultSafety)
+        guard hardcover else {
+            return CoverGeometry(panel: pageSize, spine: spineWidth, bleed: bleed, safety: safety ?? Self.defaultSafety)
+        }
+        return .caseWrap(board: pageSize, spine: spineWidth, wrap: wrap ?? Self.defaultWrap,
+                         hinge: hinge ?? Self.defaultHinge, safety: safety ?? Self.defaultSafety)
     }
 
     /// The checks that need more than one option, or none given.
@@ -133,6 +159,12 @@ struct CoverCommand: RunFields, TitleFields {
             throw .usage("--paper-ppi: needs --interior-pages, the book's page count, to work out the spine")
         case (false, false, false):
             throw .usage("--spine: no spine width given: add --spine LENGTH, or --interior-pages N with --paper-ppi P")
+        }
+        if hardcover, bleed > 0 {
+            throw .usage("--bleed: a case wrap's bleed is its turn-in: give --wrap instead")
+        }
+        for (name, value) in [("--wrap", wrap), ("--hinge", hinge)] where value != nil && !hardcover {
+            throw .usage("\(name): is a hardcover's figure: add --hardcover, or leave it out for a paperback's cover")
         }
         for (name, value) in [("--subtitle", subtitle), ("--author", author)] where value != nil && title == nil {
             throw .usage("\(name): goes under the title, so it needs --title")

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 import PhotoBook
 
 /// The end of a cover as the user hears it: each photo's trouble, the warnings, then one summary line.
@@ -33,6 +34,12 @@ enum CoverSummary {
         switch report.book {
         case .succeeded:
             let media = geometry.mediaSize, trim = geometry.trimBox
+            if geometry.isCase {
+                say.status("wrote \(output): a hardcover case of \(mm(trim.width)) x \(mm(trim.height)) mm with a "
+                           + "\(mm(geometry.spine)) mm spine and \(mm(geometry.hinge)) mm hinges, \(mm(media.width)) x "
+                           + "\(mm(media.height)) mm with the \(mm(geometry.wrap)) mm wrap, \(seconds)")
+                return .success
+            }
             say.status("wrote \(output): a wrap cover of \(mm(trim.width)) x \(mm(trim.height)) mm with a "
                        + "\(mm(geometry.spine)) mm spine" + (geometry.bleed > 0
                            ? ", \(mm(media.width)) x \(mm(media.height)) mm with the bleed" : "") + ", \(seconds)")
@@ -54,7 +61,11 @@ enum CoverSummary {
     /// With `--verbose`: where the back, the spine and the front lie, measured from the page's left edge.
     private static func listParts(_ geometry: CoverGeometry, say: Diagnostics) {
         guard say.verbose else { return }
-        for (name, part) in [("back", geometry.back), ("spine", geometry.spineStrip), ("front", geometry.front)] {
+        for (name, part) in [("back", geometry.back), ("spine", geometry.spineStrip), ("front", geometry.front)]
+            + (geometry.hinge > 0 ? [("back hinge", Rect(x: geometry.back.x + geometry.back.width, y: geometry.back.y,
+                                                         width: geometry.hinge, height: geometry.back.height)),
+                                     ("front hinge", Rect(x: geometry.front.x - geometry.hinge, y: geometry.front.y,
+                                                          width: geometry.hinge, height: geometry.front.height))] : []) {
             say.note("\(name): \(mm(part.width)) x \(mm(part.height)) mm, from \(mm(part.x)) to "
                      + "\(mm(part.x + part.width)) mm from the left edge of the page")
         }

@@ -41,6 +41,7 @@ public struct CoverPlan: Sendable, Equatable {
         page.trimBox = geometry.trimBox
         page.bleedBox = Rect(x: 0, y: 0, width: media.width, height: media.height)
         page.artBox = geometry.artBox
+        page.cropMarks = geometry.caseMarks
         return page
     }
 }
