@@ -96,8 +96,7 @@ public enum Preflight {
     public static func fileSize(_ size: Int, limit: FileSizeLimit) -> PreflightFinding? {
         guard size > limit.bytes else { return nil }
         return PreflightFinding(kind: .fileSize, page: nil,
-                                message: "the PDF is \(megabytes(size)), over the \(megabytes(limit.bytes)) "
-                                    + "\(limit.owner) takes")
+                                message: "the PDF is \(megabytes(size)), over the \(limit.described)")
     }
 
     /// How far `rect` keeps from a fold at x `fold` on the page's left (or right) edge; negative past it.
@@ -132,9 +131,11 @@ public struct FileSizeLimit: Sendable, Equatable {
     /// Whose limit it is, for the message: `Amazon KDP`.
     public var owner: String
 
+    /// `650 MB Amazon KDP takes`, as a message says it.
+    public var described: String { "\(Preflight.megabytes(bytes)) \(owner) takes" }
+
     public init(bytes: Int, owner: String) {
-        self.bytes = bytes
-        self.owner = owner
+        (self.bytes, self.owner) = (bytes, owner)
     }
 }
 

@@ -60,7 +60,7 @@ enum DryRun {
         if let limit = report.fileSizeLimit {
             // The JPEGs' sizes depend on the photos' content, known only once they are encoded.
             out += "preflight: file size: cannot be known before the photos are rendered; the build checks it against the "
-                + "\(Preflight.megabytes(limit.bytes)) \(limit.owner) takes\n"
+                + "\(limit.described)\n"
         }
         return out
     }
