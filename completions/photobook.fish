@@ -15,7 +15,7 @@ complete -c photobook -n '__fish_seen_subcommand_from build' -l keep-duplicates 
 complete -c photobook -n '__fish_seen_subcommand_from build' -l sort -x -a 'name date given' -d 'the order of the photos in the book'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l reverse -d 'the same book read backwards, whatever the order'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l max-pixels -x -d 'refuse images whose header declares more pixels'
-complete -c photobook -n '__fish_seen_subcommand_from build' -l preset -x -a 'lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter' -d 'start from a print service\'s published figures: trim size'
+complete -c photobook -n '__fish_seen_subcommand_from build' -l preset -x -a 'lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter mixam-hardcover-a4 prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter' -d 'start from a print service\'s published figures: trim size'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l page-size -x -a 'a3 a4 a5 letter legal' -d 'the book\'s trim size, portrait as given: the size of every page, and of a cover\'s front and back'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l margin -x -d 'blank border on every side of the page'
 complete -c photobook -n '__fish_seen_subcommand_from build' -l bleed -x -d 'how far photos that touch the trim edge run past it'
@@ -58,7 +58,7 @@ complete -c photobook -n '__fish_seen_subcommand_from init' -l keep-duplicates -
 complete -c photobook -n '__fish_seen_subcommand_from init' -l sort -x -a 'name date given' -d 'the order of the photos in the book'
 complete -c photobook -n '__fish_seen_subcommand_from init' -l reverse -d 'the same book read backwards, whatever the order'
 complete -c photobook -n '__fish_seen_subcommand_from init' -l max-pixels -x -d 'refuse images whose header declares more pixels'
-complete -c photobook -n '__fish_seen_subcommand_from init' -l preset -x -a 'lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter' -d 'start from a print service\'s published figures: trim size'
+complete -c photobook -n '__fish_seen_subcommand_from init' -l preset -x -a 'lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter mixam-hardcover-a4 prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter' -d 'start from a print service\'s published figures: trim size'
 complete -c photobook -n '__fish_seen_subcommand_from init' -l page-size -x -a 'a3 a4 a5 letter legal' -d 'the book\'s trim size, portrait as given: the size of every page, and of a cover\'s front and back'
 complete -c photobook -n '__fish_seen_subcommand_from init' -l margin -x -d 'blank border on every side of the page'
 complete -c photobook -n '__fish_seen_subcommand_from init' -l bleed -x -d 'how far photos that touch the trim edge run past it'
@@ -94,6 +94,7 @@ complete -c photobook -n '__fish_seen_subcommand_from init' -s h -l help -d 'sho
 complete -c photobook -n '__fish_seen_subcommand_from init' -F
 
 complete -c photobook -n '__fish_seen_subcommand_from cover' -s o -l output -r -F -d 'the one-page PDF to write'
+complete -c photobook -n '__fish_seen_subcommand_from cover' -l preset -x -a 'lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter mixam-hardcover-a4 prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter' -d 'start from a print service\'s published figures: the trim size as the panels, and for a hardcover product --hardcover with its --wrap and --hinge'
 complete -c photobook -n '__fish_seen_subcommand_from cover' -l page-size -x -a 'a3 a4 a5 letter legal' -d 'the book\'s trim size, portrait as given: the size of every page, and of a cover\'s front and back'
 complete -c photobook -n '__fish_seen_subcommand_from cover' -l spine -x -d 'the width of the spine, the thickness of the book block'
 complete -c photobook -n '__fish_seen_subcommand_from cover' -l interior-pages -x -d 'the book\'s page count, to work out the spine as N / P inches'
@@ -119,7 +120,7 @@ complete -c photobook -n '__fish_seen_subcommand_from cover' -s h -l help -d 'sh
 complete -c photobook -n '__fish_seen_subcommand_from cover' -F
 
 complete -c photobook -n '__fish_seen_subcommand_from presets' -s h -l help -d 'show this help and exit'
-complete -c photobook -n '__fish_seen_subcommand_from presets' -x -a 'lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter'
+complete -c photobook -n '__fish_seen_subcommand_from presets' -x -a 'lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter mixam-hardcover-a4 prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter'
 
 complete -c photobook -n '__fish_seen_subcommand_from completions' -s h -l help -d 'show this help and exit'
 complete -c photobook -n '__fish_seen_subcommand_from completions' -x -a 'bash zsh fish'

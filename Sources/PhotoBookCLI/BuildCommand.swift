@@ -71,13 +71,11 @@ struct BuildCommand: RunFields, TitleFields {
             .value("max-pixels", .integer(1...pixelLimit), default: "100000000", section: .files,
                    report: ["maxPixels"],
                    help: "refuse images whose header declares more pixels (decompression bombs)", \.options.maxPixels),
-            .value("preset", .preset, section: .page,
-                   report: ["preset"],
+            PageGroup.preset(\.preset, report: ["preset"],
                    help: "start from a print service's published figures: trim size (--page-size), bleed, safety "
                        + "margin (the margin at least as wide), page-count step (--pad-to) and the fewest and most "
                        + "pages (a warning outside them, a refusal with --strict); the options given override it "
-                       + "wherever they stand; 'photobook presets' lists the figures and their sources",
-                   \.preset),
+                       + "wherever they stand; 'photobook presets' lists the figures and their sources"),
             PageGroup.pageSize(\.options.layout.pageSize),
             .value("margin", .length(), default: "10mm", section: .page,
                    report: ["margin"], help: "blank border on every side of the page", \.options.layout.margin),

@@ -12,6 +12,8 @@ struct CoverCommand: RunFields, TitleFields {
     var bleed = 0.0
     /// `--hardcover`: a case wrap, with `--wrap` (nil for `defaultWrap`) and `--hinge` (nil for `defaultHinge`).
     var hardcover = false
+    /// `--preset`: its trim size, and a hardcover product's case wrap, under the options given.
+    var preset: PrintPreset?
     var wrap: Double?
     var hinge: Double?
     /// `--safety`; nil for `defaultSafety`.
@@ -48,6 +50,10 @@ struct CoverCommand: RunFields, TitleFields {
     static var options: [Option<CoverCommand>] {
         [
             OutputGroup.output(.cover, \.output),
+            PageGroup.preset(\.preset,
+                             help: "start from a print service's published figures: the trim size as the panels, and "
+                                 + "for a hardcover product --hardcover with its --wrap and --hinge (else its bleed); "
+                                 + "the options given override it wherever they stand"),
             PageGroup.pageSize(\.pageSize),
             .value("spine", .length(), section: .page,
                    help: "the width of the spine, the thickness of the book block (or give --interior-pages and "
@@ -115,7 +121,12 @@ struct CoverCommand: RunFields, TitleFields {
     static func parse(_ arguments: [String]) throws(CLIError) -> CoverCommand {
         var command = CoverCommand()
         Option.applyDefaults(options, to: &command)
-        command.inputs = try ArgumentScanner(options: options, commandName: "cover").scan(arguments, into: &command)
+        let scanner = ArgumentScanner(options: options, commandName: "cover")
+        // A print preset goes under every option given, wherever it stands, as for `build`.
+        var scouted = command
+        _ = try scanner.scan(arguments, into: &scouted)
+        if !scouted.help, let preset = scouted.preset { preset.apply(to: &command) }
+        command.inputs = try scanner.scan(arguments, into: &command)
         if command.help { return command }
         try command.validate()
         command.pdfxRequest = try command.pdfx.request()

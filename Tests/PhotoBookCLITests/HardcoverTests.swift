@@ -7,6 +7,8 @@ import Testing
 /// pdftoppm to find the photos over the hinges, the spine between them and the marks in the turn-in.
 @Suite(.serialized) struct HardcoverTests {
     static let mm = 72.0 / 25.4
+    /// The presets of a hardcover product's case wrap alone (no page-count rule, no page figures of their own).
+    static let casePresets = ["mixam-hardcover-a4"]
     static let a4 = (width: 210 * mm, height: 297 * mm)
     /// 100 pages at 444 pages per inch: the book block's thickness, in points.
     static let block = 100.0 / 444 * 72
@@ -90,5 +92,23 @@ import Testing
         #expect(soft.run.status == 2)
         #expect(soft.run.stderr.contains("--hinge: is a hardcover's figure: add --hardcover"))
         #expect(!FileManager.default.fileExists(atPath: bleed.path) && !FileManager.default.fileExists(atPath: soft.path))
+    }
+
+    /// Mixam's preset carries its case figures: the same sheet as its worked example; an option given before the
+    /// preset still wins over it.
+    @Test func aHardcoverPresetCarriesItsCaseFigures() throws {
+        let scratch = try Scratch()
+        let out = scratch.file("case.pdf")
+        let run = try Run.photobook(["cover", CoverTests.front, "-o", out, "--hinge", "8mm", "--preset",
+                                     "mixam-hardcover-a4", "--spine", "9mm"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let wrap = 20 * Self.mm, hinge = 8 * Self.mm
+        let width = 2 * (Self.a4.width + wrap) + 2 * hinge + 9 * Self.mm
+        let boxes = try CoverTests.boxes(out)
+        CoverTests.expectBox(boxes["MediaBox"], [0, 0, width, Self.a4.height + 2 * wrap], "MediaBox")
+        CoverTests.expectBox(boxes["TrimBox"], [wrap, wrap, width - wrap, Self.a4.height + wrap], "TrimBox")
+        let listing = try Run.photobook(["presets", "mixam-hardcover-a4"])
+        #expect(listing.stdout.contains("case hinge    5 mm"), "\(listing.stdout)")
+        #expect(listing.stdout.contains("source: https://mixam.com.au/support/hardcoversetup"), "\(listing.stdout)")
     }
 }

@@ -131,7 +131,7 @@ import Testing
         let run = try Run.photobook(["presets"])
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stderr)")
         let blocks = run.stdout.components(separatedBy: "\n\n")
-        #expect(blocks.count == Self.expected.count + PresetPageCountTests.rules.count, "\(run.stdout)")
+        #expect(blocks.count == Self.expected.count + PresetPageCountTests.rules.count + HardcoverTests.casePresets.count, "\(run.stdout)")
         let docs = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/presets.md"), encoding: .utf8)
         for preset in Self.expected {
             guard let block = blocks.first(where: { $0.hasPrefix(preset.name + ":") }) else {

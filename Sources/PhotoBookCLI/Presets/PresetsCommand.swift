@@ -78,6 +78,8 @@ struct PresetsCommand {
             row("PDF/X", preset.pdfx, { "\($0) (not applied: photobook writes no PDF/X yet)" },
                 none: "not found published"),
             row("colour", preset.colour, { "\($0) (not applied)" }, none: "not found published"),
+            row("case wrap", preset.caseWrap, both, none: "no case: --wrap is left as it is"),
+            row("case hinge", preset.caseHinge, both, none: "no case: --hinge is left as it is"),
             row("file size", preset.fileSize, { "at most \(Preflight.megabytes($0)) (a warning above it)" },
                 none: "no limit found published"),
         ]

@@ -97,6 +97,9 @@ extension PrintPreset {
     // Jukebox Print: saddle-stitched booklets, with every figure on one page.
     private static let jukeboxBookletPage = "https://www.jukeboxprint.com/explore-saddle-stitched-booklets"
 
+    // Mixam: the hardcover set-up guide gives the case wrap (hinge and turn-in) and its A4 worked example.
+    private static let mixamHardcoverPage = "https://mixam.com.au/support/hardcoversetup"
+
     /// Every preset, in the order `photobook presets` lists them.
     static let all: [PrintPreset] = [
         lulu("lulu-a4", "A4", PageSize(width: 210 * mm, height: 297 * mm), published: "A4 (8.27 x 11.69 in / 210 x 297 mm)"),
@@ -136,6 +139,19 @@ extension PrintPreset {
             published: "8.5\" x 8.5\""),
         kdp("kdp-paperback-letter", "8.5 x 11 in", PageSize(width: 8.5 * inch, height: 11 * inch),
             published: "8.5\" x 11\""),
+        PrintPreset(name: "mixam-hardcover-a4", service: "Mixam", product: "hardcover book, A4", owner: "Mixam's hardcovers",
+                    trim: Figure(value: PageSize(width: 210 * mm, height: 297 * mm),
+                                 published: "Example: A4 book with a 9mm spine: 210mm + 5mm + 9mm + 5mm + 210mm x 297mm",
+                                 source: mixamHardcoverPage),
+                    bleed: nil, safety: nil,
+                    caseWrap: Figure(value: 20 * mm, published: "add 20mm bleed on all four edges of the spread",
+                                     source: mixamHardcoverPage),
+                    caseHinge: Figure(value: 5 * mm, published: "the spine width plus an additional 5mm on both sides "
+                                      + "of the spine to allow for the hinge", source: mixamHardcoverPage),
+                    notes: ["for the case wrap: photobook cover --preset mixam-hardcover-a4 (the hinges and the 20 mm "
+                            + "wrap); the pages' bleed and safety margin were not found on the same page: give --bleed "
+                            + "and --safety", "Mixam keeps the cover's text 8 mm from the board edges (3 mm overhang "
+                            + "and a 5 mm quiet area): the cover's default --safety of 10 mm keeps more"]),
         prodigi("prodigi-hardcover-9x9", 9, published: "9x9\""),
         prodigi("prodigi-hardcover-12x12", 12, published: "12x12\""),
         PrintPreset(name: "jukebox-booklet-letter", service: "Jukebox Print", product: "saddle-stitched booklet, 8.5 x 11 in",

@@ -33,6 +33,10 @@ struct PrintPreset: Equatable, Sendable {
     /// may set it here, in `apply(to:)`, only from a figure that names one level photobook writes.
     var pdfx: Figure<String>? = nil
     var colour: Figure<String>? = nil
+    /// A hardcover's case wrap: the turn-in round the boards and the hinge each side of the spine (`cover
+    /// --hardcover`); nil for a product without a case, or when the service publishes none.
+    var caseWrap: Figure<Double>? = nil
+    var caseHinge: Figure<Double>? = nil
     /// The largest PDF the service takes, in bytes (10^6 to the MB, as the services quote them).
     var fileSize: Figure<Int>? = nil
     /// What else the service asks that photobook does not set, for the listing (no crop marks, a gutter...).
@@ -53,6 +57,19 @@ struct PrintPreset: Equatable, Sendable {
         if let pageStep { options.layout.padTo = pageStep.value }
         options.pageLimits = pageLimits
         options.fileSizeLimit = fileSize.map { FileSizeLimit(bytes: $0.value, owner: service) }
+    }
+
+    /// Sets the cover's options the preset knows, before the options given: the trim size as the panels (a
+    /// case's boards), and for a hardcover product its case wrap, else the bleed.
+    func apply(to cover: inout CoverCommand) {
+        if let trim { cover.pageSize = trim.value }
+        if caseWrap != nil || caseHinge != nil {
+            cover.hardcover = true
+            cover.wrap = caseWrap?.value
+            cover.hinge = caseHinge?.value
+        } else if let bleed {
+            cover.bleed = bleed.value
+        }
     }
 
     /// The page-count rule a build checks, when the service publishes a minimum or a maximum.

@@ -22,4 +22,10 @@ enum PageGroup {
         .value("safety", .length(), defaultText: "the margin; on a cover, 10mm", section: .page, report: ["safety"],
                help: "how far inside the trim edges, and a cover's folds, the words must stay (the ArtBox)", field)
     }
+
+    /// `--preset NAME`, for `build` and `cover`: each says in `help` which of the preset's figures it takes.
+    static func preset<Command>(_ field: WritableKeyPath<Command, PrintPreset?>, report: [String] = [],
+                                help: String) -> Option<Command> {
+        .value("preset", .preset, section: .page, report: report, help: help, field)
+    }
 }
