@@ -37,7 +37,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         var creationDate: Date?
         /// Embed each page's JPEG from memory, not from its file at the save (`BuildOptions.imagesInMemory`).
         var imagesInMemory = false
-        /// A PDF/X-4 book for this printing condition (`BuildOptions.pdfx`); nil for a plain PDF.
+        /// A PDF/X book for this printing condition (`BuildOptions.pdfx`); nil for a plain PDF.
         var pdfx: PDFXRequest?
     }
 
@@ -66,7 +66,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                                  title: words?.title, author: words?.author, subject: words?.subtitle,
                                  creationDate: contents.creationDate ?? Date(),
                                  timeZone: contents.creationDate == nil ? .current : .gmt)
-            if let request = contents.pdfx { try conformToPDFX4(document, request: request) }
+            if let request = contents.pdfx { try conformToPDFX(document, request: request) }
             let font = try words.map { words throws(PDFError) in try document.loadFont(path: words.fontPath) }
             var titleOutline: PDFOutline?
             for (index, page) in pages.enumerated() {
