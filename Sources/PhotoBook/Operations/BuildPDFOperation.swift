@@ -88,7 +88,9 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                     if shouldStop { return .cancelled }
                     let shaded = number == 0 && planned.wordsTakeShadeFromPhoto && !planned.words.isEmpty
                     // A lossless crop keeps the photo's own components (grey stays grey): its profile fits as is.
-                    let profile = photo.info.colorProfile?.bytes(forPassThrough: photo.passThrough || photo.blocksShown != nil)
+                    // A PDF/X-1a book's photos were converted to CMYK from their profile: it describes them no longer.
+                    let profile = contents.pdfx?.intent != nil ? nil
+                        : photo.info.colorProfile?.bytes(forPassThrough: photo.passThrough || photo.blocksShown != nil)
                     var bytes: [UInt8]?
                     if contents.imagesInMemory || shaded {
                         switch FileSystem.readFile(photo.path) {
