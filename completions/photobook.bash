@@ -55,9 +55,10 @@ _photobook() {
                 --dpi) COMPREPLY=(); return ;;
                 --min-dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
-                --pdfx) COMPREPLY=($(compgen -W "4" -- "$cur")); return ;;
+                --pdfx) COMPREPLY=($(compgen -W "4 1a" -- "$cur")); return ;;
                 --output-profile) _photobook_files icc icm; return ;;
                 --output-condition) COMPREPLY=(); return ;;
+                --intent) COMPREPLY=($(compgen -W "relative perceptual" -- "$cur")); return ;;
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
@@ -68,7 +69,7 @@ _photobook() {
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --keep-duplicates --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --dry-run -n --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --keep-duplicates --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --dry-run -n --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
@@ -93,9 +94,10 @@ _photobook() {
                 --dpi) COMPREPLY=(); return ;;
                 --min-dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
-                --pdfx) COMPREPLY=($(compgen -W "4" -- "$cur")); return ;;
+                --pdfx) COMPREPLY=($(compgen -W "4 1a" -- "$cur")); return ;;
                 --output-profile) _photobook_files icc icm; return ;;
                 --output-condition) COMPREPLY=(); return ;;
+                --intent) COMPREPLY=($(compgen -W "relative perceptual" -- "$cur")); return ;;
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
@@ -106,7 +108,7 @@ _photobook() {
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --recursive -r --keep-duplicates --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --recursive -r --keep-duplicates --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
@@ -123,16 +125,17 @@ _photobook() {
                 --crop) COMPREPLY=($(compgen -W "auto centre" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
-                --pdfx) COMPREPLY=($(compgen -W "4" -- "$cur")); return ;;
+                --pdfx) COMPREPLY=($(compgen -W "4 1a" -- "$cur")); return ;;
                 --output-profile) _photobook_files icc icm; return ;;
                 --output-condition) COMPREPLY=(); return ;;
+                --intent) COMPREPLY=($(compgen -W "relative perceptual" -- "$cur")); return ;;
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
                 --font) _photobook_files ttf; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --page-size --spine --interior-pages --paper-ppi --bleed --safety --crop --dpi --quality --pdfx --output-profile --output-condition --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --page-size --spine --interior-pages --paper-ppi --bleed --safety --crop --dpi --quality --pdfx --output-profile --output-condition --intent --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
