@@ -6,6 +6,8 @@ public enum RenderingIntent: String, Sendable, Equatable, CaseIterable {
     /// others are clipped to the gamut's edge, and the photo's black maps to the press's black.
     case relative
     /// Perceptual: the whole photo is compressed into the gamut, so saturated colours keep their differences.
+    /// Trap: a profile's perceptual table is whatever its maker put there; photobook's FOGRA39L (colprof without a
+    /// source gamut) has one within about a level of its colorimetric table.
     case perceptual
 
     var littleCMS: cmsUInt32Number {

@@ -89,6 +89,8 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                     let shaded = number == 0 && planned.wordsTakeShadeFromPhoto && !planned.words.isEmpty
                     // A lossless crop keeps the photo's own components (grey stays grey): its profile fits as is.
                     // A PDF/X-1a book's photos were converted to CMYK from their profile: it describes them no longer.
+                    // Trap: `attach` would still make it `[/ICCBased]` with /N 4, an RGB profile on CMYK samples,
+                    // which pdfimages lists as "icc" and Ghostscript draws as stripes.
                     let profile = contents.pdfx?.intent != nil ? nil
                         : photo.info.colorProfile?.bytes(forPassThrough: photo.passThrough || photo.blocksShown != nil)
                     var bytes: [UInt8]?
