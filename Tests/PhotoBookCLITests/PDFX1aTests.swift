@@ -74,9 +74,10 @@ import Testing
     /// drawn by Ghostscript: on each page, the mean difference of each channel is at most 10 levels of 255. What
     /// is left comes from colours FOGRA39 cannot print (clipped), 8-bit CMYK, a second JPEG encode, and the press's
     /// black: sRGB black goes to FOGRA39's darkest ink (black-point compensation), which Ghostscript draws back as
-    /// about (10, 10, 14), so a page that is mostly black (the CMYK JPEG's) differs most. Measured: 0.7 to 4.1
-    /// levels, 7.2 on that page. Read the wrong way round (Adobe's inversion undone), the same pages differ by 45
-    /// and more, so the bound tells a right conversion from a wrong one.
+    /// about (10, 10, 14), so a page that is mostly black (the CMYK JPEG's) differs most. Measured: 0.7 to 4.2
+    /// levels, 7.3 on that page. Read the wrong way round (Adobe's inversion undone), the same pages differ by 45
+    /// and more; with the conversion skipped (device CMYK, no black), by 17 to 36 in the worst channel: the bound
+    /// tells a right conversion from a wrong one.
     @Test func ghostscriptDrawsTheCMYKBookAsTheRGBBook() throws {
         let scratch = try Scratch()
         let photos = try Self.photos(in: scratch, taggedGrey: false)
@@ -98,6 +99,9 @@ import Testing
         }
         let wrong = try differences(["--undo-inversion"])
         #expect(wrong.allSatisfy { $0.max() ?? 0 > 40 }, "\(wrong)")
+        // The conversion skipped (the RGB photos turned into CMYK by the device formula, no black ink) is caught too.
+        let naive = try differences(["--naive"])
+        #expect(naive.allSatisfy { $0.max() ?? 0 > 10 }, "\(naive)")
     }
 
     /// `--intent perceptual` gives other CMYK than the default relative colorimetric on a photo of a colour outside

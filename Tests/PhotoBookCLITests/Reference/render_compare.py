@@ -2,16 +2,19 @@
 given) and prints, as JSON, each page's mean absolute difference per channel (R, G, B, in 0-255 levels) between
 the two renders: the CMYK book against the RGB book of the same photos.
 
-usage: python3 render_compare.py CMYK.pdf RGB.pdf PROFILE.icc DPI [--undo-inversion]
+usage: python3 render_compare.py CMYK.pdf RGB.pdf PROFILE.icc DPI [--undo-inversion | --naive]
 
---undo-inversion first writes a copy of CMYK.pdf whose images lose their /Decode [1 0 1 0 1 0 1 0] (the Adobe
-inversion read the wrong way round), the mistake the comparison must catch.
+Two mistakes the comparison must catch, each made in a copy of CMYK.pdf first:
+--undo-inversion: its images lose their /Decode [1 0 1 0 1 0 1 0] (Adobe's inversion read the wrong way round);
+--naive: each image is replaced by the RGB book's image of the same page converted with the device formula
+(C = 255 - R, M = 255 - G, Y = 255 - B, K = 0: the conversion through the profile skipped).
 """
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import zlib
 
 import pikepdf
 from PIL import Image, ImageChops, ImageStat
@@ -26,6 +29,19 @@ def render(pdf, profile, dpi, folder, stem):
 def main():
     cmyk, rgb, profile, dpi = sys.argv[1:5]
     with tempfile.TemporaryDirectory() as folder:
+        if "--naive" in sys.argv:
+            with pikepdf.open(cmyk) as pdf, pikepdf.open(rgb) as source:
+                for page, reference in zip(pdf.pages, source.pages):
+                    for image, original in zip(page.images.values(), reference.images.values()):
+                        pixels = pikepdf.PdfImage(original).as_pil_image().convert("RGB").convert("CMYK")
+                        image.write(zlib.compress(pixels.tobytes()), filter=pikepdf.Name("/FlateDecode"))
+                        for key in ("/Decode", "/DecodeParms"):
+                            if key in image:
+                                del image[key]
+                        image.ColorSpace = pikepdf.Name("/DeviceCMYK")
+                        image.Width, image.Height = pixels.size
+                cmyk = os.path.join(folder, "naive.pdf")
+                pdf.save(cmyk)
         if "--undo-inversion" in sys.argv:
             with pikepdf.open(cmyk) as pdf:
                 for obj in pdf.objects:
