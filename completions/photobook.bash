@@ -40,7 +40,7 @@ _photobook() {
                 --report) _photobook_files json; return ;;
                 --sort) COMPREPLY=($(compgen -W "name date given" -- "$cur")); return ;;
                 --max-pixels) COMPREPLY=(); return ;;
-                --preset) COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter mixam-hardcover-a4 prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur")); return ;;
+                --preset) COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur")); return ;;
                 --page-size) COMPREPLY=($(compgen -W "a3 a4 a5 letter legal" -- "$cur")); return ;;
                 --margin) COMPREPLY=(); return ;;
                 --bleed) COMPREPLY=(); return ;;
@@ -55,9 +55,10 @@ _photobook() {
                 --dpi) COMPREPLY=(); return ;;
                 --min-dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
-                --pdfx) COMPREPLY=($(compgen -W "4" -- "$cur")); return ;;
+                --pdfx) COMPREPLY=($(compgen -W "4 1a" -- "$cur")); return ;;
                 --output-profile) _photobook_files icc icm; return ;;
                 --output-condition) COMPREPLY=(); return ;;
+                --intent) COMPREPLY=($(compgen -W "relative perceptual" -- "$cur")); return ;;
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
@@ -68,7 +69,7 @@ _photobook() {
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --keep-duplicates --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --dry-run -n --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --keep-duplicates --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --dry-run -n --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
@@ -78,7 +79,7 @@ _photobook() {
                 -o|--output) _photobook_files json; return ;;
                 --sort) COMPREPLY=($(compgen -W "name date given" -- "$cur")); return ;;
                 --max-pixels) COMPREPLY=(); return ;;
-                --preset) COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter mixam-hardcover-a4 prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur")); return ;;
+                --preset) COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur")); return ;;
                 --page-size) COMPREPLY=($(compgen -W "a3 a4 a5 letter legal" -- "$cur")); return ;;
                 --margin) COMPREPLY=(); return ;;
                 --bleed) COMPREPLY=(); return ;;
@@ -93,9 +94,10 @@ _photobook() {
                 --dpi) COMPREPLY=(); return ;;
                 --min-dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
-                --pdfx) COMPREPLY=($(compgen -W "4" -- "$cur")); return ;;
+                --pdfx) COMPREPLY=($(compgen -W "4 1a" -- "$cur")); return ;;
                 --output-profile) _photobook_files icc icm; return ;;
                 --output-condition) COMPREPLY=(); return ;;
+                --intent) COMPREPLY=($(compgen -W "relative perceptual" -- "$cur")); return ;;
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
@@ -106,7 +108,7 @@ _photobook() {
                 -j|--jobs) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --recursive -r --keep-duplicates --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --recursive -r --keep-duplicates --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
@@ -114,28 +116,26 @@ _photobook() {
         cover)
             case $prev in
                 -o|--output) _photobook_files pdf; return ;;
-                --preset) COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter mixam-hardcover-a4 prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur")); return ;;
                 --page-size) COMPREPLY=($(compgen -W "a3 a4 a5 letter legal" -- "$cur")); return ;;
                 --spine) COMPREPLY=(); return ;;
                 --interior-pages) COMPREPLY=(); return ;;
                 --paper-ppi) COMPREPLY=(); return ;;
                 --bleed) COMPREPLY=(); return ;;
-                --wrap) COMPREPLY=(); return ;;
-                --hinge) COMPREPLY=(); return ;;
                 --safety) COMPREPLY=(); return ;;
                 --crop) COMPREPLY=($(compgen -W "auto centre" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
-                --pdfx) COMPREPLY=($(compgen -W "4" -- "$cur")); return ;;
+                --pdfx) COMPREPLY=($(compgen -W "4 1a" -- "$cur")); return ;;
                 --output-profile) _photobook_files icc icm; return ;;
                 --output-condition) COMPREPLY=(); return ;;
+                --intent) COMPREPLY=($(compgen -W "relative perceptual" -- "$cur")); return ;;
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
                 --font) _photobook_files ttf; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --preset --page-size --spine --interior-pages --paper-ppi --bleed --hardcover --wrap --hinge --safety --crop --dpi --quality --pdfx --output-profile --output-condition --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --page-size --spine --interior-pages --paper-ppi --bleed --safety --crop --dpi --quality --pdfx --output-profile --output-condition --intent --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
@@ -144,7 +144,7 @@ _photobook() {
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--help -h" -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter mixam-hardcover-a4 prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur"))
+                COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur"))
             fi
             ;;
         completions)

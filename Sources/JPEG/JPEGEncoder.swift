@@ -66,10 +66,17 @@ public enum JPEGEncoder {
         try encode(image, options: Options(quality: quality), pool: pool, shouldCancel: shouldCancel)
     }
 
+    /// Turns `count` RGB pixels (3 bytes each) into Adobe-inverted CMYK (4 bytes each, 0 = full ink) for a
+    /// `.cmyk` or `.ycck` encode: one band of rows at a time, so a whole CMYK image is never held.
+    public typealias CMYKBandConversion = (_ rgb: UnsafePointer<UInt8>, _ cmyk: UnsafeMutablePointer<UInt8>,
+                                           _ count: Int) -> Void
+
     /// A JPEG of `image` written as `options` says (backed by `jpeg_start_compress`, `jpeg_write_scanlines`
     /// and `jpeg_finish_compress` into a buffer we own). libjpeg's large blocks (the coefficients of a
-    /// progressive or optimised encode) come from `pool`.
+    /// progressive or optimised encode) come from `pool`. A four-component encode takes its CMYK from
+    /// `toCMYK` (a colour-managed conversion), else from the naive device formula (`CMYKConversion`).
     public static func encode(_ image: RGBImage, options: Options, pool: BufferPool = BufferPool(),
+                              toCMYK: CMYKBandConversion? = nil,
                               shouldCancel: () -> Bool = { false }) throws(JPEGError) -> [UInt8] {
         guard image.width > 0, image.height > 0 else {
             throw .unsupported("cannot write an empty \(image.width)x\(image.height) image")
@@ -81,7 +88,8 @@ public enum JPEGEncoder {
         let result: Result<[UInt8], JPEGError> = withCancellationProbe(shouldCancel) { probe in
             do throws(JPEGError) {
                 let encoder = try EncoderHandle(probe: probe, pool: pool)
-                return .success(try encode(image, options: options, with: encoder, shouldCancel: probe.shouldCancel))
+                return .success(try encode(image, options: options, with: encoder, toCMYK: toCMYK,
+                                           shouldCancel: probe.shouldCancel))
             } catch {
                 return .failure(error)
             }
@@ -90,7 +98,7 @@ public enum JPEGEncoder {
     }
 
     private static func encode(_ image: RGBImage, options: Options, with encoder: EncoderHandle,
-                               shouldCancel: () -> Bool) throws(JPEGError) -> [UInt8] {
+                               toCMYK: CMYKBandConversion?, shouldCancel: () -> Bool) throws(JPEGError) -> [UInt8] {
         var settings = pb_jpeg_encoder_options()
         settings.width = Int32(image.width)
         settings.height = Int32(image.height)
@@ -120,7 +128,11 @@ public enum JPEGEncoder {
             try image.pixels.withUnsafeBufferPointer { (pixels) throws(JPEGError) in
                 let band = UnsafeBufferPointer(rebasing: pixels[(row * stride)..<((row + count) * stride)])
                 if fourComponents {
-                    CMYKConversion.toAdobeCMYK(band, count: count * image.width, into: &cmyk)
+                    if let toCMYK {
+                        cmyk.withUnsafeMutableBufferPointer { toCMYK(band.baseAddress!, $0.baseAddress!, count * image.width) }
+                    } else {
+                        CMYKConversion.toAdobeCMYK(band, count: count * image.width, into: &cmyk)
+                    }
                     try cmyk.withUnsafeBufferPointer { (converted) throws(JPEGError) in
                         try encoder.writeRows(converted.baseAddress!, stride: image.width * 4, count: count)
                     }

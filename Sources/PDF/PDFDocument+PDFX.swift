@@ -20,6 +20,16 @@ public struct PDFXOutputIntent: Sendable, Equatable {
     }
 }
 
+/// The PDF/X standards a document can be made to meet, by the version name its Info dictionary gives.
+public enum PDFXStandard: String, Sendable, Equatable {
+    /// PDF/X-4 (ISO 15930-7): PDF 1.6; colour may be ICC-based.
+    case x4 = "PDF/X-4"
+    /// PDF/X-1a:2003 (ISO 15930-4): PDF 1.4; only DeviceCMYK, DeviceGray (and spot) colour, no transparency.
+    case x1a = "PDF/X-1a:2003"
+
+    var pdfVersion: HPDF_PDFVer { self == .x4 ? HPDF_VER_16 : HPDF_VER_14 }
+}
+
 /// What `setInfo` wrote into the Info dictionary.
 struct RecordedInfo {
     var producer: String
@@ -32,8 +42,8 @@ struct RecordedInfo {
 
 /// What a PDF/X document's pages and images do differently (`setBoxes`, `attach`).
 struct PDFXRules {
-    /// The profile an RGB image without one of its own is given (sRGB).
-    var rgbProfile: [UInt8]
+    /// The profile an RGB image without one of its own is given (sRGB); nil in PDF/X-1a, which has no RGB.
+    var rgbProfile: [UInt8]?
 }
 
 /// A 16-byte digest (MD5, libharu's own `HPDF_MD5Init`/`Update`/`Final`) of whatever makes a document what it
@@ -64,19 +74,21 @@ public struct PDFDigest {
 }
 
 extension PDFDocument {
-    /// Makes the document a PDF/X-4 file (ISO 15930-7) as far as the document itself goes: PDF 1.6 in the header,
-    /// the output intent with its profile, /Trapped /False and /GTS_PDFXVersion in the Info dictionary, an XMP
-    /// packet in the catalog saying what the Info dictionary says, and a trailer /ID of two equal `documentID`s.
-    /// From then on the pages get no ArtBox and RGB images without a profile get `rgbProfile` (sRGB).
+    /// Makes the document a PDF/X file as far as the document itself goes: the standard's PDF version in the
+    /// header (1.6 for X-4, 1.4 for X-1a:2003), the output intent with its profile, /Trapped /False and
+    /// /GTS_PDFXVersion (and for X-1a /GTS_PDFXConformance) in the Info dictionary, an XMP packet in the catalog
+    /// saying what the Info dictionary says, and a trailer /ID of two equal `documentID`s. From then on the pages
+    /// get no ArtBox and RGB images without a profile get `rgbProfile` (sRGB; PDF/X-1a gives none: its caller
+    /// hands in CMYK images only).
     ///
     /// Call after `setInfo` and before any page or image. PDF/X wants a title: `title` is written when `setInfo`
     /// was given none. What goes on the pages is the caller's to keep within PDF/X: fonts are always embedded,
     /// and text and marks are DeviceGray and DeviceCMYK, which a CMYK output intent allows.
-    public func conformToPDFX4(intent: PDFXOutputIntent, title: String, documentID: [UInt8],
-                               rgbProfile: [UInt8]) throws(PDFError) {
-        precondition(pdfx == nil, "PDFDocument.conformToPDFX4: called twice")
-        precondition(documentID.count == 16, "PDFDocument.conformToPDFX4: the ID has 16 bytes, got \(documentID.count)")
-        guard var recorded = info else { preconditionFailure("PDFDocument.conformToPDFX4: call setInfo first") }
+    public func conformToPDFX(_ standard: PDFXStandard, intent: PDFXOutputIntent, title: String, documentID: [UInt8],
+                              rgbProfile: [UInt8]?) throws(PDFError) {
+        precondition(pdfx == nil, "PDFDocument.conformToPDFX: called twice")
+        precondition(documentID.count == 16, "PDFDocument.conformToPDFX: the ID has 16 bytes, got \(documentID.count)")
+        guard var recorded = info else { preconditionFailure("PDFDocument.conformToPDFX: call setInfo first") }
         let handle = self.handle
         let mmgr = handle.pointee.mmgr
         if recorded.title == nil {
@@ -84,12 +96,15 @@ extension PDFDocument {
             recorded.title = title
             info = recorded
         }
-        handle.pointee.pdf_version = HPDF_VER_16
-        let during = "making the document PDF/X-4"
+        handle.pointee.pdf_version = standard.pdfVersion
+        let during = "making the document \(standard.rawValue)"
         let infoDictionary = try haruObject(during) { handle.pointee.info }
         try haruStatus(during) { HPDF_Dict_AddName(infoDictionary, "Trapped", "False") }
-        let version = try text("PDF/X-4")
-        try haruStatus(during) { HPDF_Dict_Add(infoDictionary, "GTS_PDFXVersion", version) }
+        // ISO 15930-4 names the conformance level beside the version; ISO 15930-7 has the version alone.
+        for key in ["GTS_PDFXVersion"] + (standard == .x1a ? ["GTS_PDFXConformance"] : []) {
+            let version = try text(standard.rawValue)
+            try haruStatus(during) { HPDF_Dict_Add(infoDictionary, key, version) }
+        }
 
         let outputIntent = try haruObject(during) { HPDF_Dict_New(mmgr) }
         try haruStatus(during) { HPDF_Dict_AddName(outputIntent, "Type", "OutputIntent") }
@@ -110,7 +125,7 @@ extension PDFDocument {
 
         let metadata = PDFXMetadata(title: recorded.title ?? title, author: recorded.author, subject: recorded.subject,
                                     producer: recorded.producer, creator: recorded.creator, date: recorded.date,
-                                    documentID: documentID, version: "PDF/X-4")
+                                    documentID: documentID, version: standard.rawValue)
         try addMetadata(metadata.packet, during: "\(during): the XMP metadata")
 
         let ids = try haruObject(during) { HPDF_Array_New(mmgr) }

@@ -28,7 +28,7 @@ public final class PDFDocument {
     var imageFilesOpened = 0
     /// What `setInfo` wrote, for the XMP packet of a PDF/X document, which must say the same.
     var info: RecordedInfo?
-    /// Set by `conformToPDFX4`: what the document's pages and images must then do differently.
+    /// Set by `conformToPDFX`: what the document's pages and images must then do differently.
     var pdfx: PDFXRules?
 
     /// Creates an empty document (`HPDF_New`, `HPDF_SetCompressionMode`).

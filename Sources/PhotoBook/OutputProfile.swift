@@ -1,4 +1,6 @@
+import Colour
 import Foundation
+import PDF
 import Platform
 
 /// The ICC profile of the printing condition a PDF/X book is made for (`--output-profile`), checked from its
@@ -107,15 +109,29 @@ public struct ProfileProblem: Error, Sendable, Equatable, CustomStringConvertibl
     init(_ description: String) { self.description = description }
 }
 
-/// A PDF/X book's standard and printing condition (`--pdfx`, `--output-profile`, `--output-condition`).
+/// The PDF/X standards photobook writes: X-4 keeps photos in their own ICC-based RGB, X-1a:2003 converts every
+/// photo to the press's CMYK.
+public typealias PDFXStandard = PDF.PDFXStandard
+/// How a PDF/X-1a book's photos are brought into the press's gamut (`--intent`).
+public typealias RenderingIntent = Colour.RenderingIntent
+
+/// A PDF/X book's standard and printing condition (`--pdfx`, `--output-profile`, `--output-condition`,
+/// `--intent`).
 public struct PDFXRequest: Sendable, Equatable {
+    public var standard: PDFXStandard
     public var profile: OutputProfile
     /// The printing condition's registered name (`FOGRA39`); nil for an unregistered one (`Custom`).
     public var condition: String?
+    /// How a PDF/X-1a book's photos are converted to the press's CMYK; nil for PDF/X-4, whose photos are not.
+    public var intent: RenderingIntent?
 
-    public init(profile: OutputProfile, condition: String?) {
+    public init(standard: PDFXStandard = .x4, profile: OutputProfile, condition: String?,
+                intent: RenderingIntent? = nil) {
+        precondition((standard == .x1a) == (intent != nil), "PDFXRequest: an intent is for PDF/X-1a, and only it")
+        self.standard = standard
         self.profile = profile
         self.condition = condition
+        self.intent = intent
     }
 
     /// The OutputConditionIdentifier and RegistryName the book's output intent carries.

@@ -125,6 +125,7 @@ struct BuildCommand: RunFields, TitleFields {
             PrintGroup.pdfx(\.pdfx.level),
             PrintGroup.outputProfile(\.pdfx.profilePath),
             PrintGroup.outputCondition(\.pdfx.condition),
+            PrintGroup.intent(\.pdfx.intent),
             .flag("keep-originals", section: .photos,
                   report: ["keepOriginals"],
                   help: "never resample: JPEG photos are embedded byte for byte, their orientation and crop applied "
@@ -221,6 +222,7 @@ struct BuildCommand: RunFields, TitleFields {
         _ = try scanner.scan(arguments, into: &scouted)
         if !scouted.help, let printPreset = scouted.preset {
             printPreset.apply(to: &command.options)
+            if let level = printPreset.writesPDFX { command.pdfx.level = level }
             try preset(&command)
         }
         command.inputs = try scanner.scan(arguments, into: &command)

@@ -81,6 +81,7 @@ struct CoverCommand: RunFields, TitleFields {
             PrintGroup.pdfx(\.pdfx.level),
             PrintGroup.outputProfile(\.pdfx.profilePath),
             PrintGroup.outputCondition(\.pdfx.condition),
+            PrintGroup.intent(\.pdfx.intent),
         ] + TextGroup.titleLines() + [
             TextGroup.font(\.fontPath),
         ] + RunGroup.all()

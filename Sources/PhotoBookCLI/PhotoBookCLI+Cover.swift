@@ -25,6 +25,7 @@ extension PhotoBookCLI {
         options.quality = command.quality
         options.crop = command.crop
         options.pdfx = command.pdfxRequest
+        if let pdfx = options.pdfx { say.note(pdfx.verboseNote) }
         options.temporaryDirectory = run.environment.temporaryDirectory
         // The same reproducible dates as a book's (issue 12): the cover is printed beside it.
         let render: RenderRun

@@ -160,6 +160,7 @@ public enum PhotoBookCLI {
         }
         var options = command.options
         options.given = description?.given
+        if let pdfx = options.pdfx { say.note(pdfx.verboseNote) }
         let render: RenderRun
         do {
             render = try RenderRun.prepare("book", run, fontPath: command.fontPath,

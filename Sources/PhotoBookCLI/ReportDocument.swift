@@ -237,6 +237,8 @@ struct ReportOptions: Codable, Equatable {
     var pdfx: String?
     var outputProfile: String?
     var outputCondition: String?
+    /// `--intent`: how a PDF/X-1a book's photos were converted to CMYK (`relative`, `perceptual`).
+    var intent: String?
     /// `--min-dpi`, when given.
     var minDPI: Int?
     /// `SOURCE_DATE_EPOCH`, when it was set: the PDF's dates are this moment.
@@ -280,7 +282,8 @@ struct ReportOptions: Codable, Equatable {
         preset = command.preset?.name
         cropMarks = layout.cropMarks
         spreads = layout.spreads
-        pdfx = options.pdfx.map { _ in PDFXLevel.x4.rawValue }
+        pdfx = options.pdfx.map { $0.standard == .x4 ? PDFXLevel.x4.rawValue : PDFXLevel.x1a.rawValue }
+        intent = options.pdfx?.intent?.rawValue
         outputProfile = options.pdfx?.profile.path
         outputCondition = options.pdfx?.identifier
         minDPI = options.minimumDPIWhole

@@ -100,7 +100,7 @@ import Testing
             "author": ["An author"], "cover-photo": [photos + "/a.jpg"], "captions": ["name"],
             "sections": ["folder"], "page-numbers": [], "font": [font],
             "jobs": [BuildCommand.defaultJobs == 1 ? "2" : "1"], "strict": [], "keep-duplicates": [],
-            "pdfx": ["4"], "output-profile": ["/usr/share/color/icc/ghostscript/default_cmyk.icc"],
+            "pdfx": ["1a"], "intent": ["perceptual"], "output-profile": ["/usr/share/color/icc/ghostscript/default_cmyk.icc"],
             "output-condition": ["FOGRA51"], "min-dpi": ["1"],
         ]
     }

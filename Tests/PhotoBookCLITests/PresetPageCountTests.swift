@@ -122,8 +122,11 @@ import Testing
             #expect(lines.contains { $0.hasPrefix("PDF/X ") } && lines.contains { $0.hasPrefix("colour ") })
             #expect(docs.contains("`\(rule.name)`"), "docs/presets.md does not list \(rule.name)")
         }
-        // The PDF/X level and colour a service asks for: listed, and said not to be applied.
+        // The PDF/X level and colour a service asks for: listed, and said to be applied where photobook writes it.
         let ingram = try Run.photobook(["presets", "ingramspark"]).stdout
-        #expect(ingram.contains("CMYK (not applied)") && ingram.contains("photobook writes no PDF/X yet"), "\(ingram)")
+        #expect(ingram.contains("(--pdfx 1a: PDF/X-1a:2003)") && ingram.contains("CMYK (the photos converted by --pdfx 1a)"),
+                "\(ingram)")
+        let lulu = try Run.photobook(["presets", "lulu-a4"]).stdout
+        #expect(lulu.contains("sRGB (not applied)"), "\(lulu)")
     }
 }

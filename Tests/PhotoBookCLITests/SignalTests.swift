@@ -33,14 +33,14 @@ import Testing
 
     /// Runs a build over an existing book, pauses at `point`, sends `signals` and checks what is left.
     func interrupt(at point: String, with signals: [Int32], expectBookKept: Bool = true,
-                   holdAfterFirstSignal: Bool = false) throws -> Outcome {
+                   holdAfterFirstSignal: Bool = false, extra: [String] = []) throws -> Outcome {
         let scratch = try Scratch()
         let tmp = try scratch.sub("tmp")
         let out = scratch.file("book.pdf")
         let oldBook = Array("%PDF-1.4 the previous book".utf8)
         _ = try scratch.write("book.pdf", oldBook)
 
-        let live = try LiveRun(Run.harness, ["build", Self.largePhotos, "-o", out, "--jobs", "2"],
+        let live = try LiveRun(Run.harness, ["build", Self.largePhotos, "-o", out, "--jobs", "2"] + extra,
                                environment: ["TMPDIR": tmp, "PHOTOBOOK_TEST_PAUSE": point,
                                              "PHOTOBOOK_TEST_PAUSE_HOLD": holdAfterFirstSignal ? "1" : "0"])
         #expect(live.waitForStderr(containing: "test: paused at \(point)", timeout: 120), "\(live.stderr)")

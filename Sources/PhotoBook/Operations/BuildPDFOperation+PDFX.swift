@@ -3,15 +3,16 @@ import Foundation
 import PDF
 
 extension BuildPDFOperation {
-    /// Makes `document` a PDF/X-4 book for `request`'s printing condition (`PDFDocument.conformToPDFX4`), its /ID
-    /// a digest of what the book is made of, so that the same book made again has the same bytes.
-    func conformToPDFX4(_ document: PDFDocument, request: PDFXRequest) throws {
+    /// Makes `document` a PDF/X book of `request`'s standard for its printing condition (`PDFDocument.conformToPDFX`),
+    /// its /ID a digest of what the book is made of, so that the same book made again has the same bytes.
+    func conformToPDFX(_ document: PDFDocument, request: PDFXRequest) throws {
         let intent = PDFXOutputIntent(profile: request.profile.bytes, identifier: request.identifier,
                                       condition: request.conditionText, registryName: request.registryName)
         // PDF/X wants a title; a book without one is called by its file's name.
         let title = words?.title ?? URL(fileURLWithPath: commit.outputPath).deletingPathExtension().lastPathComponent
-        try document.conformToPDFX4(intent: intent, title: title, documentID: documentID(request: request, title: title),
-                                    rgbProfile: Self.sRGBProfile)
+        try document.conformToPDFX(request.standard, intent: intent, title: title,
+                                   documentID: documentID(request: request, title: title),
+                                   rgbProfile: request.standard == .x4 ? Self.sRGBProfile : nil)
     }
 
     /// The digest of the book's words, dates, printing condition and pages: each page's size and boxes, its
@@ -20,7 +21,9 @@ extension BuildPDFOperation {
     private func documentID(request: PDFXRequest, title: String) -> [UInt8] {
         var digest = PDFDigest()
         digest.add(PhotoBookVersion.string)
-        for text in [title, words?.subtitle ?? "", words?.author ?? "", request.identifier, request.conditionText] {
+        // An X-1a book's standard and intent are in it too (an X-4 book's ID stays what it was before X-1a came).
+        let converted = request.intent.map { [request.standard.rawValue, $0.rawValue] } ?? []
+        for text in [title, words?.subtitle ?? "", words?.author ?? "", request.identifier, request.conditionText] + converted {
             digest.add(text)
         }
         digest.add(contents.creationDate?.timeIntervalSince1970 ?? Date().timeIntervalSince1970)

@@ -37,7 +37,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         var creationDate: Date?
         /// Embed each page's JPEG from memory, not from its file at the save (`BuildOptions.imagesInMemory`).
         var imagesInMemory = false
-        /// A PDF/X-4 book for this printing condition (`BuildOptions.pdfx`); nil for a plain PDF.
+        /// A PDF/X book for this printing condition (`BuildOptions.pdfx`); nil for a plain PDF.
         var pdfx: PDFXRequest?
     }
 
@@ -66,7 +66,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                                  title: words?.title, author: words?.author, subject: words?.subtitle,
                                  creationDate: contents.creationDate ?? Date(),
                                  timeZone: contents.creationDate == nil ? .current : .gmt)
-            if let request = contents.pdfx { try conformToPDFX4(document, request: request) }
+            if let request = contents.pdfx { try conformToPDFX(document, request: request) }
             let font = try words.map { words throws(PDFError) in try document.loadFont(path: words.fontPath) }
             var titleOutline: PDFOutline?
             for (index, page) in pages.enumerated() {
@@ -88,7 +88,11 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                     if shouldStop { return .cancelled }
                     let shaded = number == 0 && planned.wordsTakeShadeFromPhoto && !planned.words.isEmpty
                     // A lossless crop keeps the photo's own components (grey stays grey): its profile fits as is.
-                    let profile = photo.info.colorProfile?.bytes(forPassThrough: photo.passThrough || photo.blocksShown != nil)
+                    // A PDF/X-1a book's photos were converted to CMYK from their profile: it describes them no longer.
+                    // Trap: `attach` would still make it `[/ICCBased]` with /N 4, an RGB profile on CMYK samples,
+                    // which pdfimages lists as "icc" and Ghostscript draws as stripes.
+                    let profile = contents.pdfx?.intent != nil ? nil
+                        : photo.info.colorProfile?.bytes(forPassThrough: photo.passThrough || photo.blocksShown != nil)
                     var bytes: [UInt8]?
                     if contents.imagesInMemory || shaded {
                         switch FileSystem.readFile(photo.path) {

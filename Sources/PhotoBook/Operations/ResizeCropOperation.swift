@@ -1,3 +1,4 @@
+import Colour
 import Geometry
 import ImageCodec
 import Imaging
@@ -12,9 +13,13 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
     let quality: Int
     let directory: String
     let sequence: Int
+    /// The press's CMYK the page's pixels are converted to as they are encoded (a PDF/X-1a book); nil for RGB.
+    let cmyk: CMYKTarget?
 
-    init(job: PhotoJob, decode: DecodeOperation, quality: Int, directory: String, sequence: Int, context: Context) {
+    init(job: PhotoJob, decode: DecodeOperation, quality: Int, directory: String, sequence: Int, cmyk: CMYKTarget?,
+         context: Context) {
         self.job = job
+        self.cmyk = cmyk
         self.decode = decode
         self.quality = quality
         self.directory = directory
@@ -43,8 +48,23 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
             let stop = { [unowned self] in self.shouldStop }
             do {
                 // Standard Huffman tables: a third of the encoding time for files about 4% larger, same pixels.
-                bytes = try JPEGEncoder.encode(page, options: JPEGEncoder.Options(quality: quality, optimizeCoding: false),
-                                               pool: pool, shouldCancel: stop)
+                var options = JPEGEncoder.Options(quality: quality, optimizeCoding: false)
+                if let cmyk {
+                    // YCCK (Adobe transform 2), as Photoshop writes CMYK JPEGs: the same CMYK once decoded, a third
+                    // smaller than plain CMYK at the same quality (54 against 81 MB for the bench's 24 photos).
+                    options.colorModel = .ycck
+                    let conversion: ConversionToCMYK
+                    switch cmykConversion(to: cmyk) {
+                    case .failure(let reason): return .failed(reason.description)
+                    case .success(let made): conversion = made
+                    }
+                    // Band by band as the encoder takes them: the page's RGB and one band of CMYK, never a CMYK page.
+                    bytes = try JPEGEncoder.encode(page, options: options, pool: pool, toCMYK: { rgb, out, count in
+                        conversion.convert(rgb, into: out, pixels: count)
+                    }, shouldCancel: stop)
+                } else {
+                    bytes = try JPEGEncoder.encode(page, options: options, pool: pool, shouldCancel: stop)
+                }
             } catch .cancelled {
                 return .cancelled
             } catch {

@@ -25,12 +25,14 @@ final class PhotoJob: Sendable {
     /// a little more than the plan's crop, which the page clips to.
     let blocksShown = Mutex<Rect?>(nil)
 
-    init(info: PhotoInfo, placement: PlacedPhoto, keepOriginals: Bool, losslessCrops: Bool) {
+    /// - Parameter reencodes: every photo is decoded and encoded again (a PDF/X-1a book's CMYK): no pass-through,
+    ///   no lossless crop.
+    init(info: PhotoInfo, placement: PlacedPhoto, keepOriginals: Bool, losslessCrops: Bool, reencodes: Bool = false) {
         self.info = info
         self.placement = placement
-        passThrough = info.isEmbeddableAsIs
+        passThrough = !reencodes && info.isEmbeddableAsIs
             && (keepOriginals || placement.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight))
-        lossless = losslessCrops && info.format.codec.makesLosslessCrops && !passThrough && placement.copiesPixels
+        lossless = !reencodes && losslessCrops && info.format.codec.makesLosslessCrops && !passThrough && placement.copiesPixels
         storedCrop = info.orientation.storedRect(ofUpright: placement.crop, storedWidth: Double(info.storedWidth),
                                                  storedHeight: Double(info.storedHeight))
     }

@@ -50,14 +50,18 @@ extension RenderPipeline {
             reports[index].pixelWidth = placed.pixelWidth
             reports[index].pixelHeight = placed.pixelHeight
             reports[index].effectiveDPI = placed.effectiveDPI
+            // A PDF/X-1a book's photos change colour: neither a photo's own bytes nor its blocks can go in.
+            let cmyk = settings.pdfx.flatMap { request in
+                request.intent.map { CMYKTarget(profile: request.profile.bytes, intent: $0) }
+            }
             let job = PhotoJob(info: info, placement: placed, keepOriginals: settings.keepOriginals,
-                               losslessCrops: settings.losslessCrops)
+                               losslessCrops: settings.losslessCrops, reencodes: cmyk != nil)
             // A photo is announced finished once, by its first render; renders of later rounds redo finished photos.
             var renders = operations
             if round > 0 || !announces { renders.hooks.photoFinished = nil }
             let decode = DecodeOperation(job: job, maxPixels: settings.maxPixels, context: operations)
             let render = ResizeCropOperation(job: job, decode: decode, quality: settings.quality, directory: directory,
-                                             sequence: sequence.next(), context: renders)
+                                             sequence: sequence.next(), cmyk: cmyk, context: renders)
             render.queuePriority = .high
             chains.append(Chain(job: job, decode: decode, render: render, photo: photo, key: key))
         }

@@ -74,10 +74,14 @@ struct PresetsCommand {
             row("fewest pages", preset.minimumPages, { "\($0), the book's pages as built (a warning below it)" },
                 none: "not found published"),
             row("most pages", preset.maximumPages, { "\($0) (a warning above it)" }, none: "not found published"),
-            // Data only until --pdfx exists: listed, applied by nothing.
-            row("PDF/X", preset.pdfx, { "\($0) (not applied: photobook writes no PDF/X yet)" },
-                none: "not found published"),
-            row("colour", preset.colour, { "\($0) (not applied)" }, none: "not found published"),
+            // A preset sets --pdfx only where its figure names a level photobook writes (docs/presets.md).
+            row("PDF/X", preset.pdfx, { figure in
+                preset.writesPDFX.map { "\(figure) (--pdfx \($0.rawValue): \($0.standard.rawValue))" }
+                    ?? "\(figure) (not applied: no level photobook writes)"
+            }, none: "not found published"),
+            row("colour", preset.colour, { colour in
+                preset.writesPDFX == .x1a ? "\(colour) (the photos converted by --pdfx 1a)" : "\(colour) (not applied)"
+            }, none: "not found published"),
             row("case wrap", preset.caseWrap, both, none: "no case: --wrap is left as it is"),
             row("case hinge", preset.caseHinge, both, none: "no case: --hinge is left as it is"),
             row("file size", preset.fileSize, { "at most \(Preflight.megabytes($0)) (a warning above it)" },

@@ -131,6 +131,8 @@ extension PrintPreset {
                                  + "account of the File Creation Guide)", source: ingramPDFXPage),
                     colour: Figure(value: "CMYK", published: "IngramSpark requires that files be submitted in CMYK",
                                    source: ingramColourPage),
+                    // "PDF/X 2001 or 2003" in CMYK: PDF/X-1a:2003 is the 2003 CMYK level (docs/presets.md).
+                    writesPDFX: .x1a,
                     notes: ["IngramSpark's trim sizes were not found published outside its File Creation Guide: give "
                             + "--page-size", "the final page should be blank (IngramSpark adds one if it is not)",
                             "no crop, registration or printer marks: leave --crop-marks off"],

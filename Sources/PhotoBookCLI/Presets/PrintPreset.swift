@@ -28,9 +28,8 @@ struct PrintPreset: Equatable, Sendable {
     /// The fewest and the most pages the service binds for the product, the book's pages as built.
     var minimumPages: Figure<Int>? = nil
     var maximumPages: Figure<Int>? = nil
-    /// The PDF/X level the service asks for (`PDF/X-1a:2001 or PDF/X-3:2002`), and the colour (`CMYK`, `sRGB`).
-    /// Data only: listed by `photobook presets`, applied by nothing yet. Trap: when `--pdfx` exists, a preset
-    /// may set it here, in `apply(to:)`, only from a figure that names one level photobook writes.
+    /// The PDF/X level the service asks for (`PDF/X-1a:2001 or PDF/X-3:2002`), and the colour (`CMYK`, `sRGB`),
+    /// as published: listed by `photobook presets`.
     var pdfx: Figure<String>? = nil
     var colour: Figure<String>? = nil
     /// A hardcover's case wrap: the turn-in round the boards and the hinge each side of the spine (`cover
@@ -39,6 +38,9 @@ struct PrintPreset: Equatable, Sendable {
     var caseHinge: Figure<Double>? = nil
     /// The largest PDF the service takes, in bytes (10^6 to the MB, as the services quote them).
     var fileSize: Figure<Int>? = nil
+    /// The `--pdfx` level the preset sets: only where its `pdfx` figure names a level photobook writes
+    /// (docs/presets.md says which and why); nil leaves `--pdfx` as it is.
+    var writesPDFX: PDFXLevel? = nil
     /// What else the service asks that photobook does not set, for the listing (no crop marks, a gutter...).
     var notes: [String] = []
     /// Where the service says that files must have no crop marks; nil when it does not say so.

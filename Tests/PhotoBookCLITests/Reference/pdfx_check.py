@@ -1,8 +1,9 @@
 """Reads a PDF with pikepdf (qpdf's Python binding, Debian's python3-pikepdf), a reader that is not photobook's,
-and checks it against the PDF/X-4 rules docs/research/pdfx.md lists. Prints one JSON object: "problems", each a
-rule broken, and "facts", what was found, for the test to compare with what it asked for.
+and checks it against the PDF/X-4 rules docs/research/pdfx.md lists, or with --x1a the PDF/X-1a:2003 ones.
+Prints one JSON object: "problems", each a rule broken, and "facts", what was found, for the test to compare with
+what it asked for.
 
-usage: python3 pdfx_check.py BOOK.pdf
+usage: python3 pdfx_check.py [--x1a] BOOK.pdf
 """
 import json
 import re
@@ -57,13 +58,59 @@ def colour_space_names(space):
     return []
 
 
-def check(path):
+def check_x1a(pdf, problems, facts):
+    """PDF/X-1a:2003 (ISO 15930-4): the Info keys, and in every object of the file only device CMYK and grey,
+    images as 8-bit 4-component DCT JPEGs, nothing transparent."""
+    info = pdf.trailer.get("/Info", {})
+    for key in ("/GTS_PDFXVersion", "/GTS_PDFXConformance"):
+        if str(info.get(key, "")) != "PDF/X-1a:2003":
+            problems.append(f"Info {key} is {info.get(key)!r}, not PDF/X-1a:2003")
+    images, found = [], set()
+    intents = [oi.get("/DestOutputProfile") for oi in pdf.Root.get("/OutputIntents", [])]
+    for obj in pdf.objects:
+        if not isinstance(obj, (pikepdf.Dictionary, pikepdf.Stream)):
+            continue
+        if any(obj.is_owned_by(pdf) and p is not None and obj.objgen == p.objgen for p in intents):
+            continue
+        for key in obj.keys():
+            value = obj[key]
+            if key in ("/ColorSpace", "/CS"):
+                for name in (colour_space_names(value) if not isinstance(value, pikepdf.Dictionary)
+                             else [n for v in value.values() for n in colour_space_names(v)]):
+                    found.add(name)
+            if key == "/SMask" and value != pikepdf.Name("/None"):
+                problems.append(f"object {obj.objgen}: an /SMask")
+            if key in ("/CA", "/ca") and float(value) != 1:
+                problems.append(f"object {obj.objgen}: /{key[1:]} {float(value)} (transparency)")
+            if key == "/BM" and value not in (pikepdf.Name("/Normal"), pikepdf.Name("/Compatible")):
+                problems.append(f"object {obj.objgen}: blend mode {value}")
+            if key == "/Group" and isinstance(value, pikepdf.Dictionary) and value.get("/S") == pikepdf.Name("/Transparency"):
+                problems.append(f"object {obj.objgen}: a transparency group")
+        if obj.get("/Subtype") == pikepdf.Name("/Image"):
+            filters = obj.get("/Filter")
+            filters = [str(f) for f in filters] if isinstance(filters, pikepdf.Array) else [str(filters)]
+            space = obj.get("/ColorSpace")
+            images.append(f"{space} {int(obj.get('/BitsPerComponent', 0))} {'+'.join(filters)}")
+            if space != pikepdf.Name("/DeviceCMYK") or int(obj.get("/BitsPerComponent", 0)) != 8 or filters != ["/DCTDecode"]:
+                problems.append(f"image {obj.objgen} is {images[-1]}, not an 8-bit /DeviceCMYK DCT JPEG")
+            elif [float(v) for v in obj.get("/Decode", [])] != [1, 0] * 4:
+                problems.append(f"image {obj.objgen}: /Decode {obj.get('/Decode')} is not Adobe's inversion")
+            elif pikepdf.PdfImage(obj).mode != "CMYK":
+                problems.append(f"image {obj.objgen}: its JPEG is not CMYK")
+    facts["images"] = images
+    facts["allColourSpaces"] = sorted(found)
+    for name in found - {"/DeviceCMYK", "/DeviceGray", "/Separation", "/DeviceN", "/Indexed", "/Pattern"}:
+        problems.append(f"colour space {name} in the file: PDF/X-1a allows only device CMYK, grey and spot colour")
+
+
+def check(path, x1a=False):
     problems, facts = [], {}
     with open(path, "rb") as f:
         header = f.read(8)
     facts["header"] = header.decode("latin-1")
-    if header != b"%PDF-1.6":
-        problems.append(f"header is {header!r}, not %PDF-1.6")
+    wanted = b"%PDF-1.4" if x1a else b"%PDF-1.6"
+    if header != wanted:
+        problems.append(f"header is {header!r}, not {wanted.decode()}")
     pdf = pikepdf.open(path)
     facts["version"] = pdf.pdf_version
     if pdf.is_encrypted:
@@ -157,7 +204,7 @@ def check(path):
         for key, value in xmp.items():
             if not value:
                 problems.append(f"XMP has no {key}")
-        if xmp["GTS_PDFXVersion"] != "PDF/X-4":
+        if xmp["GTS_PDFXVersion"] != ("PDF/X-1a:2003" if x1a else "PDF/X-4"):
             problems.append(f"XMP GTS_PDFXVersion is {xmp['GTS_PDFXVersion']!r}")
         if xmp["Trapped"] != "False":
             problems.append("XMP pdf:Trapped is not False")
@@ -213,8 +260,11 @@ def check(path):
     if "/DeviceRGB" in spaces:
         rgb.append("an image or colour space in DeviceRGB")
     problems.extend(f"DeviceRGB: {r}" for r in rgb)
+    if x1a:
+        check_x1a(pdf, problems, facts)
     return {"problems": problems, "facts": facts}
 
 
 if __name__ == "__main__":
-    print(json.dumps(check(sys.argv[1]), indent=1, sort_keys=True))
+    arguments = sys.argv[1:]
+    print(json.dumps(check(arguments[-1], x1a="--x1a" in arguments), indent=1, sort_keys=True))
