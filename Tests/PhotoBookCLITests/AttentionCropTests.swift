@@ -110,4 +110,30 @@ struct AttentionCropTests {
         #expect(try #require(try ReadReport(path: report).photo(named: "left.jpg")).cropFrom == "attention")
         #expect(run.stderr.contains("cropped around what draws the eye"), "\(run.stderr)")
     }
+
+    @Test("--crop center is --crop centre, on the command line, in a book description and in --help")
+    func americanSpelling() throws {
+        let scratch = try Scratch()
+        let photo = try scratch.write("left.jpg", try Self.jpeg(Self.upright(left: true), orientation: nil))
+        let page = ["--page-size", "a4", "--margin", "0", "-q"]
+        var pages: [String: [UInt8]] = [:]
+        for crop in ["auto", "centre", "center", "Center"] {
+            let pdf = scratch.file("\(crop).pdf")
+            let run = try Run.photobook(["build", photo, "-o", pdf, "--crop", crop] + page)
+            #expect(run.status == 0, "\(crop): \(run.stderr)")
+            pages[crop] = try renderPage(pdf, page: 1, dpi: 40, scratch: scratch).rgb
+        }
+        #expect(pages["center"] == pages["centre"] && pages["Center"] == pages["centre"])
+        // The subject is off the centre: auto moves the crop, so the comparison above can tell the modes apart.
+        #expect(pages["auto"] != pages["centre"])
+        let description = try scratch.write("book.json", Array(#"{"schema": 1, "options": {"crop": "center", "page-size": "a4", "margin": "0"}, "pages": [{"photos": [{"path": "left.jpg"}]}]}"#.utf8))
+        let described = scratch.file("described.pdf")
+        let fromFile = try Run.photobook(["build", description, "-o", described, "-q"])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        if fromFile.status == 0 { #expect(try renderPage(described, page: 1, dpi: 40, scratch: scratch).rgb == pages["centre"]) }
+        let help = try Run.photobook(["build", "--help"])
+        #expect(help.stdout.contains("centre (or center)"), "\(help.stdout)")
+        let wrong = try Run.photobook(["build", photo, "-o", scratch.file("x.pdf"), "--crop", "middle"])
+        #expect(wrong.status == 2 && wrong.stderr.contains("'middle'"), "\(wrong.stderr)")
+    }
 }
