@@ -136,4 +136,34 @@ struct AttentionCropTests {
         let wrong = try Run.photobook(["build", photo, "-o", scratch.file("x.pdf"), "--crop", "middle"])
         #expect(wrong.status == 2 && wrong.stderr.contains("'middle'"), "\(wrong.stderr)")
     }
+
+    @Test("a 6-megapixel HEIC is measured on its thmb item (heif-enc -t): the subject is whole; without one, centred")
+    func heifThumbnailDrivesTheCrop() throws {
+        let scratch = try Scratch()
+        // The picture at twice its size: 3200x2000, more than a HEIF decoded whole for its map (4 megapixels).
+        let small = Self.upright(left: true), width = 2 * Self.width, height = 2 * Self.height
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let from = ((y / 2) * Self.width + x / 2) * 3, to = (y * width + x) * 3
+                pixels[to] = small.pixels[from]; pixels[to + 1] = small.pixels[from + 1]; pixels[to + 2] = small.pixels[from + 2]
+            }
+        }
+        let png = try scratch.write("big.png", TestPNGEncoder.encode(width: width, height: height, colorType: 2, pixels: pixels))
+        let expected = Double(320 * 440) * pow(468.0 / 1000, 2)
+        for thumbnail in [true, false] {
+            let heic = scratch.file(thumbnail ? "with.heic" : "without.heic")
+            let encode = try Run.command("/usr/bin/heif-enc", ["-q", "50"] + (thumbnail ? ["-t", "320"] : []) + [png, "-o", heic])
+            #expect(encode.status == 0, "heif-enc: \(encode.stderr)")
+            let pdf = scratch.file(thumbnail ? "with.pdf" : "without.pdf")
+            let run = try Run.photobook(["build", heic, "-o", pdf, "--page-size", "a4", "--margin", "0", "-q"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let seen = Self.found(on: try renderPage(pdf, page: 1, dpi: 40, scratch: scratch))
+            if thumbnail {
+                #expect(Double(seen.count) > 0.9 * expected, "\(seen.count) subject pixels of \(Int(expected))")
+            } else {
+                #expect(Double(seen.count) < 0.05 * expected, "without a thumbnail: \(seen.count) subject pixels")
+            }
+        }
+    }
 }

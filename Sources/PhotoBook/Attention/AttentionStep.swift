@@ -7,7 +7,7 @@ extension RenderPipeline {
         let pool = self.pool, session = self.session, maxPixels = plan.settings.maxPixels
         return { info in
             // Regions come first in the crop rule: a photo that marks some never asks for attention.
-            guard info.regions.isEmpty, AttentionProbe.isCheap(info) else { return }
+            guard info.regions.isEmpty else { return }
             guard let measured = AttentionProbe.map(of: info, maxPixels: maxPixels, pool: pool,
                                                     isCancelled: { session.isCancelled }) else { return }
             // A file its map cannot be made from is a damaged one, which its render refuses by name: one warning
