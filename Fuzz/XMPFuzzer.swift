@@ -20,9 +20,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for dimension in [found.appliedWidth, found.appliedHeight].compactMap({ $0 }) {
             precondition(!dimension.isNaN, "AppliedToDimensions \(dimension)")
         }
-        // Each problem is a reason for a warning: a short line, never empty.
-        for problem in found.problems {
-            precondition(!problem.isEmpty && !problem.contains("\n"), "problem '\(problem)'")
+        // Each problem is a reason for a warning printed on a terminal, and a name is shown in it and in the
+        // report: one short line without control characters, never empty.
+        let shown = found.problems + found.regions.compactMap(\.name)
+        for text in shown {
+            precondition(!text.isEmpty && text.count <= 300, "problem or name of \(text.count) characters")
+            precondition(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) },
+                         "a control character in '\(text)'")
         }
     }
     if let date = XMP.captureDate(inPacket: packet) {
