@@ -46,6 +46,10 @@ enum AttentionProbe {
                 return AttentionMap.measure(thumbnail, orientation: info.orientation)
             }
             guard isCheap(info) else { throw CodecError.failed("too large to measure without a thumbnail") }
+            if let means = blockMeans(of: info, source: source, maxPixels: maxPixels, pool: pool,
+                                      isCancelled: isCancelled) {
+                return means
+            }
             let request = DecodeRequest(picture: info.file.picture,
                                         region: PixelRegion(x: 0, y: 0, width: width, height: height),
                                         minimumWidth: max(1, width / 8), minimumHeight: max(1, height / 8),
@@ -80,6 +84,23 @@ enum AttentionProbe {
                                               pool: pool, shouldCancel: { false })
         else { return nil }
         return shrunk(decoded.image, pool: pool)
+    }
+
+    /// A JPEG's map from the means of its blocks, the picture a lossless crop's render measures (and a 1/8
+    /// decode nearly is); nil for other formats and for JPEGs whose blocks a lossless crop does not copy.
+    static func blockMeans(of info: PhotoInfo, source: FileSource, maxPixels: Int, pool: BufferPool,
+                           isCancelled: () -> Bool) -> AttentionMap? {
+        guard let jpeg = info.format.codec as? JPEGCodec, info.file.picture == 0,
+              let means = try? jpeg.blockMeans(source, maxPixels: maxPixels, pool: pool, shouldCancel: isCancelled),
+              means.width * 8 >= info.storedWidth, means.height * 8 >= info.storedHeight else { return nil }
+        return measure(means, info: info, pool: pool)
+    }
+
+    /// The map of a picture of the whole stored photo (block means, a thumbnail), shrunk to `measuredSide` first.
+    static func measure(_ picture: RGBImage, info: PhotoInfo, pool: BufferPool) -> AttentionMap {
+        let small = shrunk(picture, pool: pool)
+        defer { pool.giveBack(small.pixels) }
+        return AttentionMap.measure(small, orientation: info.orientation)
     }
 
     /// The thumbnail the codec finds in the file (a HEIF's `thmb` item), shrunk, when it has the picture's shape
