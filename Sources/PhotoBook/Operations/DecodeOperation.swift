@@ -47,6 +47,8 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
             let decoded: DecodedPhoto
             // A crop aimed here from the blocks a lossless crop reads (the crop is placed before they are copied);
             // any other is aimed first, from the map the probe would have made.
+            // Trap: `try a ?? b()` loses typed throws (`??` takes a rethrowing autoclosure): the do block would then
+            // catch `any Error`. Hence the variable.
             var lossless: LosslessCrop?
             if job.aimsAtRender, job.lossless, !hasEXIFThumbnail(source) {
                 lossless = try aimedLosslessCrop(source, codec: codec, stop: stop)
