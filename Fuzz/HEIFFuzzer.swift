@@ -23,6 +23,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let header = headers[0]
     precondition(header.width > 0 && header.height > 0, "header \(header.width)x\(header.height) accepted")
     precondition(header.orientation == .fixed(.topLeft), "orientation \(header.orientation)")
+    // The thumbnail item the attention map is measured on (seed: thumbnail.heic, made by heif-enc -t).
+    if let thumbnail = codec.thumbnail(source, maxPixels: 1 << 20) {
+        precondition(thumbnail.width * thumbnail.height <= 1 << 20
+                     && thumbnail.pixels.count == thumbnail.width * thumbnail.height * 3, "thumbnail of the wrong size")
+    }
 
     // The wanted size is 1/8 ... 8/8 of a centre region (bytes of the input pick which), so every shrink
     // factor BoxShrink has, and its partial last boxes, are reached from any seed.

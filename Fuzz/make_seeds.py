@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes a seed corpus for one fuzzer: make_seeds.py exif|jpeg|png OUTDIR (run from the package root).
+"""Writes a seed corpus for one fuzzer: make_seeds.py exif|jpeg|png|heif|webp|tiff|xmp OUTDIR (run from the package root).
 
 Seeds are made from Fixtures/ each time (nothing but this script is committed): small JPEGs in every coding
 mode libjpeg-turbo reads, PngSuite as it is, and EXIF blocks both cut from the fixture photos and built by hand.
@@ -215,9 +215,40 @@ def heif_seeds(out):
             f.write(data[: len(data) * 2 // 3])
 
 
+def xmp_seeds(out):
+    """Every XMP packet in Fixtures/: the sidecars as they are, and the packets embedded in the photos (MWG, Microsoft
+    People and IPTC regions, turned and not, captions, dates), cut out of whatever file holds them."""
+    found = {}
+    for folder, _, names in sorted(os.walk(FIXTURES)):
+        for name in sorted(names):
+            path = os.path.join(folder, name)
+            if os.path.getsize(path) > 4 << 20:
+                continue
+            with open(path, "rb") as f:
+                data = f.read()
+            if name.endswith(".xmp"):
+                found[data] = name
+                continue
+            start = 0
+            while True:
+                begin = data.find(b"<x:xmpmeta", start)
+                if begin < 0:
+                    break
+                end = data.find(b"</x:xmpmeta>", begin)
+                if end < 0:
+                    break
+                packet = data[begin:end + len(b"</x:xmpmeta>")]
+                found.setdefault(packet, f"{name}-{begin}")
+                start = end
+    for index, (packet, name) in enumerate(found.items()):
+        if len(packet) <= 65536:
+            with open(os.path.join(out, f"{index:03d}-{name}.xmp"), "wb") as f:
+                f.write(packet)
+
+
 if __name__ == "__main__":
     kind, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     seeds = {"exif": exif_seeds, "jpeg": jpeg_seeds, "png": png_seeds, "heif": heif_seeds, "webp": webp_seeds,
-             "tiff": tiff_seeds}
+             "tiff": tiff_seeds, "xmp": xmp_seeds}
     seeds[kind](out)

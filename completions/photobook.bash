@@ -51,7 +51,7 @@ _photobook() {
                 --gap) COMPREPLY=(); return ;;
                 --max-per-page) COMPREPLY=(); return ;;
                 --fit) COMPREPLY=($(compgen -W "fill fit" -- "$cur")); return ;;
-                --crop) COMPREPLY=($(compgen -W "auto centre" -- "$cur")); return ;;
+                --crop) COMPREPLY=($(compgen -W "auto centre center" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
                 --min-dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
@@ -90,7 +90,7 @@ _photobook() {
                 --gap) COMPREPLY=(); return ;;
                 --max-per-page) COMPREPLY=(); return ;;
                 --fit) COMPREPLY=($(compgen -W "fill fit" -- "$cur")); return ;;
-                --crop) COMPREPLY=($(compgen -W "auto centre" -- "$cur")); return ;;
+                --crop) COMPREPLY=($(compgen -W "auto centre center" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
                 --min-dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
@@ -122,7 +122,7 @@ _photobook() {
                 --paper-ppi) COMPREPLY=(); return ;;
                 --bleed) COMPREPLY=(); return ;;
                 --safety) COMPREPLY=(); return ;;
-                --crop) COMPREPLY=($(compgen -W "auto centre" -- "$cur")); return ;;
+                --crop) COMPREPLY=($(compgen -W "auto centre center" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
                 --quality) COMPREPLY=(); return ;;
                 --pdfx) COMPREPLY=($(compgen -W "4 1a" -- "$cur")); return ;;

@@ -10,7 +10,7 @@ FUZZ_SECONDS       ?= 60
 FUZZ_SMOKE_SECONDS ?= 15
 # More libFuzzer options, e.g. FUZZ_FLAGS=-jobs=2 or FUZZ_FLAGS=-only_ascii=1.
 FUZZ_FLAGS         ?=
-FUZZERS            := exif jpeg png heif webp tiff
+FUZZERS            := exif xmp jpeg png heif webp tiff
 
 FUZZ_DIR     := .build/fuzz
 FUZZ_SWIFTC  ?= $(shell command -v swiftc)
@@ -120,6 +120,8 @@ $(eval $(call fuzz_swift_module,TIFF,Imaging EXIF ImageCodec Colour,$(FUZZ_DIR)/
 # Each entry point is compiled with the flags of the module it fuzzes.
 $(FUZZ_DIR)/exif: Fuzz/EXIFFuzzer.swift $(FUZZ_DIR)/EXIF.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/EXIF.swift) $(FUZZ_LDFLAGS) -module-name EXIFFuzzer $^ -o $@
+$(FUZZ_DIR)/xmp: Fuzz/XMPFuzzer.swift $(FUZZ_DIR)/EXIF.o
+	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/EXIF.swift) $(FUZZ_LDFLAGS) -module-name XMPFuzzer $^ -o $@
 $(FUZZ_DIR)/jpeg: Fuzz/JPEGFuzzer.swift $(FUZZ_DIR)/JPEG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(JPEG_SHIM_OBJECTS) \
                   $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/JPEG.swift) $(FUZZ_LDFLAGS) -module-name JPEGFuzzer $^ -ljpeg -o $@

@@ -94,6 +94,25 @@ int pb_jpeg_transcoder_component(pb_jpeg_transcoder *transcoder, int index, pb_j
     return pb_frame_leave(frame);
 }
 
+int pb_jpeg_transcoder_dc_terms(pb_jpeg_transcoder *transcoder, int index, int16_t *terms, size_t count) {
+    pb_frame *frame = &transcoder->frame;
+    struct jpeg_decompress_struct *source = &frame->source;
+    PB_ADMIT(frame, !transcoder->coefficients_read || terms == NULL || index < 0 || index >= source->num_components,
+             "dc_terms called before read_coefficients or for no component");
+    PB_GUARD(frame);
+    jpeg_component_info *component = &source->comp_info[index];
+    JDIMENSION width = component->width_in_blocks, height = component->height_in_blocks;
+    if ((size_t)width * height > count)
+        pb_frame_fail_now(frame, PB_JPEG_ERROR, "too small a buffer for the DC terms");
+    for (JDIMENSION row = 0; row < height; row++) {
+        JBLOCKARRAY rows = (*source->mem->access_virt_barray)((j_common_ptr)source, transcoder->coefficients[index],
+                                                              row, 1, FALSE);
+        for (JDIMENSION column = 0; column < width; column++)
+            terms[(size_t)row * width + column] = rows[0][column][0];
+    }
+    return pb_frame_leave(frame);
+}
+
 /* For EXIF orientation o, where output coefficient k (natural order, row v = vertical frequency, column u)
  * comes from in the source block, and its sign. A left-right mirror negates odd horizontal frequencies, a
  * top-bottom mirror odd vertical ones; the orientations 5-8 transpose the block first (the TIFF meanings:

@@ -60,8 +60,9 @@ public struct XMPRegions: Sendable, Equatable {
     }
 
     /// A box as the schema gives it (left, top, width, height, fractions), kept when it overlaps the picture.
-    mutating func add(_ kind: XMPRegion.Kind, name: String?, number: Int, box: (Double, Double, Double, Double)?,
+    mutating func add(_ kind: XMPRegion.Kind, name raw: String?, number: Int, box: (Double, Double, Double, Double)?,
                       point: Bool = false) {
+        let name = raw.flatMap(Self.shownName)
         let label = "\(kind == .other ? "" : "\(kind.rawValue) ")region \(number)" + (name.map { " (\($0))" } ?? "")
         guard regions.count < Self.regionLimit else {
             let problem = "more than \(Self.regionLimit) regions; the rest are ignored"
@@ -84,6 +85,18 @@ public struct XMPRegions: Sendable, Equatable {
             return
         }
         regions.append(XMPRegion(kind: kind, name: name, x: left, y: top, width: right - left, height: bottom - top))
+    }
+
+    /// The longest name kept, in characters: a name is shown in a warning's one line and in the report.
+    public static let nameLimit = 100
+
+    /// A person's or pet's name as it can be shown on one line of a terminal: the packet's text without control
+    /// characters (an escape sequence or a line break in a photo's metadata must not forge or hide a message),
+    /// its line breaks and tabs as spaces, cut to `nameLimit` characters; nil when nothing is left.
+    static func shownName(_ text: String) -> String? {
+        guard let clean = CaptionText.clean(text) else { return nil }
+        let line = String(clean.map { $0 == "\n" || $0 == "\t" ? " " : $0 })
+        return line.count <= nameLimit ? line : String(line.prefix(nameLimit - 3)) + "..."
     }
 
     static func format(_ value: Double) -> String {

@@ -58,6 +58,15 @@ public protocol ImageCodec: Sendable {
     /// (then its pixels are decoded).
     func losslessCrop(_ source: any ByteSource, region: PixelRegion, orientation: Orientation, maxPixels: Int,
                       pool: BufferPool, shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop?
+    /// As `losslessCrop(_:region:...)`, the region chosen by `place` once the blocks are read, from a picture
+    /// of 1/8 of the stored one made from them (for an attention map: no second read of the file's blocks).
+    func losslessCrop(_ source: any ByteSource, placing place: @escaping (RGBImage) -> PixelRegion,
+                      orientation: Orientation, maxPixels: Int, pool: BufferPool,
+                      shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop?
+    /// A small copy of picture 0 that the file carries beside it (a HEIF's `thmb` item), decoded in the
+    /// orientation `decode` gives the picture, at most `maxPixels`; nil when it has none or it cannot be read.
+    /// For an attention map: it need not be exact, only cheap.
+    func thumbnail(_ source: any ByteSource, maxPixels: Int) -> RGBImage?
 }
 
 extension ImageCodec {
@@ -72,6 +81,10 @@ extension ImageCodec {
     public var makesLosslessCrops: Bool { false }
     public func losslessCrop(_ source: any ByteSource, region: PixelRegion, orientation: Orientation, maxPixels: Int,
                              pool: BufferPool, shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop? { nil }
+    public func losslessCrop(_ source: any ByteSource, placing place: @escaping (RGBImage) -> PixelRegion,
+                             orientation: Orientation, maxPixels: Int, pool: BufferPool,
+                             shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop? { nil }
+    public func thumbnail(_ source: any ByteSource, maxPixels: Int) -> RGBImage? { nil }
 }
 
 /// What a codec's decode costs, per pixel (see `ImageCodec.cost`).

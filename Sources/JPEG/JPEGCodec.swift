@@ -95,6 +95,20 @@ public struct JPEGCodec: ImageCodec {
 
     public func losslessCrop(_ source: any ByteSource, region: PixelRegion, orientation: Orientation, maxPixels: Int,
                              pool: BufferPool, shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop? {
+        try losslessCrop(source, region: region, orientation: orientation, maxPixels: maxPixels, pool: pool,
+                         shouldCancel: shouldCancel, place: nil)
+    }
+
+    public func losslessCrop(_ source: any ByteSource, placing place: @escaping (RGBImage) -> PixelRegion,
+                             orientation: Orientation, maxPixels: Int, pool: BufferPool,
+                             shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop? {
+        try losslessCrop(source, region: PixelRegion(x: 0, y: 0, width: 1, height: 1), orientation: orientation,
+                         maxPixels: maxPixels, pool: pool, shouldCancel: shouldCancel, place: place)
+    }
+
+    private func losslessCrop(_ source: any ByteSource, region: PixelRegion, orientation: Orientation, maxPixels: Int,
+                              pool: BufferPool, shouldCancel: () -> Bool,
+                              place: ((RGBImage) -> PixelRegion)?) throws(CodecError) -> LosslessCrop? {
         let bytes = try source.readAll()
         do throws(JPEGError) {
             let info = try JPEGDecoder.readInfo(bytes)
@@ -102,7 +116,12 @@ public struct JPEGCodec: ImageCodec {
             switch try JPEGLosslessCrop.crop(bytes, region: JPEGRegion(x: region.x, y: region.y, width: region.width,
                                                                         height: region.height),
                                              orientation: orientation, maxPixels: maxPixels, optimizeCoding: false,
-                                             pool: pool, shouldCancel: shouldCancel) {
+                                             pool: pool, shouldCancel: shouldCancel,
+                                             place: place.map { place in { picture in
+                                                 let chosen = place(picture)
+                                                 return JPEGRegion(x: chosen.x, y: chosen.y, width: chosen.width,
+                                                                   height: chosen.height)
+                                             } }) {
             case .unsuitable:
                 return nil
             case .cropped(let output):

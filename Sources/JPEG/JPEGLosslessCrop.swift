@@ -39,29 +39,30 @@ public enum JPEGLosslessCrop {
     /// (more than `maxPixels`), or when `shouldCancel` returns true (asked while reading and writing).
     /// `optimizeCoding` fits the Huffman tables to the blocks (one more pass over them, smaller files).
     /// libjpeg's large blocks (the source's coefficients, the new file's) come from `pool`.
+    /// `place`, when given, chooses the region once the blocks are read, from the picture of their means
+    /// (`JPEGBlockMeans`: 1/8 of the stored picture): a crop placed on what the file shows, at no second read.
     public static func crop(_ data: [UInt8], region: JPEGRegion, orientation: Orientation, maxPixels: Int,
                             optimizeCoding: Bool = true, pool: BufferPool = BufferPool(),
-                            shouldCancel: () -> Bool = { false }) throws(JPEGError) -> Result {
+                            shouldCancel: () -> Bool = { false },
+                            place: ((RGBImage) -> JPEGRegion)? = nil) throws(JPEGError) -> Result {
         guard JPEGDecoder.isJPEG(data) else { throw .notJPEG }
         if shouldCancel() { throw .cancelled }
         let result: Swift.Result<Result, JPEGError> = data.withUnsafeBufferPointer { bytes in
             withCancellationProbe(shouldCancel) { probe in
                 do throws(JPEGError) {
-                    let transcoder = try TranscoderHandle(maxScans: JPEGDecoder.maximumProgressiveScans, probe: probe,
-                                                          pool: pool)
-                    let layout = try transcoder.readHeader(bytes)
+                    let (transcoder, layout) = try opened(bytes, maxPixels: maxPixels, probe: probe, pool: pool)
                     let width = Int(layout.width), height = Int(layout.height)
-                    guard width * height <= maxPixels else {
-                        throw .tooLarge(width: width, height: height, limit: maxPixels)
-                    }
                     if let reason = unsuitability(layout) { return .success(.unsuitable(reason)) }
-                    let covering = coveringRegion(of: region, imageWidth: width, imageHeight: height,
-                                                  iMCUWidth: Int(layout.imcu_width), iMCUHeight: Int(layout.imcu_height),
-                                                  orientation: orientation)
                     // A file that cannot be read is broken, and fails; one that is read but cannot be copied as
                     // it is (a quantisation table redefined between scans: jpeg_copy_critical_parameters refuses
                     // it) decodes all the same, so it goes the pixel way.
                     try transcoder.readCoefficients()
+                    let chosen = try place.map { (place) throws(JPEGError) in
+                        place(try JPEGBlockMeans.picture(transcoder, layout: layout))
+                    } ?? region
+                    let covering = coveringRegion(of: chosen, imageWidth: width, imageHeight: height,
+                                                  iMCUWidth: Int(layout.imcu_width), iMCUHeight: Int(layout.imcu_height),
+                                                  orientation: orientation)
                     let file: [UInt8]
                     do throws(JPEGError) {
                         file = try transcoder.run(region: covering, orientation: orientation.rawValue,
@@ -77,6 +78,16 @@ public enum JPEGLosslessCrop {
             }
         }
         return try result.get()
+    }
+
+    /// A transcoder over `bytes` with the header read, refusing a picture of more than `maxPixels`.
+    static func opened(_ bytes: UnsafeBufferPointer<UInt8>, maxPixels: Int, probe: CancellationProbe,
+                       pool: BufferPool) throws(JPEGError) -> (TranscoderHandle, pb_jpeg_header) {
+        let transcoder = try TranscoderHandle(maxScans: JPEGDecoder.maximumProgressiveScans, probe: probe, pool: pool)
+        let layout = try transcoder.readHeader(bytes)
+        let width = Int(layout.width), height = Int(layout.height)
+        guard width * height <= maxPixels else { throw .tooLarge(width: width, height: height, limit: maxPixels) }
+        return (transcoder, layout)
     }
 
     /// Why a file with this layout cannot be copied block for block, or nil when it can.

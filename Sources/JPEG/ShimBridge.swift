@@ -232,6 +232,15 @@ final class TranscoderHandle {
         return (info, blocks)
     }
 
+    /// After `readCoefficients`: component `index`'s quantised DC terms, one a real block, row by row.
+    func dcTerms(_ index: Int, count: Int) throws(JPEGError) -> [Int16] {
+        var terms = [Int16](repeating: 0, count: count)
+        try terms.withUnsafeMutableBufferPointer { (buffer) throws(JPEGError) in
+            try check(pb_jpeg_transcoder_dc_terms(raw, Int32(index), buffer.baseAddress, count))
+        }
+        return terms
+    }
+
     /// `jpeg_copy_critical_parameters`, the blocks under `region` moved as `orientation` says,
     /// `jpeg_write_coefficients` and `jpeg_finish_compress`; returns a copy of the new file.
     func run(region: JPEGRegion, orientation: Int, optimizeCoding: Bool) throws(JPEGError) -> [UInt8] {

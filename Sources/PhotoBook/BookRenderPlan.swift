@@ -71,6 +71,7 @@ struct BookRenderPlan: RenderPlan {
         RenderSettings(jobs: options.jobs, maxPixels: options.maxPixels, quality: options.quality,
                        keepOriginals: options.layout.keepOriginals, losslessCrops: options.losslessCrops,
                        measuresAttention: options.layout.crop == .auto,
+                       aimsAtRender: options.layout.crop == .auto && !options.layout.spreads,
                        imagesInMemory: options.imagesInMemory, creationDate: options.creationDate,
                        temporaryDirectory: options.temporaryDirectory,
                        keepDuplicates: options.keepDuplicates || options.given != nil,

@@ -186,4 +186,31 @@ struct XMPDateTests {
         #expect(created.localText == "1904-06-02 09:15:00" && created.utcOffsetMinutes == 60)
         #expect(XMP.title(inPacket: lightroom) == "The Curies")
     }
+
+    @Test("a name is shown on one line: control characters, line breaks and length are not the packet's to choose")
+    func namesAreOneLine() throws {
+        let long = String(repeating: "Tom", count: 400)
+        let packet = """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+         <rdf:Description xmlns:mwg-rs="http://www.metadataworkinggroup.com/schemas/regions/"
+           xmlns:stArea="http://ns.adobe.com/xmp/sType/Area#"><mwg-rs:Regions><rdf:Description><mwg-rs:RegionList>
+          <rdf:Seq>
+           <rdf:li><rdf:Description mwg-rs:Type="Face" mwg-rs:Name="Ann&#x1b;[2J&#10;photobook: error: forged">
+            <mwg-rs:Area stArea:x="2" stArea:y="0.5" stArea:w="0.1" stArea:h="0.1"/></rdf:Description></rdf:li>
+           <rdf:li><rdf:Description mwg-rs:Type="Face" mwg-rs:Name="  Bob	Jones&#x85; ">
+            <mwg-rs:Area stArea:x="0.5" stArea:y="0.5" stArea:w="0.1" stArea:h="0.1"/></rdf:Description></rdf:li>
+           <rdf:li><rdf:Description mwg-rs:Type="Face" mwg-rs:Name="\(long)">
+            <mwg-rs:Area stArea:x="0.3" stArea:y="0.5" stArea:w="0.1" stArea:h="0.1"/></rdf:Description></rdf:li>
+           <rdf:li><rdf:Description mwg-rs:Type="Face" mwg-rs:Name="&#x7;">
+            <mwg-rs:Area stArea:x="0.7" stArea:y="0.5" stArea:w="0.1" stArea:h="0.1"/></rdf:Description></rdf:li>
+          </rdf:Seq></mwg-rs:RegionList></rdf:Description></mwg-rs:Regions></rdf:Description></rdf:RDF></x:xmpmeta>
+        """
+        let found = try #require(XMPRegions.read(inPacket: Array(packet.utf8), storedWidth: 400, storedHeight: 300))
+        #expect(found.problems == ["face region 1 (Ann[2J photobook: error: forged) lies outside the picture, ignored"])
+        #expect(found.regions.count == 3)
+        #expect(found.regions.first?.name == "Bob Jones")
+        let cut = try #require(found.regions.dropFirst().first?.name)
+        #expect(cut.count == XMPRegions.nameLimit && cut.hasPrefix("TomTom") && cut.hasSuffix("..."), "\(cut)")
+        #expect(found.regions.last?.name == nil)
+    }
 }

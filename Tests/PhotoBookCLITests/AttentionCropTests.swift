@@ -110,4 +110,60 @@ struct AttentionCropTests {
         #expect(try #require(try ReadReport(path: report).photo(named: "left.jpg")).cropFrom == "attention")
         #expect(run.stderr.contains("cropped around what draws the eye"), "\(run.stderr)")
     }
+
+    @Test("--crop center is --crop centre, on the command line, in a book description and in --help")
+    func americanSpelling() throws {
+        let scratch = try Scratch()
+        let photo = try scratch.write("left.jpg", try Self.jpeg(Self.upright(left: true), orientation: nil))
+        let page = ["--page-size", "a4", "--margin", "0", "-q"]
+        var pages: [String: [UInt8]] = [:]
+        for crop in ["auto", "centre", "center", "Center"] {
+            let pdf = scratch.file("\(crop).pdf")
+            let run = try Run.photobook(["build", photo, "-o", pdf, "--crop", crop] + page)
+            #expect(run.status == 0, "\(crop): \(run.stderr)")
+            pages[crop] = try renderPage(pdf, page: 1, dpi: 40, scratch: scratch).rgb
+        }
+        #expect(pages["center"] == pages["centre"] && pages["Center"] == pages["centre"])
+        // The subject is off the centre: auto moves the crop, so the comparison above can tell the modes apart.
+        #expect(pages["auto"] != pages["centre"])
+        let description = try scratch.write("book.json", Array(#"{"schema": 1, "options": {"crop": "center", "page-size": "a4", "margin": "0"}, "pages": [{"photos": [{"path": "left.jpg"}]}]}"#.utf8))
+        let described = scratch.file("described.pdf")
+        let fromFile = try Run.photobook(["build", description, "-o", described, "-q"])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        if fromFile.status == 0 { #expect(try renderPage(described, page: 1, dpi: 40, scratch: scratch).rgb == pages["centre"]) }
+        let help = try Run.photobook(["build", "--help"])
+        #expect(help.stdout.contains("centre (or center)"), "\(help.stdout)")
+        let wrong = try Run.photobook(["build", photo, "-o", scratch.file("x.pdf"), "--crop", "middle"])
+        #expect(wrong.status == 2 && wrong.stderr.contains("'middle'"), "\(wrong.stderr)")
+    }
+
+    @Test("a 6-megapixel HEIC is measured on its thmb item (heif-enc -t): the subject is whole; without one, centred")
+    func heifThumbnailDrivesTheCrop() throws {
+        let scratch = try Scratch()
+        // The picture at twice its size: 3200x2000, more than a HEIF decoded whole for its map (4 megapixels).
+        let small = Self.upright(left: true), width = 2 * Self.width, height = 2 * Self.height
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let from = ((y / 2) * Self.width + x / 2) * 3, to = (y * width + x) * 3
+                pixels[to] = small.pixels[from]; pixels[to + 1] = small.pixels[from + 1]; pixels[to + 2] = small.pixels[from + 2]
+            }
+        }
+        let png = try scratch.write("big.png", TestPNGEncoder.encode(width: width, height: height, colorType: 2, pixels: pixels))
+        let expected = Double(320 * 440) * pow(468.0 / 1000, 2)
+        for thumbnail in [true, false] {
+            let heic = scratch.file(thumbnail ? "with.heic" : "without.heic")
+            let encode = try Run.command("/usr/bin/heif-enc", ["-q", "50"] + (thumbnail ? ["-t", "320"] : []) + [png, "-o", heic])
+            #expect(encode.status == 0, "heif-enc: \(encode.stderr)")
+            let pdf = scratch.file(thumbnail ? "with.pdf" : "without.pdf")
+            let run = try Run.photobook(["build", heic, "-o", pdf, "--page-size", "a4", "--margin", "0", "-q"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let seen = Self.found(on: try renderPage(pdf, page: 1, dpi: 40, scratch: scratch))
+            if thumbnail {
+                #expect(Double(seen.count) > 0.9 * expected, "\(seen.count) subject pixels of \(Int(expected))")
+            } else {
+                #expect(Double(seen.count) < 0.05 * expected, "without a thumbnail: \(seen.count) subject pixels")
+            }
+        }
+    }
 }

@@ -1,5 +1,7 @@
+import ImageCodec
 import Imaging
 import Testing
+import TestSupport
 @testable import PhotoBook
 
 /// The attention map's choices, on maps and pictures made here (the rendered pages are AttentionCropTests').
@@ -64,5 +66,22 @@ struct AttentionMapTests {
             #expect(EXIFThumbnail.jpeg(in: tiff(length: 8)) == nil)
         }
         #expect(EXIFThumbnail.jpeg(in: [0x49, 0x49, 42, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0]) == nil)
+    }
+
+    @Test("a 12-megapixel HEIC with a thmb item is measured on it; one without keeps its centre crop")
+    func heifThumbnail() throws {
+        func map(_ name: String) throws -> Result<AttentionMap, CodecError>? {
+            let found = Discovery.discover([Fixtures.path("heif/metadata-extractor-images/" + name)], recursive: false)
+            let info = try Probe.probe(try #require(found.photos.first), maxPixels: 100_000_000).get()
+            #expect(info.storedWidth * info.storedHeight > AttentionProbe.largestWholeDecode)
+            return AttentionProbe.map(of: info, maxPixels: 100_000_000, pool: BufferPool(), isCancelled: { false })
+        }
+        let measured = try #require(try map("samsung-galaxy-s10plus.heic")).get()
+        #expect(measured.columns == 32 && measured.rows == 32 && measured.total > 0)
+        // The iPhone XR's file has no thumbnail item: too large to decode whole for a map.
+        guard case .failure = try #require(try map("iphone-xr.heic")) else {
+            Issue.record("an iPhone XR HEIC without a thumbnail was measured")
+            return
+        }
     }
 }

@@ -214,6 +214,10 @@ int pb_jpeg_transcoder_read_coefficients(pb_jpeg_transcoder *transcoder);
 int pb_jpeg_transcoder_component(pb_jpeg_transcoder *transcoder, int index, pb_jpeg_component_blocks *info,
                                  int16_t *blocks);
 
+/* After read_coefficients: the quantised DC coefficient of each of component index's real blocks
+ * (width_in_blocks * height_in_blocks of them, row by row) into terms, which holds count. */
+int pb_jpeg_transcoder_dc_terms(pb_jpeg_transcoder *transcoder, int index, int16_t *terms, size_t count);
+
 /* Writes a new JPEG of the source's blocks under the stored region (x, y, width, height), turned as EXIF
  * orientation 1...8 says (blocks moved, transposed and sign-flipped, as jpegtran does), with the source's
  * quantisation tables (transposed with the blocks for 5-8): no decode, no requantisation. x and y lie on the

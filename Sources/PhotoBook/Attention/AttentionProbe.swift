@@ -17,9 +17,9 @@ enum AttentionProbe {
     /// costs about what a 12 MP JPEG's 1/8 decode does (an 18 MB 12 MP PNG took 240 ms of CPU here, a JPEG 25).
     static let largestWholeDecode = 4_000_000
 
-    /// True when the map costs little beside the photo's render: a JPEG (its EXIF thumbnail, else the DC
-    /// coefficients of its blocks), or a picture of another format small enough to decode whole. Larger ones keep
-    /// their centre crops (a HEIF's thumbnail item would make them cheap: not read yet).
+    /// True when the map costs little beside the photo's render without a thumbnail: a JPEG (the DC coefficients
+    /// of its blocks), or a picture of another format small enough to decode whole. Larger ones without a
+    /// thumbnail (a HEIF's `thmb` item, `ImageCodec.thumbnail`) keep their centre crops.
     static func isCheap(_ info: PhotoInfo) -> Bool {
         info.format.codec is JPEGCodec || info.storedWidth * info.storedHeight <= largestWholeDecode
     }
@@ -40,9 +40,15 @@ enum AttentionProbe {
         }
         return Result { () throws(CodecError) in
             let width = info.storedWidth, height = info.storedHeight
-            if let thumbnail = exifThumbnail(of: info, source: source, pool: pool) {
+            if let thumbnail = exifThumbnail(of: info, source: source, pool: pool)
+                ?? codecThumbnail(of: info, source: source, pool: pool) {
                 defer { pool.giveBack(thumbnail.pixels) }
                 return AttentionMap.measure(thumbnail, orientation: info.orientation)
+            }
+            guard isCheap(info) else { throw CodecError.failed("too large to measure without a thumbnail") }
+            if let means = blockMeans(of: info, source: source, maxPixels: maxPixels, pool: pool,
+                                      isCancelled: isCancelled) {
+                return means
             }
             let request = DecodeRequest(picture: info.file.picture,
                                         region: PixelRegion(x: 0, y: 0, width: width, height: height),
@@ -79,6 +85,37 @@ enum AttentionProbe {
         else { return nil }
         return shrunk(decoded.image, pool: pool)
     }
+
+    /// A JPEG's map from the means of its blocks, the picture a lossless crop's render measures (and a 1/8
+    /// decode nearly is); nil for other formats and for JPEGs whose blocks a lossless crop does not copy.
+    static func blockMeans(of info: PhotoInfo, source: FileSource, maxPixels: Int, pool: BufferPool,
+                           isCancelled: () -> Bool) -> AttentionMap? {
+        guard let jpeg = info.format.codec as? JPEGCodec, info.file.picture == 0,
+              let means = try? jpeg.blockMeans(source, maxPixels: maxPixels, pool: pool, shouldCancel: isCancelled),
+              means.width * 8 >= info.storedWidth, means.height * 8 >= info.storedHeight else { return nil }
+        return measure(means, info: info, pool: pool)
+    }
+
+    /// The map of a picture of the whole stored photo (block means, a thumbnail), shrunk to `measuredSide` first.
+    static func measure(_ picture: RGBImage, info: PhotoInfo, pool: BufferPool) -> AttentionMap {
+        let small = shrunk(picture, pool: pool)
+        defer { pool.giveBack(small.pixels) }
+        return AttentionMap.measure(small, orientation: info.orientation)
+    }
+
+    /// The thumbnail the codec finds in the file (a HEIF's `thmb` item), shrunk, when it has the picture's shape
+    /// (within 2%, as for EXIF's); nil otherwise.
+    static func codecThumbnail(of info: PhotoInfo, source: FileSource, pool: BufferPool) -> RGBImage? {
+        guard info.file.picture == 0,
+              let thumbnail = info.format.codec.thumbnail(source, maxPixels: largestThumbnail),
+              thumbnail.width >= 32, thumbnail.height >= 32 else { return nil }
+        let aspect = Double(info.storedWidth) / Double(info.storedHeight)
+        guard abs(Double(thumbnail.width) / Double(thumbnail.height) / aspect - 1) < 0.02 else { return nil }
+        return shrunk(thumbnail, pool: pool)
+    }
+
+    /// The most pixels a thumbnail may have to be read as one (phones write 320x240 to 512x384).
+    static let largestThumbnail = 1_000_000
 
     /// `image` box-shrunk to `measuredSide` on its long side at most; `image`'s buffer goes back to `pool`.
     static func shrunk(_ image: RGBImage, pool: BufferPool) -> RGBImage {

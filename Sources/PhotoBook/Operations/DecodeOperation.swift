@@ -45,12 +45,23 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
         let stop = { [unowned self] in self.shouldStop }
         do {
             let decoded: DecodedPhoto
+            // A crop aimed here from the blocks a lossless crop reads (the crop is placed before they are copied);
+            // any other is aimed first, from the map the probe would have made.
+            // Trap: `try a ?? b()` loses typed throws (`??` takes a rethrowing autoclosure): the do block would then
+            // catch `any Error`. Hence the variable.
+            var lossless: LosslessCrop?
+            if job.aimsAtRender, job.lossless, !hasEXIFThumbnail(source) {
+                lossless = try aimedLosslessCrop(source, codec: codec, stop: stop)
+            }
+            if job.aimsAtRender && lossless == nil { aim(source) }
+            if shouldStop { return .cancelled }
+            if job.lossless && lossless == nil { lossless = try losslessCrop(source, codec: codec, stop: stop) }
             if job.passThrough {
                 guard let original = try codec.verifiedOriginal(source, maxPixels: maxPixels, pool: pool,
                                                                  shouldCancel: stop),
                       isProbedSize(original.storedWidth, original.storedHeight) else { return Self.changed }
                 decoded = .original(original.bytes)
-            } else if job.lossless, let crop = try losslessCrop(source, codec: codec, stop: stop) {
+            } else if let crop = lossless {
                 guard isProbedSize(crop.storedWidth, crop.storedHeight) else { return Self.changed }
                 let stored = crop.storedRegion
                 let blocksShown = info.orientation.uprightRect(
@@ -87,7 +98,7 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
     /// What to decode: the stored pixels under the planned crop (whole pixels), at the planned pixels' scale
     /// (one scale for both axes: the resampler does the rest).
     private var request: DecodeRequest {
-        let info = job.info, placement = job.placement
+        let info = job.info, placement = job.placed
         let wanted = job.storedCrop
         let x0 = max(0, Int(wanted.x.rounded(.down))), y0 = max(0, Int(wanted.y.rounded(.down)))
         let x1 = min(info.storedWidth, Int((wanted.x + wanted.width).rounded(.up)))
@@ -118,10 +129,49 @@ extension DecodeOperation {
     /// for any other photo. A corrupt or truncated file throws here as it would when decoded.
     func losslessCrop(_ source: any ByteSource, codec: any ImageCodec,
                       stop: () -> Bool) throws(CodecError) -> LosslessCrop? {
-        let crop = job.storedCrop
-        let region = PixelRegion(x: Int(crop.x.rounded()), y: Int(crop.y.rounded()),
-                                 width: Int(crop.width.rounded()), height: Int(crop.height.rounded()))
-        return try codec.losslessCrop(source, region: region, orientation: job.info.orientation, maxPixels: maxPixels,
-                                      pool: pool, shouldCancel: stop)
+        try codec.losslessCrop(source, region: Self.wholePixels(job.storedCrop), orientation: job.info.orientation,
+                               maxPixels: maxPixels, pool: pool, shouldCancel: stop)
+    }
+
+    static func wholePixels(_ crop: Rect) -> PixelRegion {
+        PixelRegion(x: Int(crop.x.rounded()), y: Int(crop.y.rounded()),
+                    width: Int(crop.width.rounded()), height: Int(crop.height.rounded()))
+    }
+
+    /// The lossless crop of a photo whose crop is aimed here: placed by the map of the blocks' means once they are
+    /// read (`ImageCodec.losslessCrop(_:placing:...)`), then copied. Nil when its blocks cannot be copied.
+    func aimedLosslessCrop(_ source: any ByteSource, codec: any ImageCodec,
+                           stop: () -> Bool) throws(CodecError) -> LosslessCrop? {
+        let job = self.job, pool = self.pool
+        return try codec.losslessCrop(source, placing: { means in
+            job.aim(with: AttentionProbe.measure(means, info: job.info, pool: pool))
+            return Self.wholePixels(job.storedCrop)
+        }, orientation: job.info.orientation, maxPixels: maxPixels, pool: pool, shouldCancel: stop)
+    }
+
+    /// True when the probe's map would come from the photo's EXIF thumbnail: the render's aim does the same.
+    func hasEXIFThumbnail(_ source: FileSource) -> Bool {
+        guard let thumbnail = AttentionProbe.exifThumbnail(of: job.info, source: source, pool: pool) else { return false }
+        pool.giveBack(thumbnail.pixels)
+        return true
+    }
+
+    /// Aims the crop with the map the probe would have made (`AttentionProbe.map`); a map that cannot be made
+    /// leaves it at the centre (the decode then says what is wrong with the file).
+    func aim(_ source: FileSource) {
+        let stop = { [unowned self] in self.shouldStop }
+        guard case .success(let map)? = AttentionProbe.map(of: job.info, maxPixels: maxPixels, pool: pool,
+                                                           isCancelled: stop) else { return }
+        job.aim(with: map)
+    }
+}
+
+extension PhotoJob {
+    /// Places the crop by `map` as the plan would have (`CropRule`): the plan left it at the centre.
+    func aim(with map: AttentionMap) {
+        var placed = placement
+        placed.aim(at: BookPhoto(id: placement.photo, width: info.uprightWidth, height: info.uprightHeight,
+                                 attention: map), mode: .auto)
+        aimed.withLock { $0 = placed }
     }
 }

@@ -103,7 +103,7 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
     /// The part of the decoded pixels to resample (the decode covers part of the stored photo, maybe DCT-scaled:
     /// the crop is taken relative to it) and the size to resample it to, along the stored axes.
     private func target(covers: Rect, scale: Double) -> (region: Rect, width: Int, height: Int) {
-        let placement = job.placement
+        let placement = job.placed
         let crop = job.storedCrop
         let region = Rect(x: (crop.x - covers.x) * scale, y: (crop.y - covers.y) * scale,
                           width: crop.width * scale, height: crop.height * scale)

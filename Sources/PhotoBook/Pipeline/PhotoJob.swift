@@ -5,16 +5,28 @@ import Synchronization
 /// One photo's way through the graph: what the planner decided for it and what its stages hand on.
 final class PhotoJob: Sendable {
     let info: PhotoInfo
+    /// The plan's placement; its crop moves at render when `aimsAtRender` (then `placed` is where it went).
     let placement: PlacedPhoto
+    /// The crop is placed by the photo's attention map, measured in the render's worker from what the render
+    /// reads anyway (a lossless crop's blocks) rather than in the probe: the plan left it at the centre.
+    let aimsAtRender: Bool
+    /// The placement after the render's worker aimed the crop; the plan's when it did not.
+    let aimed = Mutex<PlacedPhoto?>(nil)
     /// The photo's own JPEG bytes go into the book unchanged (checked by a full decode first); its orientation
     /// and any crop go into the page's transformation matrix and a clipping path.
     let passThrough: Bool
     /// A JPEG shown at its own resolution but cropped: its DCT blocks under the crop are copied into a new file
     /// (`DecodeOperation.losslessCrop`), unless the file cannot take that path.
     let lossless: Bool
-    /// The plan's crop (full-resolution upright pixels) mapped into the photo as stored. Computed once here:
-    /// decode picks the region to read from it and resize the region to sample, and they must agree to the pixel.
-    let storedCrop: Rect
+    /// The crop (full-resolution upright pixels) mapped into the photo as stored: decode picks the region to
+    /// read from it and resize the region to sample, and they must agree to the pixel (both read it after the
+    /// crop was aimed, which happens before either).
+    var storedCrop: Rect {
+        info.orientation.storedRect(ofUpright: placed.crop, storedWidth: Double(info.storedWidth),
+                                    storedHeight: Double(info.storedHeight))
+    }
+    /// Where the photo goes: the plan's placement, its crop aimed at render when `aimsAtRender`.
+    var placed: PlacedPhoto { aimed.withLock { $0 } ?? placement }
     /// The decoded photo, as stored (not yet oriented), from decode to resize; released as soon as it is used.
     let decoded = Mutex<DecodedPhoto?>(nil)
     /// What its codec said while decoding it, for `--verbose` (`DecodedImage.notes`).
@@ -27,14 +39,14 @@ final class PhotoJob: Sendable {
 
     /// - Parameter reencodes: every photo is decoded and encoded again (a PDF/X-1a book's CMYK): no pass-through,
     ///   no lossless crop.
-    init(info: PhotoInfo, placement: PlacedPhoto, keepOriginals: Bool, losslessCrops: Bool, reencodes: Bool = false) {
+    init(info: PhotoInfo, placement: PlacedPhoto, keepOriginals: Bool, losslessCrops: Bool, reencodes: Bool = false,
+         aimsAtRender: Bool = false) {
         self.info = info
         self.placement = placement
+        self.aimsAtRender = aimsAtRender
         passThrough = !reencodes && info.isEmbeddableAsIs
             && (keepOriginals || placement.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight))
         lossless = !reencodes && losslessCrops && info.format.codec.makesLosslessCrops && !passThrough && placement.copiesPixels
-        storedCrop = info.orientation.storedRect(ofUpright: placement.crop, storedWidth: Double(info.storedWidth),
-                                                 storedHeight: Double(info.storedHeight))
     }
 }
 

@@ -1,7 +1,8 @@
 /// Everything before the first pixel: the probe, the plan's choice of photos and words, and the dry run.
 extension RenderPipeline {
     /// Probe, order, words: everything before the plan, or the report of a PDF that stops here.
-    func prepare() -> Result<PreparedBook, EarlyStop> {
+    /// `rendering`: for a build, which may leave some maps to the render (`RenderSettings.aimsAtRender`).
+    func prepare(rendering: Bool = false) -> Result<PreparedBook, EarlyStop> {
         // Probe: headers only. A photo that cannot be read is left out here, before any pixels exist.
         var reports = files.map { PhotoReport(path: $0.path, outcome: .cancelled) }
         var usable: [(id: PhotoID, info: PhotoInfo)] = []
@@ -11,7 +12,8 @@ extension RenderPipeline {
         // Up to --jobs probes at once (ProbeAll.swift); the results come back in the files' order.
         let session = self.session
         let probed = Probe.probeAll(files, maxPixels: plan.settings.maxPixels, jobs: plan.settings.jobs,
-                                    isCancelled: { session.isCancelled }, then: attentionStep)
+                                    isCancelled: { session.isCancelled },
+                                    then: attentionStep(leavingToRender: rendering && plan.settings.aimsAtRender))
         for (index, file) in files.enumerated() {
             switch probed[index] {
             case nil: return stop(.cancelled)

@@ -32,6 +32,8 @@ extension RenderPipeline {
         var passThrough: Bool
         /// A lossless crop: the part of the upright photo its whole blocks show (`PhotoJob.blocksShown`).
         var blocksShown: Rect?
+        /// Where the render placed the photo: the plan's placement, its crop aimed at render (`PhotoJob.placed`).
+        var placed: PlacedPhoto
     }
 
     /// The chains for the photos of `plan` that no earlier round rendered, each planned photo's pixels recorded in
@@ -41,7 +43,7 @@ extension RenderPipeline {
         var chains: [Chain] = []
         var announced: Set<PhotoID> = []
         let settings = self.plan.settings
-        for placed in plan.pages.flatMap(\.photos) {
+        for (placed, spread) in plan.pages.flatMap({ page in page.photos.map { ($0, page.spread != nil) } }) {
             let photo = placed.photo
             let key = RenderKey(photo: photo, placed)
             guard renders[key] == nil else { continue }
@@ -54,8 +56,12 @@ extension RenderPipeline {
             let cmyk = settings.pdfx.flatMap { request in
                 request.intent.map { CMYKTarget(profile: request.profile.bytes, intent: $0) }
             }
+            // The plan left the crop at the centre for the render to aim (AttentionStep): a photo it cuts.
+            let aims = settings.aimsAtRender && !spread && info.attention == nil && info.regions.isEmpty
+                && info.format.codec.makesLosslessCrops && placed.cropSource == .centre
+                && (placed.crop.width < Double(info.uprightWidth) - 1e-9 || placed.crop.height < Double(info.uprightHeight) - 1e-9)
             let job = PhotoJob(info: info, placement: placed, keepOriginals: settings.keepOriginals,
-                               losslessCrops: settings.losslessCrops, reencodes: cmyk != nil)
+                               losslessCrops: settings.losslessCrops, reencodes: cmyk != nil, aimsAtRender: aims)
             // A photo is announced finished once, by its first render; renders of later rounds redo finished photos.
             var renders = operations
             if round > 0 || !announces { renders.hooks.photoFinished = nil }

@@ -81,7 +81,7 @@ public final class RenderPipeline: Sendable {
         clock.enter(.probe)
         // Probe, order and words: the plan-only path, shared with the dry run (RenderPipeline+Prepare.swift).
         let prepared: PreparedBook
-        switch prepare() {
+        switch prepare(rendering: true) {
         case .failure(let stop): return stop.report
         case .success(let found): prepared = found
         }
@@ -136,7 +136,8 @@ public final class RenderPipeline: Sendable {
                 case .succeeded:
                     if let path = chain.job.rendered.withLock({ $0 }) {
                         renders[chain.key] = Render(path: path, passThrough: chain.job.passThrough,
-                                                    blocksShown: chain.job.blocksShown.withLock { $0 })
+                                                    blocksShown: chain.job.blocksShown.withLock { $0 },
+                                                    placed: chain.job.placed)
                     }
                 case .failed:
                     failed = true
@@ -197,10 +198,13 @@ public final class RenderPipeline: Sendable {
         var reported: Set<PhotoID> = []
         for page in plan.pages {
             var photos: [BuildPDFOperation.Photo] = []
-            for placed in page.photos {
-                let photo = placed.photo, info = prepared.photo(photo).info
-                let key = RenderKey(photo: photo, placed)
+            for planned in page.photos {
+                let photo = planned.photo, info = prepared.photo(photo).info
+                let key = RenderKey(photo: photo, planned)
                 guard let render = renders[key] else { return nil }
+                // The render may have aimed the crop (PhotoJob.aimsAtRender): the page and the report show its.
+                var placed = planned
+                (placed.crop, placed.cropSource) = (render.placed.crop, render.placed.cropSource)
                 used.insert(key)
                 let blocksShown = render.blocksShown
                 photos.append(.init(info: info, placement: placed, passThrough: render.passThrough, path: render.path,

@@ -39,6 +39,9 @@ struct RenderSettings: Sendable {
     var losslessCrops = true
     /// `--crop auto`: the probe measures an attention map of each photo that marks no region.
     var measuresAttention = false
+    /// A build (not a dry run) of pages without spreads: a JPEG's map is measured in its render's worker from the
+    /// blocks a lossless crop reads anyway (`PhotoJob.aimsAtRender`), not in the probe.
+    var aimsAtRender = false
     /// `BuildOptions.imagesInMemory`.
     var imagesInMemory = false
     /// The PDF's dates (`SOURCE_DATE_EPOCH`); now, in the local zone, when nil.

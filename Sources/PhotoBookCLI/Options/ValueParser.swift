@@ -54,12 +54,20 @@ extension ValueParser where Value == Int {
 }
 
 extension ValueParser where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
-    /// One of the enumeration's raw values, any case; `choices` says what each one does.
-    static func choice(metavar: String, _ choices: KeyValuePairs<Value, String>) -> ValueParser {
+    /// One of the enumeration's raw values, any case; `choices` says what each one does. `aliases` are other
+    /// spellings of a value (`center` for `centre`): accepted, completed and named in the help beside it.
+    static func choice(metavar: String, _ choices: KeyValuePairs<Value, String>,
+                       aliases: KeyValuePairs<String, Value> = [:]) -> ValueParser {
         let names = choices.map(\.key.rawValue)
-        let allowed = choices.map { "\($0.key.rawValue): \($0.value)" }.joined(separator: "; ")
-        return ValueParser(metavar: metavar, allowed: allowed, completion: .words(names)) { text throws(ValueError) in
-            guard let value = Value(rawValue: text.lowercased()) else {
+        let allowed = choices.map { choice in
+            let others = aliases.filter { $0.value == choice.key }.map(\.key)
+            let spelt = others.isEmpty ? "" : " (or \(others.joined(separator: ", ")))"
+            return "\(choice.key.rawValue)\(spelt): \(choice.value)"
+        }.joined(separator: "; ")
+        let words = names + aliases.map(\.key)
+        return ValueParser(metavar: metavar, allowed: allowed, completion: .words(words)) { text throws(ValueError) in
+            let lower = text.lowercased()
+            guard let value = Value(rawValue: lower) ?? aliases.first(where: { $0.key == lower })?.value else {
                 throw ValueError("\(ValueError.quote(text)) is not one of: \(names.joined(separator: ", "))")
             }
             return value

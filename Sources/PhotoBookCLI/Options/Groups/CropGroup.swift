@@ -10,7 +10,7 @@ enum CropGroup {
                        + "description's focus point first; for photos that mark none, where their edges, skin tones and colour "
                        + "draw the eye when that is clearly off the centre, else the centre",
                    .centre: "always from the centre",
-               ]), default: "auto", section: .photos, report: ["crop"],
+               ], aliases: ["center": .centre]), default: "auto", section: .photos, report: ["crop"],
                help: "where the crop goes when a photo's cell cuts part of it away (--fit fill)", field)
     }
 }

@@ -1,0 +1,78 @@
+import CJPEGShim
+import ImageCodec
+import Imaging
+
+/// A JPEG's picture at 1/8 of its size made from the DC coefficients a lossless crop has read anyway: each pixel
+/// one luma block's mean (DC x quantiser / 8 + 128), its chroma the covering chroma block's, converted as JFIF
+/// says. libjpeg's own 1/8 decode computes the same means (its 1x1 IDCT) and differs only in how it upsamples
+/// the chroma, so a map measured on either is nearly the same, at no entropy decoding of its own.
+enum JPEGBlockMeans {
+    /// The picture of `transcoder`'s coefficients (read already), for a layout `unsuitability` accepted (grey,
+    /// or YCbCr with luma at full resolution).
+    static func picture(_ transcoder: TranscoderHandle, layout: pb_jpeg_header) throws(JPEGError) -> RGBImage {
+        // Each component's block means, and for each luma block the chroma block that covers it.
+        var means: [[Float]] = [], widths: [Int] = [], heights: [Int] = []
+        for index in 0..<Int(layout.components) {
+            let (info, _) = try transcoder.component(index, copyBlocks: false)
+            let width = Int(info.width_in_blocks), height = Int(info.height_in_blocks)
+            let quantiser = Float(info.quantization.0) / 8
+            means.append(try transcoder.dcTerms(index, count: width * height).map { Float($0) * quantiser + 128 })
+            widths.append(width)
+            heights.append(height)
+        }
+        let width = widths[0], height = heights[0]
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        func byte(_ value: Float) -> UInt8 { UInt8(max(0, min(255, value.rounded()))) }
+        if means.count == 1 {
+            for (i, luma) in means[0].enumerated() {
+                let value = byte(luma)
+                pixels[3 * i] = value; pixels[3 * i + 1] = value; pixels[3 * i + 2] = value
+            }
+            return RGBImage(width: width, height: height, pixels: pixels)
+        }
+        // A chroma block covers (luma blocks / chroma blocks) luma blocks along each side.
+        // Cb and Cr may be sampled differently from each other, too.
+        let columns = [1, 2].map { plane in (0..<width).map { min(widths[plane] - 1, $0 * widths[plane] / width) } }
+        let (luma, cb, cr) = (means[0], means[1], means[2])
+        pixels.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let rowB = min(heights[1] - 1, y * heights[1] / height) * widths[1]
+                let rowR = min(heights[2] - 1, y * heights[2] / height) * widths[2]
+                for x in 0..<width {
+                    let i = y * width + x
+                    let l = luma[i], b = cb[rowB + columns[0][x]] - 128, r = cr[rowR + columns[1][x]] - 128
+                    out[3 * i] = byte(l + 1.402 * r)
+                    out[3 * i + 1] = byte(l - 0.344136 * b - 0.714136 * r)
+                    out[3 * i + 2] = byte(l + 1.772 * b)
+                }
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+}
+
+extension JPEGCodec {
+    /// The picture of `source`'s block means (`JPEGBlockMeans`), read on their own: the same picture a lossless
+    /// crop's `place` is shown, so that a map measured before the render (the dry run, a photo whose pixels are
+    /// decoded) is the one the render would measure. Any libjpeg warning fails, as when decoding.
+    public func blockMeans(_ source: any ByteSource, maxPixels: Int, pool: BufferPool,
+                           shouldCancel: () -> Bool) throws(CodecError) -> RGBImage {
+        let data = try source.readAll()
+        guard JPEGDecoder.isJPEG(data) else { throw .failed(JPEGError.notJPEG.description) }
+        if shouldCancel() { throw .cancelled }
+        let result: Result<RGBImage, JPEGError> = data.withUnsafeBufferPointer { bytes in
+            withCancellationProbe(shouldCancel) { probe in
+                do throws(JPEGError) {
+                    let (transcoder, layout) = try JPEGLosslessCrop.opened(bytes, maxPixels: maxPixels, probe: probe,
+                                                                           pool: pool)
+                    if let reason = JPEGLosslessCrop.unsuitability(layout) { throw .unsupported(reason) }
+                    try transcoder.readCoefficients()
+                    return .success(try JPEGBlockMeans.picture(transcoder, layout: layout))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        do { return try result.get() } catch { throw Self.codecError(error) }
+    }
+}
