@@ -40,7 +40,7 @@ _photobook() {
                 --report) _photobook_files json; return ;;
                 --sort) COMPREPLY=($(compgen -W "name date given" -- "$cur")); return ;;
                 --max-pixels) COMPREPLY=(); return ;;
-                --preset) COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur")); return ;;
+                --preset) COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter mixam-hardcover-a4 prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur")); return ;;
                 --page-size) COMPREPLY=($(compgen -W "a3 a4 a5 letter legal" -- "$cur")); return ;;
                 --margin) COMPREPLY=(); return ;;
                 --bleed) COMPREPLY=(); return ;;
@@ -79,7 +79,7 @@ _photobook() {
                 -o|--output) _photobook_files json; return ;;
                 --sort) COMPREPLY=($(compgen -W "name date given" -- "$cur")); return ;;
                 --max-pixels) COMPREPLY=(); return ;;
-                --preset) COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur")); return ;;
+                --preset) COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter mixam-hardcover-a4 prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur")); return ;;
                 --page-size) COMPREPLY=($(compgen -W "a3 a4 a5 letter legal" -- "$cur")); return ;;
                 --margin) COMPREPLY=(); return ;;
                 --bleed) COMPREPLY=(); return ;;
@@ -116,11 +116,14 @@ _photobook() {
         cover)
             case $prev in
                 -o|--output) _photobook_files pdf; return ;;
+                --preset) COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter mixam-hardcover-a4 prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur")); return ;;
                 --page-size) COMPREPLY=($(compgen -W "a3 a4 a5 letter legal" -- "$cur")); return ;;
                 --spine) COMPREPLY=(); return ;;
                 --interior-pages) COMPREPLY=(); return ;;
                 --paper-ppi) COMPREPLY=(); return ;;
                 --bleed) COMPREPLY=(); return ;;
+                --wrap) COMPREPLY=(); return ;;
+                --hinge) COMPREPLY=(); return ;;
                 --safety) COMPREPLY=(); return ;;
                 --crop) COMPREPLY=($(compgen -W "auto centre center" -- "$cur")); return ;;
                 --dpi) COMPREPLY=(); return ;;
@@ -135,7 +138,7 @@ _photobook() {
                 --font) _photobook_files ttf; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --page-size --spine --interior-pages --paper-ppi --bleed --safety --crop --dpi --quality --pdfx --output-profile --output-condition --intent --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --preset --page-size --spine --interior-pages --paper-ppi --bleed --hardcover --wrap --hinge --safety --crop --dpi --quality --pdfx --output-profile --output-condition --intent --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
@@ -144,7 +147,7 @@ _photobook() {
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--help -h" -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur"))
+                COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter mixam-hardcover-a4 prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur"))
             fi
             ;;
         completions)
