@@ -16,6 +16,8 @@ import Testing
         ("kdp-paperback-letter", 24, 590, "http://bookbolt.kb.help/"),
         ("prodigi-hardcover-9x9", 24, 300, "https://www.prodigi.com/blog/photo-books-technical-guide"),
         ("prodigi-hardcover-12x12", 24, 300, "https://www.prodigi.com/blog/photo-books-technical-guide"),
+        ("lulu-a4", 32, nil, "https://www.scribd.com/document/513281500/lulu-spine-width-calculator"),
+        ("lulu-square", 32, nil, "https://www.scribd.com/document/513281500/lulu-spine-width-calculator"),
     ]
 
     static let photos = Fixtures.path("exif-orientation")
@@ -73,9 +75,14 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stderr.contains("pages;") && !run.stderr.contains("IngramSpark"), "\(run.stderr)")
         #expect(report?.book.pageCount == .init(pages: 18, minimum: 18, maximum: nil, short: 0, over: 0))
-        // No preset, or one with no published rule: no count in the report.
+        // A preset with no published rule: no count in the report.
+        let mixam = try build(["--preset", "mixam-hardcover-a4"], in: scratch)
+        #expect(mixam.run.status == 0 && mixam.report?.book.pageCount == nil, "\(mixam.run.stderr)")
+        // Lulu's paperbacks need 32: the 18-page book is told it is 14 short.
         let lulu = try build(["--preset", "lulu-a4"], in: scratch)
-        #expect(lulu.run.status == 0 && lulu.report?.book.pageCount == nil, "\(lulu.run.stderr)")
+        #expect(lulu.run.stderr.contains("the book has 18 pages; Lulu's paperbacks need at least 32: 14 short"),
+                "\(lulu.run.stderr)")
+        #expect(lulu.report?.book.pageCount == .init(pages: 18, minimum: 32, maximum: nil, short: 14, over: 0))
     }
 
     @Test func aBookOverThePresetsMaximumIsTold() throws {

@@ -65,7 +65,9 @@ import Testing
         let photos = try Self.photos(scratch)
         let out = try scratch.write("book.pdf", Array("the old book".utf8))
         let json = scratch.file("book.json")
-        let run = try Run.photobook(["build", photos, "-o", out, "--preset", "lulu-a4", "--margin", "3mm",
+        // Lulu's 12.7 mm safety margin without its preset: a 3-page book is short of Lulu's 32, which --strict
+        // would refuse first.
+        let run = try Run.photobook(["build", photos, "-o", out, "--safety", "12.7mm", "--margin", "3mm",
                                      "--captions", "name", "--dpi", "20", "--strict", "--report", json])
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("reaches outside the safe area"), "\(run.stderr)")

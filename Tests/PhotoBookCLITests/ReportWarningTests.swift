@@ -30,7 +30,7 @@ import Testing
         let density = said.filter { $0.contains("below the 200 dpi print shops ask for") }
         #expect(density.count == 1 && density.first?.hasPrefix(scratch.file("photos/a.jpg")) == true, "\(run.stderr)")
         said.removeAll { density.contains($0) }
-        #expect(said.count == 2, "the preset's and the GIF's: \(run.stderr)")
+        #expect(said.count == 3, "the preset's crop marks, its page count and the GIF's: \(run.stderr)")
         #expect(said.sorted() == reported.sorted(), "stderr: \(said), report: \(reported)")
     }
 }

@@ -8,20 +8,27 @@ extension PrintPreset {
     private static let mm = Length.pointsPerMillimetre
 
     // Lulu: bleed and safety margin for every interior, the trim sizes Lulu lists for photo books and workbooks,
-    // and sRGB for colour interiors. No page-count rule for these products was found published.
+    // sRGB for colour interiors, and the paperback's fewest pages from Lulu's Spine Width Calculator (a copy of the
+    // PDF; Lulu's help pages stored do not give it). The presets are paperbacks: a hardcover binds from 24 pages.
     private static let luluBleedPage =
         "https://help.lulu.com/en/support/solutions/articles/64000255584-how-do-i-make-my-content-cover-the-whole-page-what-is-bleed"
     private static let luluSizesPage = "https://blog.lulu.com/choosing-the-right-book-size/"
     private static let luluColourPage =
         "https://help.lulu.com/en/support/solutions/articles/64000255590-interior-formatting-faq"
+    private static let luluPagesPage = "https://www.scribd.com/document/513281500/lulu-spine-width-calculator"
 
     private static func lulu(_ name: String, _ product: String, _ size: PageSize, published: String) -> PrintPreset {
-        PrintPreset(name: name, service: "Lulu", product: product, owner: "Lulu's books",
+        PrintPreset(name: name, service: "Lulu", product: product, owner: "Lulu's paperbacks",
                     trim: Figure(value: size, published: published, source: luluSizesPage),
                     bleed: Figure(value: 0.125 * inch, published: "0.125 in (3.18 mm) on every side", source: luluBleedPage),
                     safety: Figure(value: 0.5 * inch, published: "0.5 in (12.7 mm) inside the trim edge", source: luluBleedPage),
+                    minimumPages: Figure(value: 32, published: "Paperback covers ... require a minimum of 32 pages; "
+                                         + "all Hardcovers ... a minimum of 24 pages (Lulu's Spine Width Calculator, a "
+                                         + "copy)", source: luluPagesPage),
                     colour: Figure(value: "sRGB", published: "full colour books: our printers use sRGB", source: luluColourPage),
-                    notes: ["Lulu asks for no crop marks or registration marks: leave --crop-marks off"],
+                    notes: ["Lulu asks for no crop marks or registration marks: leave --crop-marks off",
+                            "the preset checks a paperback's 32 pages: a Lulu hardcover binds from 24, so leave "
+                            + "--strict off for a hardcover of 24 to 31 pages"],
                     refusesCropMarks: luluBleedPage)
     }
 
@@ -102,14 +109,14 @@ extension PrintPreset {
 
     /// Every preset, in the order `photobook presets` lists them.
     static let all: [PrintPreset] = [
-        lulu("lulu-a4", "A4", PageSize(width: 210 * mm, height: 297 * mm), published: "A4 (8.27 x 11.69 in / 210 x 297 mm)"),
-        lulu("lulu-us-letter", "US Letter", PageSize(width: 8.5 * inch, height: 11 * inch),
+        lulu("lulu-a4", "A4 paperback", PageSize(width: 210 * mm, height: 297 * mm), published: "A4 (8.27 x 11.69 in / 210 x 297 mm)"),
+        lulu("lulu-us-letter", "US Letter paperback", PageSize(width: 8.5 * inch, height: 11 * inch),
              published: "US Letter (8.5 x 11 in / 216 x 279 mm)"),
-        lulu("lulu-square", "Square (photo books)", PageSize(width: 8.5 * inch, height: 8.5 * inch),
+        lulu("lulu-square", "Square paperback (photo books)", PageSize(width: 8.5 * inch, height: 8.5 * inch),
              published: "Square (8.5 x 8.5 in / 216 x 216 mm)"),
-        lulu("lulu-us-letter-landscape", "US Letter Landscape (photo books)",
+        lulu("lulu-us-letter-landscape", "US Letter Landscape paperback (photo books)",
              PageSize(width: 11 * inch, height: 8.5 * inch), published: "US Letter Landscape (11 x 8.5 in / 279 x 216 mm)"),
-        lulu("lulu-small-landscape", "Small Landscape (photo books)", PageSize(width: 9 * inch, height: 7 * inch),
+        lulu("lulu-small-landscape", "Small Landscape paperback (photo books)", PageSize(width: 9 * inch, height: 7 * inch),
              published: "Small Landscape (9 x 7 in / 229 x 178 mm)"),
         blurb("blurb-photo-book", "photo book, standard paper", owner: "Blurb's photo books", maximum: 440,
               published: "up to 440 pages with standard paper"),
