@@ -193,7 +193,13 @@ public enum PhotoBookCLI {
         }
         for (path, reason) in discovery.notes { say.note(reason, path: path) }
         guard !discovery.photos.isEmpty || description != nil else {
-            say.error("no photos found in \(command.inputs.joined(separator: ", ")), nothing was written")
+            // A folder of folders (a Google Takeout, a year of months) is the usual way to get here: say so.
+            var inSubfolders = ""
+            if !command.recursive, description == nil {
+                let deeper = Discovery.discover(command.inputs, recursive: true).photos.count
+                if deeper > 0 { inSubfolders = " (\(deeper) in subfolders: add -r to include them)" }
+            }
+            say.error("no photos found in \(command.inputs.joined(separator: ", "))\(inSubfolders), nothing was written")
             let none = BuildReport(photos: [], book: .skipped(because: "no photos found"), pagesWritten: 0,
                                    seconds: 0)
             return writeReport(none, command: command, options: options, status: .failure, say: say, early: early)

@@ -97,4 +97,17 @@ import Testing
         #expect(run.stderr.contains("no photos found"), "\(run.stderr)")
         #expect(Scratch.listing(scratch.path) == ["photos"])
     }
+
+    /// A folder of folders (Google Takeout's album folders): the error counts the photos below and names -r.
+    @Test func aFolderOfFoldersSaysWhereThePhotosAre() throws {
+        let takeout = Run.fixture("takeout/Takeout")
+        let scratch = try Scratch()
+        let run = try Run.photobook(["build", takeout, "-o", scratch.file("book.pdf")])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("no photos found in \(takeout) (8 in subfolders: add -r to include them)"),
+                "\(run.stderr)")
+        #expect(Scratch.listing(scratch.path) == [])
+        let recursive = try Run.photobook(["build", takeout, "-r", "-o", scratch.file("book.pdf")])
+        #expect(recursive.status == 0, "\(recursive.stderr)")
+    }
 }
