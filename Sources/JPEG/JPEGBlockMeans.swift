@@ -32,18 +32,29 @@ enum JPEGBlockMeans {
         }
         // A chroma block covers (luma blocks / chroma blocks) luma blocks along each side.
         // Cb and Cr may be sampled differently from each other, too.
-        let columns = [1, 2].map { plane in (0..<width).map { min(widths[plane] - 1, $0 * widths[plane] / width) } }
-        let (luma, cb, cr) = (means[0], means[1], means[2])
+        let columnsB = (0..<width).map { min(widths[1] - 1, $0 * widths[1] / width) }
+        let columnsR = (0..<width).map { min(widths[2] - 1, $0 * widths[2] / width) }
+        // Through raw buffers: indexing nested arrays here was most of a lossless page's attention time.
         pixels.withUnsafeMutableBufferPointer { out in
-            for y in 0..<height {
-                let rowB = min(heights[1] - 1, y * heights[1] / height) * widths[1]
-                let rowR = min(heights[2] - 1, y * heights[2] / height) * widths[2]
-                for x in 0..<width {
-                    let i = y * width + x
-                    let l = luma[i], b = cb[rowB + columns[0][x]] - 128, r = cr[rowR + columns[1][x]] - 128
-                    out[3 * i] = byte(l + 1.402 * r)
-                    out[3 * i + 1] = byte(l - 0.344136 * b - 0.714136 * r)
-                    out[3 * i + 2] = byte(l + 1.772 * b)
+            means[0].withUnsafeBufferPointer { luma in
+                means[1].withUnsafeBufferPointer { cb in
+                    means[2].withUnsafeBufferPointer { cr in
+                        columnsB.withUnsafeBufferPointer { columnsB in
+                            columnsR.withUnsafeBufferPointer { columnsR in
+                                for y in 0..<height {
+                                    let rowB = min(heights[1] - 1, y * heights[1] / height) * widths[1]
+                                    let rowR = min(heights[2] - 1, y * heights[2] / height) * widths[2]
+                                    for x in 0..<width {
+                                        let i = y * width + x
+                                        let l = luma[i], b = cb[rowB + columnsB[x]] - 128, r = cr[rowR + columnsR[x]] - 128
+                                        out[3 * i] = byte(l + 1.402 * r)
+                                        out[3 * i + 1] = byte(l - 0.344136 * b - 0.714136 * r)
+                                        out[3 * i + 2] = byte(l + 1.772 * b)
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }

@@ -15,7 +15,7 @@ extension AttentionMap {
     /// hold instead, which keeps a subject whole when it fits and is what the crop's size is known for.
     func place(size: (width: Double, height: Double), photo: (width: Double, height: Double)) -> (x: Double, y: Double)? {
         let slackX = max(0, photo.width - size.width), slackY = max(0, photo.height - size.height)
-        guard slackX > 0.5 || slackY > 0.5, photo.width > 0, photo.height > 0 else { return nil }
+        guard Self.canMove(size: size, photo: photo) else { return nil }
         let table = SummedCells(self)
         let total = table.sum(x0: 0, y0: 0, x1: Double(columns), y1: Double(rows))
         guard total > 0 else { return nil }
@@ -34,6 +34,22 @@ extension AttentionMap {
         let x = Self.middle(of: xs, around: best.i, best: best.share) { kept($0, ys[best.j]) }
         let y = Self.middle(of: ys, around: best.j, best: best.share) { kept(x, $0) }
         return (x, y)
+    }
+
+    /// The least a crop must leave out of a side, as a share of it, for a map to move it: two cells. A map places
+    /// a crop to within a cell (3% of a side), and a crop with less slack is never further than a cell from the
+    /// centre, so the centre is as good as the map could tell. A 3:4 photo on an A4 page (5.7% of its width cut)
+    /// is the common case: its map would cost a whole entropy pass beside a render that decodes every pixel.
+    static let leastSlackToMove = 2.0 / Double(side)
+
+    /// True when a `size` crop of a `photo`-sized upright picture leaves out enough for a map to place it
+    /// (`leastSlackToMove`): the render asks for no map otherwise, and `place` keeps the centre, so that the dry
+    /// run, which has every map, places every crop where the build does.
+    static func canMove(size: (width: Double, height: Double), photo: (width: Double, height: Double)) -> Bool {
+        guard photo.width > 0, photo.height > 0 else { return false }
+        let slackX = max(0, photo.width - size.width), slackY = max(0, photo.height - size.height)
+        return (slackX > 0.5 && slackX >= leastSlackToMove * photo.width)
+            || (slackY > 0.5 && slackY >= leastSlackToMove * photo.height)
     }
 
     /// Where a crop may start along a side with `slack` pixels to spare.

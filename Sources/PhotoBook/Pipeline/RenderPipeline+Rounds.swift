@@ -56,10 +56,12 @@ extension RenderPipeline {
             let cmyk = settings.pdfx.flatMap { request in
                 request.intent.map { CMYKTarget(profile: request.profile.bytes, intent: $0) }
             }
-            // The plan left the crop at the centre for the render to aim (AttentionStep): a photo it cuts.
+            // The plan left the crop at the centre for the render to aim (AttentionStep): a photo it cuts enough
+            // for a map to move the crop (a map would leave a crop with less slack at the centre all the same).
             let aims = settings.aimsAtRender && !spread && info.attention == nil && info.regions.isEmpty
                 && info.format.codec.makesLosslessCrops && placed.cropSource == .centre
-                && (placed.crop.width < Double(info.uprightWidth) - 1e-9 || placed.crop.height < Double(info.uprightHeight) - 1e-9)
+                && AttentionMap.canMove(size: (placed.crop.width, placed.crop.height),
+                                        photo: (Double(info.uprightWidth), Double(info.uprightHeight)))
             let job = PhotoJob(info: info, placement: placed, keepOriginals: settings.keepOriginals,
                                losslessCrops: settings.losslessCrops, reencodes: cmyk != nil, aimsAtRender: aims)
             // A photo is announced finished once, by its first render; renders of later rounds redo finished photos.
