@@ -26,6 +26,21 @@ struct AttentionMapTests {
         #expect(Self.map { column, _ in column < 4 ? 1 : 0 }.place(size: photo, photo: photo) == nil)
     }
 
+    @Test("a crop that leaves out less than two cells of a side is not moved: the map places to a cell")
+    func slack() {
+        // A 3:4 portrait on an A4 page keeps 94.3% of its width: 5.7% of slack, under two cells (6.25%).
+        let photo = (width: 3000.0, height: 4000.0)
+        let a4 = (width: 3000.0 * 0.943, height: 4000.0), wider = (width: 3000.0 * 0.92, height: 4000.0)
+        #expect(!AttentionMap.canMove(size: a4, photo: photo))
+        #expect(AttentionMap.canMove(size: wider, photo: photo))
+        #expect(!AttentionMap.canMove(size: photo, photo: photo))
+        // All the interest at the left edge: the A4 crop stays centred, the wider cut goes left.
+        let edge = Self.map { column, _ in column < 2 ? 1 : 0 }
+        #expect(edge.place(size: a4, photo: photo) == nil)
+        let moved = edge.place(size: wider, photo: photo)
+        #expect(moved.map { $0.x < 0.5 * (photo.width - wider.width) } == true, "\(String(describing: moved))")
+    }
+
     @Test("a saturated, detailed patch stands out of a plain picture, in the upright cells of a turned one")
     func measure() {
         var pixels = [UInt8](repeating: 150, count: 160 * 120 * 3)
