@@ -99,11 +99,11 @@ import Testing
         let scratch = try Scratch()
         let photos = try photos(in: scratch)
         let cache = try scratch.sub("cache")
-        _ = try build([photos], "book.pdf", scratch: scratch, cache: cache, extra: ["--cache-limit", "100K"])
+        _ = try build([photos], "book.pdf", scratch: scratch, cache: cache, extra: ["--cache-limit", "400K"])
         let sizes = try Self.entries(cache).map {
             try FileManager.default.attributesOfItem(atPath: cache + "/photobook/entries/" + $0)[.size] as! Int
         }
-        #expect(sizes.reduce(0, +) <= 100 * 1024)
+        #expect(sizes.reduce(0, +) <= 400 * 1024)
         #expect(!sizes.isEmpty, "the newest entries that fit stay")
     }
 

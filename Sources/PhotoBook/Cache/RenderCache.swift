@@ -1,5 +1,7 @@
+import Dispatch
 import Geometry
 import Platform
+import Synchronization
 
 /// Rendered page images kept between builds, under `$XDG_CACHE_HOME/photobook` (docs/cache.md): each found by
 /// the digest of everything that decides its bytes (`RenderRequest`), written atomically, checked when read.
@@ -12,6 +14,8 @@ public final class RenderCache: Sendable {
     /// Entries larger in total than this are removed, least recently used first, after a build (`trim()`).
     let limit: Int64
     private let digests: DigestIndex
+    /// This build's content digests, by path: each file is hashed (or looked up) once per build.
+    private let known = Mutex<[String: String]>([:])
 
     /// What an entry holds besides the JPEG: what the render decided that the page needs to draw it.
     struct Metadata: Equatable, Sendable {
@@ -49,7 +53,26 @@ public final class RenderCache: Sendable {
     }
 
     /// The content digest of a source file (`DigestIndex`); nil when it cannot be read.
-    func contentDigest(of path: String) -> String? { digests.digest(of: path) }
+    func contentDigest(of path: String) -> String? {
+        if let digest = known.withLock({ $0[path] }) { return digest }
+        let digest = digests.digest(of: path)
+        if let digest { known.withLock { $0[path] = digest } }
+        return digest
+    }
+
+    /// Finds the content digests of `paths` on `workers` threads at once, before the renders are planned: on an
+    /// empty index, hashing 48 photos one after another added a quarter to the first build.
+    func findDigests(of paths: [String], workers: Int) {
+        let unique = Array(Set(paths))
+        let next = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(workers, unique.count))) { _ in
+            while true {
+                let index = next.withLock { value in defer { value += 1 }; return value }
+                guard index < unique.count else { return }
+                _ = contentDigest(of: unique[index])
+            }
+        }
+    }
 
     private func entryPath(_ key: String) -> String { "\(directory)/entries/\(key)" }
 

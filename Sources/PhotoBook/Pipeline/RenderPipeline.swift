@@ -107,6 +107,7 @@ public final class RenderPipeline: Sendable {
         // A photo whose crop and pixel size did not change keeps its render (in a grid of equal cells, the photos
         // after a failed one move up without being rendered again). Each round removes at least one photo.
         var alive = prepared.photos.map(\.id)
+        cache?.findDigests(of: prepared.photos.map(\.info.file.filePath), workers: plan.settings.jobs)
         var renders: [RenderKey: Render] = [:]
         var directory: String?
         var round = 0
