@@ -19,6 +19,7 @@ Standard library only. Settings, from the environment:
   BENCH_JOBS=N        processes/threads for the corpus and the hand-made pipelines (default: the core count)
   BENCH_MEMORY=0      leave out the memory figures at the end (Bench/bench_memory.py, `make bench-memory`)
   BENCH_WEBP_COUNT=96 WebPs in the grid case (made once from the first N corpus photos)
+  BENCH_ONLY=cache    only the render cache's case: a 48-photo book built, then rebuilt after each edit
   BENCH_ONLY=formats  only the HEIC and WebP cases (and the JPEG grid and the HEIC books' memory beside them)
   BENCH_BUILD=0       use the binaries already in .build/release instead of building them (when another build of
                       the same tree is running); the corpus tool must then be there unless the corpus is cached
@@ -625,7 +626,7 @@ def format_case(name, photos, slug, grid=None):
     size, said here as well), allowed to fail while the format is not wired in."""
     folder, names = photos
     output = os.path.join(WORK, slug + ".pdf")
-    argv = [PHOTOBOOK, "build", rel(folder), "-o", rel(output), "--page-size", "a4", "--margin", "0", "--quiet",
+    argv = [PHOTOBOOK, "build", rel(folder), "-o", rel(output), "--no-cache", "--page-size", "a4", "--margin", "0", "--quiet",
             "--report", rel(os.path.join(WORK, slug + ".json"))]
     if grid:
         argv += ["--layout", "grid " + grid]
@@ -675,7 +676,7 @@ def photobook_case(count, lossless=True, grid=None, crop=None, photos=None, labe
             f"{'-crop-' + crop if crop else ''}{'-' + label.replace(' ', '-') if label else ''}")
     output = os.path.join(WORK, slug + ".pdf")
     # The report gives the build's own clock per stage (probe, plan, render, pdf): where the time goes.
-    argv = [PHOTOBOOK, "build", rel(folder), "-o", rel(output), "--margin", "0", "--quiet",
+    argv = [PHOTOBOOK, "build", rel(folder), "-o", rel(output), "--no-cache", "--margin", "0", "--quiet",
             "--report", rel(os.path.join(WORK, slug + ".json"))]
     if grid:
         argv += ["--layout", "grid " + grid]
@@ -789,6 +790,55 @@ def format_report(heics, webp_grid, grid96, webp_photos):
             f" cwebp -q {WEBP_QUALITY} (lossy, 4:2:0).")
 
 
+def cache_case():
+    """BENCH_ONLY=cache (and in every full run): a 48-photo book from a book description, built with an empty
+    render cache, then again, and after a caption edit, a swap of two pages and a new layout for one page; each
+    rebuild as a share of the first build's wall time (issue 23: at most 0.2)."""
+    folder, names = photo_set(48)
+    cache = os.path.join(WORK, "cache-bench")
+    shutil.rmtree(cache, ignore_errors=True)
+    description = os.path.join(WORK, "cache-book.json")
+    output = os.path.join(WORK, "cache-book.pdf")
+    env = dict(os.environ, XDG_CACHE_HOME=cache, SOURCE_DATE_EPOCH="1700000000")
+    run_checked([PHOTOBOOK, "init", rel(folder), "--layout", "auto", "--captions", "name", "--margin", "0",
+                 "-o", rel(description)], "writing the book description")
+
+    def build():
+        start = time.monotonic()
+        subprocess.run([PHOTOBOOK, "build", rel(description), "-o", rel(output), "--quiet"], env=env, check=True,
+                       stdin=subprocess.DEVNULL, cwd=ROOT)
+        return time.monotonic() - start
+
+    def edit(change):
+        with open(description) as f:
+            book = json.load(f)
+        change(book["pages"])
+        with open(description, "w") as f:
+            json.dump(book, f, indent=2)
+
+    def caption(pages):
+        pages[3]["photos"][0]["caption"] = "A caption written after the first build"
+
+    def swap(pages):
+        pages[5], pages[6] = pages[6], pages[5]
+
+    def layout(pages):
+        page = next(p for p in pages if len(p["photos"]) >= 2)
+        page["layout"] = "[" + " / ".join(str(i + 1) for i in range(len(page["photos"]))) + "]"
+
+    first = build()
+    rows = [("the same book again", build())]
+    for name, change in [("after a caption edit", caption), ("after swapping two pages", swap),
+                         ("after a new layout for one page", layout)]:
+        edit(change)
+        rows.append((name, build()))
+    say(f"\nThe render cache (issue 23): 48 photos from a book description, layout auto, captions:")
+    say(f"    first build, empty cache: {first:.2f} s wall")
+    for name, wall in rows:
+        share = wall / first
+        say(f"    {name}: {wall:.2f} s, {share:.2f} of the first {'(met)' if share <= 0.2 else '(NOT MET: target 0.2)'}")
+
+
 def formats_only(heics, webp_photos, started):
     """BENCH_ONLY=formats: the HEIC and WebP cases alone, with the JPEG grid they are set against, and the HEIC
     books' memory (for whoever wires a format in and wants the figures again without the rest)."""
@@ -841,6 +891,8 @@ def main():
     build_product("photobook")
     build_product("photobook-harness")
     ensure_corpus()
+    if os.environ.get("BENCH_ONLY", "") == "cache":
+        return cache_case()
     # The other formats' photos, made once from the corpus (before any timing).
     heics = ensure_heic_sets()
     webp_photos = ensure_webp()
@@ -886,6 +938,7 @@ def main():
         grid96.run_once()
 
     dry_row, dry_command = dry_run(96, photobook96)
+    cache_case()
     webp_grid = format_cases(heics, webp_photos)
 
     say("\nResults (A4 pages of 2480x3508 pixels at 300 dpi, full bleed, photos cropped to fill, JPEG quality 90):\n")

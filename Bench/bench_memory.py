@@ -87,7 +87,7 @@ class Build:
         tmpdir = tempfile.mkdtemp(prefix="bench-memory-tmpdir-", dir=bench.WORK)
         # SOURCE_DATE_EPOCH: the book from page files and the one from memory must then be the same bytes.
         argv = ["env", f"TMPDIR={tmpdir}", "SOURCE_DATE_EPOCH=1700000000"] + (["PHOTOBOOK_TEST_IMAGES_IN_MEMORY=1"] if in_memory else []) + [
-            bench.HARNESS if in_memory else bench.PHOTOBOOK, "build", bench.rel(folder), "-o", bench.rel(output), "--margin", "0", "--quiet",
+            bench.HARNESS if in_memory else bench.PHOTOBOOK, "build", bench.rel(folder), "-o", bench.rel(output), "--no-cache", "--margin", "0", "--quiet",
             # The 800 are copies of the 96: without this photobook would place each once (issue 21, duplicates).
             "--keep-duplicates"]
         self.command = " ".join(argv)

@@ -41,6 +41,12 @@ public struct BuildOptions: Sendable {
     public var minimumDPI: Double?
     /// The print service's largest upload (`--preset`): a larger PDF is warned of, or with `strict` not committed.
     public var fileSizeLimit: FileSizeLimit?
+    /// The render cache's folder (`RenderCache.defaultDirectory`); nil builds without a cache (`--no-cache`).
+    public var cacheDirectory: String?
+    /// The most the render cache may hold after the build, in bytes (`--cache-limit`).
+    public var cacheLimit: Int64 = RenderCache.defaultLimit
+    /// A proof for the screen (`--proof`): the PDF's keywords say so.
+    public var proof = false
 
     public init() {}
 }
@@ -76,7 +82,9 @@ struct BookRenderPlan: RenderPlan {
                        temporaryDirectory: options.temporaryDirectory,
                        keepDuplicates: options.keepDuplicates || options.given != nil,
                        preferredPhotos: Set([options.text?.titlePhoto].compactMap { $0 }), pdfx: options.pdfx,
-                       fileSizeLimit: options.fileSizeLimit, refusesLargeFile: options.strict)
+                       fileSizeLimit: options.fileSizeLimit, refusesLargeFile: options.strict,
+                       cacheDirectory: options.cacheDirectory, cacheLimit: options.cacheLimit,
+                       proof: options.proof)
     }
 
     var words: PDFWords? {

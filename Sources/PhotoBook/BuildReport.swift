@@ -27,6 +27,8 @@ public struct PhotoReport: Sendable {
     /// True when the embedded JPEG is a lossless crop of the photo's own (its DCT blocks copied, the page clipping
     /// it to the cell); its pixel size is then the copied blocks', a little larger than the crop.
     public var losslessCrop: Bool?
+    /// True when its render was taken from the render cache (an earlier build's), not made again.
+    public var renderedFromCache = false
     /// The caption set under it, when the book has one for it.
     public var caption: String?
     /// Its format and what of it ("HEIF (AVIF, 10-bit)"), once probed.

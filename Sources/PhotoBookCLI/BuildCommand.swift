@@ -26,6 +26,12 @@ struct BuildCommand: RunFields, TitleFields {
     var preset: PrintPreset?
     /// `--pdfx`, `--output-profile`, `--output-condition`; checked into `options.pdfx` by `parse`.
     var pdfx = PDFXOptions()
+    /// `--no-cache`: the render cache is neither read nor written.
+    var noCache = false
+    /// `--proof`: a fast book for the screen (`proofDPI`, `proofQuality`), marked as a proof.
+    var proof = false
+    static let proofDPI = 96
+    static let proofQuality = 60
 
     /// Whether the book has any words to set.
     var hasWords: Bool { title != nil || captions != .none || pageNumbers || sections != .none }
@@ -171,6 +177,17 @@ struct BuildCommand: RunFields, TitleFields {
                       + "every warning the build would give, and write nothing (-o may be left out); a photo that "
                       + "fails only when it is decoded, such as a truncated file, is found by a real build alone",
                   \.dryRun),
+            .flag("proof", section: .running, description: .commandLineOnly,
+                  help: "a fast book for the screen, to look at before the real build: the same pages and words, "
+                      + "photos at \(proofDPI) dpi and JPEG quality \(proofQuality), marked as a proof in the PDF's "
+                      + "keywords and on stderr (not with --pdfx)", \.proof),
+            .flag("no-cache", section: .running, description: .commandLineOnly,
+                  help: "neither read nor write the render cache, where rendered photos are kept so that a rebuild "
+                      + "renders only what changed: $XDG_CACHE_HOME/photobook (~/.cache/photobook when it is unset); "
+                      + "remove that folder to clear it", \.noCache),
+            .value("cache-limit", .byteSize(), default: "2G", section: .running, description: .heldNotWritten,
+                   help: "the most the render cache keeps after a build; the least recently used photos go first",
+                   \.options.cacheLimit),
         ] + RunGroup.all()
     }
 
@@ -229,6 +246,11 @@ struct BuildCommand: RunFields, TitleFields {
         if command.help { return command }
         try command.validate()
         command.options.pdfx = try command.pdfx.request()
+        if command.proof {
+            command.options.layout.dpi = Double(proofDPI)
+            command.options.quality = proofQuality
+            command.options.proof = true
+        }
         return command
     }
 
@@ -236,6 +258,9 @@ struct BuildCommand: RunFields, TitleFields {
     func validate() throws(CLIError) {
         guard !inputs.isEmpty else { throw .usage("no input given: name folders or photos to build from") }
         guard output != nil || dryRun else { throw .usage("no output given: add -o BOOK.pdf") }
+        if proof, pdfx.level != nil {
+            throw .usage("--proof: a proof is for the screen, not the press; leave out --pdfx (or --preset's) for it")
+        }
         if dryRun, report != nil {
             throw .usage("--report: a dry run builds nothing to report; leave out --dry-run, or use 'photobook init' "
                          + "for the plan as a file")

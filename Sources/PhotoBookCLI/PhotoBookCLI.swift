@@ -160,6 +160,8 @@ public enum PhotoBookCLI {
         }
         var options = command.options
         options.given = description?.given
+        if !command.noCache { options.cacheDirectory = run.environment.cacheDirectory }
+        if command.proof { say.warning("a proof for the screen (\(BuildCommand.proofDPI) dpi, JPEG quality \(BuildCommand.proofQuality)), not for print") }
         if let pdfx = options.pdfx { say.note(pdfx.verboseNote) }
         let render: RenderRun
         do {

@@ -1,3 +1,4 @@
+import PhotoBook
 import Foundation
 
 /// What a harness around the command line may do to a run: stop it at a named point, hear its signals, and
@@ -43,8 +44,11 @@ struct RunEnvironment: Sendable {
     var sourceDateEpoch: String?
     /// `TMPDIR`, where a cover's working folder goes (a book's goes beside it).
     var temporaryDirectory: String?
+    /// The render cache's folder (`$XDG_CACHE_HOME/photobook`, else `~/.cache/photobook`).
+    var cacheDirectory: String?
 
     init(_ variables: [String: String]) {
+        cacheDirectory = RenderCache.defaultDirectory(environment: variables)
         sourceDateEpoch = variables[SourceDateEpoch.variable]
         temporaryDirectory = variables["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 }
     }

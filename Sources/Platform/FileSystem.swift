@@ -24,6 +24,9 @@ public enum FileSystem {
         public var id: FileID
         public var size: Int64
         public var modified: Int64
+        /// Modification and status-change times in nanoseconds since the epoch (the render cache's digest index).
+        public var modifiedNanoseconds: Int64
+        public var changedNanoseconds: Int64
         public var mode: UInt32
 
         init(_ info: stat) {
@@ -32,6 +35,8 @@ public enum FileSystem {
             id = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
             size = Int64(info.st_size)
             modified = Int64(info.st_mtim.tv_sec)
+            modifiedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            changedNanoseconds = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
             mode = UInt32(info.st_mode)
         }
     }
@@ -186,6 +191,32 @@ public enum FileSystem {
         case .success: return true
         case .failure(let failure): return failure.isNoSuchFile
         }
+    }
+
+    /// Creates a directory and any missing parents (mode 0700); one that exists is not an error.
+    public static func makeDirectories(_ path: String) -> Result<Void, Failure> {
+        var built = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            built += "/" + part
+            if case .failure(let failure) = valueOrErrno({ mkdir(built, 0o700) }), failure.code != EEXIST {
+                return .failure(failure)
+            }
+        }
+        return status(path).flatMap { $0.kind == .directory ? .success(()) : .failure(Failure(code: ENOTDIR)) }
+    }
+
+    /// Sets a file's access and modification times to now (a cache entry just used).
+    @discardableResult
+    public static func touch(_ path: String) -> Bool {
+        if case .success = valueOrErrno({ utimensat(AT_FDCWD, path, nil, 0) }) { return true }
+        return false
+    }
+
+    /// The clock `ctime` is read against: nanoseconds since the epoch.
+    public static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     /// Removes an empty directory; one that is already gone is not an error.

@@ -43,7 +43,10 @@ package final class ChildProcess: @unchecked Sendable {
         // A working directory through env(1) -C: posix_spawn_file_actions_addchdir_np is not in Swift's Glibc.
         let program = directory == nil ? path : "/usr/bin/env"
         let argv = directory.map { ["/usr/bin/env", "-C", $0, path] } ?? [path]
-        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        var merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // A test never shares the user's render cache, nor one with another test: without a folder of its own
+        // (RenderCacheTests give one) the child's cache cannot be made under a file, so it builds without one.
+        if environment["XDG_CACHE_HOME"] == nil { merged["XDG_CACHE_HOME"] = "/dev/null/photobook-tests" }
         let cArguments = (argv + arguments).map { strdup($0) } + [nil]
         let cEnvironment = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

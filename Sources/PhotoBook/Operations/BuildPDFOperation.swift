@@ -39,6 +39,8 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         var imagesInMemory = false
         /// A PDF/X book for this printing condition (`BuildOptions.pdfx`); nil for a plain PDF.
         var pdfx: PDFXRequest?
+        /// A proof for the screen (`--proof`): its Keywords say "proof".
+        var proof = false
     }
 
     let contents: Contents
@@ -64,6 +66,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
             let document = try PDFDocument()
             try document.setInfo(producer: PhotoBookVersion.string, creator: PhotoBookVersion.string,
                                  title: words?.title, author: words?.author, subject: words?.subtitle,
+                                 keywords: contents.proof ? "proof" : nil,
                                  creationDate: contents.creationDate ?? Date(),
                                  timeZone: contents.creationDate == nil ? .current : .gmt)
             if let request = contents.pdfx { try conformToPDFX(document, request: request) }

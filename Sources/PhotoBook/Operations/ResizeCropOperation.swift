@@ -15,10 +15,13 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
     let sequence: Int
     /// The press's CMYK the page's pixels are converted to as they are encoded (a PDF/X-1a book); nil for RGB.
     let cmyk: CMYKTarget?
+    /// Where the page's JPEG is kept for later builds, and under which key (`RenderRequest.key`).
+    let cacheEntry: (cache: RenderCache, key: String)?
 
     init(job: PhotoJob, decode: DecodeOperation, quality: Int, directory: String, sequence: Int, cmyk: CMYKTarget?,
-         context: Context) {
+         cacheEntry: (cache: RenderCache, key: String)? = nil, context: Context) {
         self.job = job
+        self.cacheEntry = cacheEntry
         self.cmyk = cmyk
         self.decode = decode
         self.quality = quality
@@ -184,6 +187,11 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
             return .cancelled
         }
         job.rendered.withLock { $0 = path }
+        if let (cache, key) = cacheEntry, !shouldStop {
+            let aimed = job.aimed.withLock { $0 }
+            cache.store(key, jpeg: bytes, metadata: .init(blocksShown: job.blocksShown.withLock { $0 },
+                                                           aimedCrop: aimed?.crop, aimedSource: aimed?.cropSource))
+        }
         return .succeeded
     }
 }

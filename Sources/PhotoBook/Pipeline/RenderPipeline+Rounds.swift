@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import Platform
 
 /// A round of renders: one decode and one render per photo the plan needs, on the pipeline's one queue.
 extension RenderPipeline {
@@ -38,7 +39,7 @@ extension RenderPipeline {
 
     /// The chains for the photos of `plan` that no earlier round rendered, each planned photo's pixels recorded in
     /// its report. A spread's two halves are two renders of one photo, which is announced finished once.
-    func makeChains(_ plan: BookPlan, prepared: PreparedBook, renders: [RenderKey: Render],
+    func makeChains(_ plan: BookPlan, prepared: PreparedBook, renders: inout [RenderKey: Render],
                     reports: inout [PhotoReport], directory: String, round: Int) -> [Chain] {
         var chains: [Chain] = []
         var announced: Set<PhotoID> = []
@@ -64,16 +65,68 @@ extension RenderPipeline {
                                         photo: (Double(info.uprightWidth), Double(info.uprightHeight)))
             let job = PhotoJob(info: info, placement: placed, keepOriginals: settings.keepOriginals,
                                losslessCrops: settings.losslessCrops, reencodes: cmyk != nil, aimsAtRender: aims)
+            // The photo's own bytes need no cache; any other render may be in it from an earlier build.
+            var cacheKey: String?
+            if let cache, !job.passThrough,
+               let digest = cache.contentDigest(of: info.file.filePath) {
+                let request = RenderRequest(contentDigest: digest, picture: info.file.picture, crop: "\(placed.crop)",
+                                            pixelWidth: placed.pixelWidth, pixelHeight: placed.pixelHeight,
+                                            orientation: info.orientation.rawValue, quality: settings.quality,
+                                            colour: cmyk.map { "cmyk \(SHA256.hex($0.profile)) \($0.intent.rawValue)" } ?? "rgb",
+                                            lossless: job.lossless, aimsAtRender: aims)
+                cacheKey = request.key
+                switch cache.entry(request.key) {
+                case .hit(let jpeg, let metadata):
+                    guard let path = writeCached(jpeg, directory: directory) else { return [] }
+                    var placedHere = placed
+                    if let crop = metadata.aimedCrop { placedHere.crop = crop }
+                    if let source = metadata.aimedSource { placedHere.cropSource = source }
+                    renders[key] = Render(path: path, passThrough: false, blocksShown: metadata.blocksShown,
+                                          placed: placedHere)
+                    reports[index].outcome = .succeeded
+                    reports[index].renderedFromCache = true
+                    if !reports[index].notes.contains(Self.cacheHitNote) { reports[index].notes.append(Self.cacheHitNote) }
+                    if round == 0 && announces { hooks.photoFinished?(info.file.path) }
+                    continue
+                case .damaged:
+                    reports[index].notes.append("its cached render failed its checksum (damaged or truncated): rendered again")
+                case .miss:
+                    break
+                }
+            }
             // A photo is announced finished once, by its first render; renders of later rounds redo finished photos.
             var renders = operations
             if round > 0 || !announces { renders.hooks.photoFinished = nil }
             let decode = DecodeOperation(job: job, maxPixels: settings.maxPixels, context: operations)
             let render = ResizeCropOperation(job: job, decode: decode, quality: settings.quality, directory: directory,
-                                             sequence: sequence.next(), cmyk: cmyk, context: renders)
+                                             sequence: sequence.next(), cmyk: cmyk,
+                                             cacheEntry: cacheKey.flatMap { key in cache.map { ($0, key) } }, context: renders)
             render.queuePriority = .high
             chains.append(Chain(job: job, decode: decode, render: render, photo: photo, key: key))
         }
         return chains
+    }
+
+    static let cacheHitNote = "render taken from the cache"
+
+    /// Writes a cached render into the working folder as the render would have; nil when it cannot be written
+    /// (the build is then aborted, as a render's failed write aborts it).
+    private func writeCached(_ jpeg: [UInt8], directory: String) -> String? {
+        let path = "\(directory)/page-\(sequence.next()).jpg"
+        switch session.createTemporaryFile(path) {
+        case .failure(let failure):
+            if !session.isCancelled { session.abort(because: "cannot create a temporary file in \(directory): \(failure)") }
+            return nil
+        case .success(let descriptor):
+            do {
+                try descriptor.closeAfter { (file) throws(FileSystem.Failure) in try file.writeAll(jpeg) }
+            } catch {
+                session.remove(temporaryFile: path)
+                session.abort(because: "cannot write a temporary file in \(directory): \(error)")
+                return nil
+            }
+            return path
+        }
     }
 
     /// Runs one round's decodes and renders to their end. Each decode is followed by its own render in the queue,

@@ -26,6 +26,8 @@ public final class RenderPipeline: Sendable {
     /// gives them back: each worker lets go of a decoded photo and a page, or libjpeg's blocks, at a time, and the
     /// pool keeps about that much for the next photo (BufferPool.swift); the save empties it (BuildPDFOperation).
     let pool: BufferPool
+    /// Rendered pages kept between builds; nil without one, or when its folder cannot be made.
+    let cache: RenderCache?
 
     init(files: [PhotoFile], outputPath: String, plan: any RenderPlan, hooks: BuildHooks) {
         self.files = files
@@ -39,6 +41,7 @@ public final class RenderPipeline: Sendable {
         let workers = max(1, plan.settings.jobs)
         pool = BufferPool(maxBuffers: workers * Self.pooledBuffersPerWorker,
                           maxBytes: workers * Self.pooledBytesPerWorker)
+        cache = plan.settings.cacheDirectory.flatMap { RenderCache(directory: $0, limit: plan.settings.cacheLimit) }
     }
 
     /// What every operation of this build is handed.
@@ -68,6 +71,8 @@ public final class RenderPipeline: Sendable {
         // build that stopped before the save kept some).
         session.removeTemporaryFiles()
         pool.removeAll()
+        // The limit holds after every build, stopped or not.
+        cache?.trim()
         // The stages end before the total is read, so that they never add up to more than it.
         report.timings = clock.finish()
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
@@ -102,6 +107,7 @@ public final class RenderPipeline: Sendable {
         // A photo whose crop and pixel size did not change keeps its render (in a grid of equal cells, the photos
         // after a failed one move up without being rendered again). Each round removes at least one photo.
         var alive = prepared.photos.map(\.id)
+        cache?.findDigests(of: prepared.photos.map(\.info.file.filePath), workers: plan.settings.jobs)
         var renders: [RenderKey: Render] = [:]
         var directory: String?
         var round = 0
@@ -118,8 +124,9 @@ public final class RenderPipeline: Sendable {
                 case .success(let path): directory = path
                 }
             }
-            let chains = makeChains(planned!.plan, prepared: prepared, renders: renders, reports: &reports,
+            let chains = makeChains(planned!.plan, prepared: prepared, renders: &renders, reports: &reports,
                                     directory: directory!, round: round)
+            if let reason = session.abortReason { return stopped(.failed(reason)) }
             if chains.isEmpty { break }
             clock.enter(.render)
             run(chains, first: round == 0)
@@ -167,7 +174,7 @@ public final class RenderPipeline: Sendable {
                                                   hasTitlePage: final.pages.first?.kind == .title,
                                                   creationDate: plan.settings.creationDate,
                                                   imagesInMemory: plan.settings.imagesInMemory,
-                                                  pdfx: plan.settings.pdfx)
+                                                  pdfx: plan.settings.pdfx, proof: plan.settings.proof)
         let build = BuildPDFOperation(contents, commit: commit, context: operations)
         if session.isCancelled { return stopped(.cancelled) }
         queue.addOperations([build], waitUntilFinished: true)

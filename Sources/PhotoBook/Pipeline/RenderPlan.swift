@@ -57,6 +57,11 @@ struct RenderSettings: Sendable {
     /// The largest file the service takes (`BuildOptions.fileSizeLimit`), and whether a larger one is refused.
     var fileSizeLimit: FileSizeLimit?
     var refusesLargeFile = false
+    /// The render cache's folder (`RenderCache`); nil for none (`--no-cache`, a dry run, a cover).
+    var cacheDirectory: String?
+    var cacheLimit: Int64 = RenderCache.defaultLimit
+    /// `BuildOptions.proof`.
+    var proof = false
 }
 
 /// What the PDF says beyond its pages: the document's information, and the font its text is set in.

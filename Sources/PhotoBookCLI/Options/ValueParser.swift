@@ -207,3 +207,19 @@ extension ValueParser where Value == String {
         }
     }
 }
+
+extension ValueParser where Value == Int64 {
+    /// A size in bytes: a whole number, optionally followed by K, M, G or T (powers of 1024, a B after it allowed).
+    static func byteSize(metavar: String = "SIZE") -> ValueParser {
+        let forms = "a size such as 500M, 2G or 1T (K, M, G, T: powers of 1024; a bare number is bytes)"
+        return ValueParser(metavar: metavar, allowed: forms) { text throws(ValueError) in
+            let quoted = ValueError.quote(text)
+            guard let match = text.wholeMatch(of: /([0-9]{1,15})([kKmMgGtT]?)[bB]?/),
+                  let number = Int64(match.1) else { throw ValueError("\(quoted) is not \(forms)") }
+            let shift: Int64 = switch match.2.lowercased() { case "k": 10; case "m": 20; case "g": 30; case "t": 40; default: 0 }
+            let (size, overflow) = number.multipliedReportingOverflow(by: 1 << shift)
+            guard !overflow else { throw ValueError("\(quoted) is too large") }
+            return size
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Colour
+import HEIF
+import JPEG
+import PNG
+import TIFF
+import WebP
+
+/// Everything that decides the bytes of one rendered page image, written out as text: its SHA-256 is the
+/// render cache's key (docs/cache.md). A field added to the render must be added here.
+struct RenderRequest {
+    /// The SHA-256 of the source file's bytes (`DigestIndex`): its name and mtime alone could show an old render.
+    var contentDigest: String
+    /// Which of the file's pictures (a page of a multi-page TIFF).
+    var picture: Int
+    /// The plan's crop (not the one aimed at render: that is decided by the content, and kept in the entry).
+    var crop: String
+    var pixelWidth: Int, pixelHeight: Int
+    var orientation: Int
+    var quality: Int
+    /// "rgb", or the CMYK target: the output profile's digest and the intent.
+    var colour: String
+    var lossless: Bool
+    var aimsAtRender: Bool
+
+    /// photobook's and the codec libraries' versions: a new one may render other bytes.
+    static let versions: String = [PhotoBookVersion.string, JPEGLibrary.version, PNGLibrary.version,
+                                   HEIFLibrary.version, WebPLibrary.version, TIFFLibrary.version,
+                                   ColourLibrary.version].joined(separator: "; ")
+
+    var description: String {
+        ["render-1", Self.versions, "content \(contentDigest) picture \(picture)", "crop \(crop)",
+         "pixels \(pixelWidth)x\(pixelHeight)", "orientation \(orientation)", "quality \(quality)", "colour \(colour)",
+         "lossless \(lossless)", "aims \(aimsAtRender)"].joined(separator: "\n")
+    }
+
+    /// The entry's file name.
+    var key: String { SHA256.hex(Array(description.utf8)) }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The render cache (issue 23, docs/cache.md), end to end: each test has a cache folder of its own.
+@Suite struct RenderCacheTests {
+    static let layout = ["--layout", "2x2", "--crop", "auto"]
+
+    /// A folder of real photos from Fixtures/: JPEGs of every orientation (lossless crops, aimed at render),
+    /// faces, and a PNG, which is rendered from pixels.
+    func photos(in scratch: Scratch) throws -> String {
+        let photos = try scratch.sub("photos")
+        for name in ["Landscape_1", "Landscape_6", "Portrait_3", "Portrait_8"] {
+            _ = try scratch.copy(Run.fixture("exif-orientation/\(name).jpg"), to: "photos/\(name).jpg")
+        }
+        try DistinctPhotos.write(into: photos, count: 3)
+        return photos
+    }
+
+    /// Builds into `name` with the cache at `cache`; returns the run and the book's bytes.
+    func build(_ inputs: [String], _ name: String, scratch: Scratch, cache: String, extra: [String] = [],
+               harness: Bool = false) throws -> (Run, [UInt8]) {
+        let out = scratch.file(name)
+        let run = try Run.command(harness ? Run.harness : Run.binary,
+                                  ["build"] + inputs + ["-o", out, "-v"] + Self.layout + extra,
+                                  environment: ["XDG_CACHE_HOME": cache, "SOURCE_DATE_EPOCH": "1700000000"])
+        #expect(run.status == 0, "\(run.stderr)")
+        return (run, (try? Fixtures.read(out)) ?? [])
+    }
+
+    static func hits(_ run: Run) -> Int { run.stderr.components(separatedBy: "render taken from the cache").count - 1 }
+
+    static func entries(_ cache: String) -> [String] {
+        Scratch.listing(cache + "/photobook/entries").filter { !$0.hasPrefix(".") }
+    }
+
+    @Test func aRebuildTakesEveryRenderFromTheCacheAndWritesTheSameBook() throws {
+        let scratch = try Scratch()
+        let photos = try photos(in: scratch)
+        let cache = try scratch.sub("cache")
+        let (first, book) = try build([photos], "first.pdf", scratch: scratch, cache: cache)
+        #expect(Self.hits(first) == 0)
+        #expect(Self.entries(cache).count == 7)
+        let (again, rebuilt) = try build([photos], "again.pdf", scratch: scratch, cache: cache)
+        #expect(Self.hits(again) == 7, "\(again.stderr)")
+        let (_, uncached) = try build([photos], "uncached.pdf", scratch: scratch, cache: cache, extra: ["--no-cache"])
+        #expect(book == rebuilt)
+        #expect(book == uncached)
+    }
+
+    @Test func noCacheWritesNothing() throws {
+        let scratch = try Scratch()
+        let photos = try photos(in: scratch)
+        let cache = try scratch.sub("cache")
+        _ = try build([photos], "book.pdf", scratch: scratch, cache: cache, extra: ["--no-cache"])
+        #expect(Scratch.listing(cache).isEmpty)
+    }
+
+    /// A photo replaced under its own name and given back its old mtime is rendered again: the key holds the
+    /// file's content, and the digest index trusts no entry recorded within a second of the file's ctime.
+    @Test func aPhotoReplacedWithItsOldMTimeIsRenderedAgain() throws {
+        let scratch = try Scratch()
+        let photos = try photos(in: scratch)
+        let cache = try scratch.sub("cache")
+        let target = photos + "/Landscape_1.jpg"
+        let (_, _) = try build([photos], "first.pdf", scratch: scratch, cache: cache)
+        let mtime = try FileManager.default.attributesOfItem(atPath: target)[.modificationDate] as! Date
+        try FileManager.default.removeItem(atPath: target)
+        try FileManager.default.copyItem(atPath: Run.fixture("exif-orientation/Landscape_3.jpg"), toPath: target)
+        try FileManager.default.setAttributes([.modificationDate: mtime], ofItemAtPath: target)
+        let (again, book) = try build([photos], "again.pdf", scratch: scratch, cache: cache)
+        #expect(Self.hits(again) == 6, "\(again.stderr)")
+        let (_, uncached) = try build([photos], "uncached.pdf", scratch: scratch, cache: cache, extra: ["--no-cache"])
+        #expect(book == uncached)
+    }
+
+    /// Every entry damaged (one byte flipped) or cut short: each photo is rendered again, --verbose says so for
+    /// each, and the book is the same.
+    @Test(arguments: [false, true]) func damagedEntriesAreRenderedAgain(truncate: Bool) throws {
+        let scratch = try Scratch()
+        let photos = try photos(in: scratch)
+        let cache = try scratch.sub("cache")
+        let (_, book) = try build([photos], "first.pdf", scratch: scratch, cache: cache)
+        for name in Self.entries(cache) {
+            let path = cache + "/photobook/entries/" + name
+            var bytes = try Fixtures.read(path)
+            if truncate { bytes.removeLast(bytes.count / 3) } else { bytes[bytes.count - 100] ^= 0x40 }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+        let (again, rebuilt) = try build([photos], "again.pdf", scratch: scratch, cache: cache)
+        #expect(Self.hits(again) == 0)
+        #expect(again.stderr.components(separatedBy: "failed its checksum").count - 1 == 7, "\(again.stderr)")
+        #expect(book == rebuilt)
+        let (third, _) = try build([photos], "third.pdf", scratch: scratch, cache: cache)
+        #expect(Self.hits(third) == 7)
+    }
+
+    @Test func theLimitHoldsAfterTheBuild() throws {
+        let scratch = try Scratch()
+        let photos = try photos(in: scratch)
+        let cache = try scratch.sub("cache")
+        _ = try build([photos], "book.pdf", scratch: scratch, cache: cache, extra: ["--cache-limit", "400K"])
+        let sizes = try Self.entries(cache).map {
+            try FileManager.default.attributesOfItem(atPath: cache + "/photobook/entries/" + $0)[.size] as! Int
+        }
+        #expect(sizes.reduce(0, +) <= 400 * 1024)
+        #expect(!sizes.isEmpty, "the newest entries that fit stay")
+    }
+
+    /// A cache that cannot be written (a read-only folder, or XDG_CACHE_HOME naming a file) only makes the build
+    /// slower: it succeeds with the same book.
+    @Test func anUnwritableCacheStillBuilds() throws {
+        let scratch = try Scratch()
+        let photos = try photos(in: scratch)
+        let (_, reference) = try build([photos], "ref.pdf", scratch: scratch, cache: scratch.path, extra: ["--no-cache"])
+        let file = try scratch.write("not-a-folder", [1, 2, 3])
+        let (_, underFile) = try build([photos], "file.pdf", scratch: scratch, cache: file)
+        #expect(underFile == reference)
+        let readOnly = try scratch.sub("readonly")
+        _ = try scratch.sub("readonly/photobook/entries")
+        _ = try scratch.sub("readonly/photobook/digests")
+        for folder in ["/photobook/entries", "/photobook/digests", "/photobook", ""] {
+            chmod(readOnly + folder, 0o555)
+        }
+        defer { for folder in ["", "/photobook", "/photobook/entries", "/photobook/digests"] { chmod(readOnly + folder, 0o755) } }
+        let (_, unwritable) = try build([photos], "ro.pdf", scratch: scratch, cache: readOnly)
+        #expect(unwritable == reference)
+    }
+
+    @Test func twoBuildsAtOnceShareOneCache() throws {
+        let scratch = try Scratch()
+        let photos = try photos(in: scratch)
+        let cache = try scratch.sub("cache")
+        let environment = ["XDG_CACHE_HOME": cache, "SOURCE_DATE_EPOCH": "1700000000"]
+        let children = try ["a.pdf", "b.pdf"].map { name in
+            try ChildProcess(Run.binary, ["build", photos, "-o", scratch.file(name), "-q"] + Self.layout,
+                             environment: environment)
+        }
+        for child in children {
+            let (ending, timedOut) = child.wait(timeout: 120)
+            #expect(!timedOut && ending.status == 0, "\(child.stderr)")
+        }
+        let a = try Fixtures.read(scratch.file("a.pdf")), b = try Fixtures.read(scratch.file("b.pdf"))
+        #expect(a == b)
+        let (_, third) = try build([photos], "c.pdf", scratch: scratch, cache: cache)
+        #expect(third == a)
+        #expect(Scratch.listing(cache + "/photobook/entries").allSatisfy { !$0.hasPrefix(".tmp-") })
+    }
+
+    @Test func aProofIsMarkedAndRefusedWithPDFX() throws {
+        let scratch = try Scratch()
+        let photos = try photos(in: scratch)
+        let cache = try scratch.sub("cache")
+        let (run, _) = try build([photos], "proof.pdf", scratch: scratch, cache: cache, extra: ["--proof"])
+        #expect(run.stderr.contains("a proof for the screen"))
+        let info = try Run.command("/usr/bin/pdfinfo", [scratch.file("proof.pdf")])
+        #expect(info.stdout.contains("Keywords:        proof"), "\(info.stdout)")
+        let refused = try Run.command(Run.binary, ["build", photos, "-o", scratch.file("x.pdf"), "--proof", "--pdfx", "1a"],
+                                      environment: ["XDG_CACHE_HOME": cache])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--proof"))
+    }
+}
