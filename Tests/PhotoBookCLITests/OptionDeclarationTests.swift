@@ -93,7 +93,7 @@ import Testing
         return [
             "output": [scratch.file("other.pdf")], "recursive": [], "sort": ["date"], "reverse": [],
             "max-pixels": ["50000000"], "preset": ["lulu-a4"], "page-size": ["a5"], "margin": ["5mm"],
-            "bleed": ["3mm"], "crop-marks": [], "safety": ["4mm"], "binding": ["2mm"], "pad-to": ["2"],
+            "bleed": ["3mm"], "crop-marks": [], "safety": ["4mm"], "binding": ["2mm"], "pad-to": ["32"],
             "spreads": [], "layout": ["auto"], "gap": ["2mm"], "max-per-page": ["3"], "fit": ["fit"],
             "crop": ["centre"], "dpi": ["150"],
             "quality": ["80"], "keep-originals": [], "title": ["A title"], "subtitle": ["A subtitle"],
