@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "ImageCodec", dependencies: ["Geometry", "Imaging", "EXIF", "Platform"]),
         // Little CMS: colour conversion through ICC profiles, and profiles made from a colour description.
         .target(name: "Colour", dependencies: ["CLCMS"]),
-        .target(name: "JPEG", dependencies: ["CJPEGShim", "Geometry", "Imaging", "ImageCodec", "EXIF"]),
+        .target(name: "JPEG", dependencies: ["CJPEGShim", "Geometry", "Imaging", "ImageCodec", "EXIF", "Colour"]),
         .target(name: "PNG", dependencies: ["CPNGShim", "Geometry", "Imaging", "ImageCodec"]),
         .target(name: "HEIF", dependencies: ["CHEIF", "CHEIFDecoders", "Imaging", "ImageCodec", "Colour", "Platform"]),
         .target(name: "WebP", dependencies: ["CWebP", "Geometry", "Imaging", "ImageCodec"]),

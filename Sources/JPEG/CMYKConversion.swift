@@ -1,9 +1,28 @@
-/// Converts between 8-bit CMYK samples, as stored in a JPEG, and RGB, with the naive device formula
-/// R = (1 - C)(1 - K) and so on (no ICC profile: there is no colour management in this tool).
+import Colour
+
+/// Converts between 8-bit CMYK samples, as stored in a JPEG, and RGB: through the photo's own ICC profile with
+/// Little CMS when it has one, else with the naive device formula R = (1 - C)(1 - K) and so on, as djpeg and
+/// ImageMagick do for an untagged file (there is no telling which press an untagged CMYK was separated for).
 ///
 /// Adobe applications write CMYK JPEGs inverted (0 = full ink); libjpeg passes the samples through as stored,
 /// and the Adobe APP14 marker is how a reader knows. Non-Adobe CMYK files store plain ink amounts.
 enum CMYKConversion {
+    /// The conversion into sRGB through `profile`, a CMYK photo's own: nil (the naive formula) without one, or
+    /// when Little CMS cannot use it (the probe has already said so for a profile that is not a CMYK one).
+    static func throughProfile(_ profile: [UInt8]?, adobeInverted: Bool) -> ConversionToSRGB? {
+        profile.flatMap { try? ConversionToSRGB(profile: $0, layout: .cmyk(inverted: adobeInverted)) }
+    }
+
+    /// Converts `count` CMYK pixels at `cmyk` into RGB at `rgb`: through `profile` when there is one.
+    static func toRGB(_ cmyk: UnsafePointer<UInt8>, count: Int, adobeInverted: Bool, through profile: ConversionToSRGB?,
+                      into rgb: UnsafeMutablePointer<UInt8>) {
+        if let profile {
+            profile.convert(cmyk, into: rgb, pixels: count)
+        } else {
+            toRGB(cmyk, count: count, adobeInverted: adobeInverted, into: rgb)
+        }
+    }
+
     /// `round(a * b / 255)` for bytes, without a division.
     @inline(__always) static func multiply(_ a: UInt8, _ b: UInt8) -> UInt8 {
         let t = UInt32(a) * UInt32(b) + 128

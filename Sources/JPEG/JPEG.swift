@@ -18,6 +18,13 @@ public struct JPEGInfo: Sendable, Equatable {
     /// The ICC profile of the APP2 "ICC_PROFILE" segments, put together, or why it cannot be; nil when none.
     public var iccProfile: EmbeddedProfile?
 
+    /// The profile to convert a CMYK file's pixels through (`JPEGDecoder.decode(cmykProfile:)`): its own, when
+    /// it has a usable one; nil for other files.
+    public var cmykProfile: [UInt8]? {
+        guard components == 4, case .profile(let bytes)? = iccProfile else { return nil }
+        return bytes
+    }
+
     public init(width: Int, height: Int, components: Int, colorSpace: JPEGColorSpace, isProgressive: Bool,
                 exif: [UInt8]? = nil) {
         self.width = width

@@ -42,6 +42,8 @@ public struct JPEGCodec: ImageCodec {
                 header.isEmbeddableAsIs = !info.isArithmetic && ((info.colorSpace == .ycbcr && info.components == 3)
                     || (info.colorSpace == .grayscale && info.components == 1))
                 header.colorProfile = info.iccProfile
+                // A CMYK photo is converted to sRGB through its profile while decoding (CMYKConversion).
+                if info.components == 4 { header.profileDescribesDecodedPixels = false }
                 header.detail = [info.isProgressive ? "progressive" : nil, info.isArithmetic ? "arithmetic" : nil,
                                  info.colorSpace == .cmyk || info.colorSpace == .ycck ? "CMYK" : nil]
                     .compactMap { $0 }.joined(separator: ", ")
@@ -64,7 +66,8 @@ public struct JPEGCodec: ImageCodec {
             let decoded = try JPEGDecoder.decode(
                 bytes, region: JPEGRegion(x: region.x, y: region.y, width: region.width, height: region.height),
                 minimumWidth: request.minimumWidth, minimumHeight: request.minimumHeight,
-                maxPixels: request.maxPixels, pool: pool, shouldCancel: shouldCancel)
+                maxPixels: request.maxPixels, cmykProfile: info.cmykProfile, pool: pool,
+                shouldCancel: shouldCancel)
             let covers = decoded.covers
             return DecodedImage(image: decoded.image, storedWidth: info.width, storedHeight: info.height,
                                 covers: Rect(x: Double(covers.x), y: Double(covers.y),

@@ -1,3 +1,4 @@
+import Colour
 import Imaging
 
 extension JPEGDecoder {
@@ -14,12 +15,13 @@ extension JPEGDecoder {
     /// `decode(_:minimumWidth:minimumHeight:maxPixels:shouldCancel:)`: `maxPixels` bounds the whole stored
     /// image, any libjpeg warning fails the decode, and `shouldCancel` is asked before starting, while libjpeg
     /// reads the scans of a progressive file, and between bands of rows decoded or skipped. The pixels, and
-    /// libjpeg's large blocks, come from `pool`.
+    /// libjpeg's large blocks, come from `pool`; a CMYK file is converted through `cmykProfile` when given.
     public static func decode(_ data: [UInt8], region: JPEGRegion, minimumWidth: Int, minimumHeight: Int,
-                              maxPixels: Int, pool: BufferPool = BufferPool(), shouldCancel: () -> Bool = { false })
-        throws(JPEGError) -> JPEGDecodedRegion {
+                              maxPixels: Int, cmykProfile: [UInt8]? = nil, pool: BufferPool = BufferPool(),
+                              shouldCancel: () -> Bool = { false }) throws(JPEGError) -> JPEGDecodedRegion {
         try decode(data, region: region, minimumWidth: minimumWidth, minimumHeight: minimumHeight,
-                   maxPixels: maxPixels, tuning: RegionTuning(), pool: pool, shouldCancel: shouldCancel)
+                   maxPixels: maxPixels, tuning: RegionTuning(), cmykProfile: cmykProfile, pool: pool,
+                   shouldCancel: shouldCancel)
     }
 
     /// The smallest M in 1...8 with `width * M / 8 >= minimumWidth` and `height * M / 8 >= minimumHeight`
@@ -50,7 +52,8 @@ extension JPEGDecoder {
     }
 
     static func decode(_ data: [UInt8], region: JPEGRegion, minimumWidth: Int, minimumHeight: Int,
-                       maxPixels: Int, tuning: RegionTuning, pool: BufferPool = BufferPool(),
+                       maxPixels: Int, tuning: RegionTuning, cmykProfile: [UInt8]? = nil,
+                       pool: BufferPool = BufferPool(),
                        shouldCancel: () -> Bool) throws(JPEGError) -> JPEGDecodedRegion {
         guard isJPEG(data) else { throw .notJPEG }
         if shouldCancel() { throw .cancelled }
@@ -60,7 +63,8 @@ extension JPEGDecoder {
                     let decoder = try DecoderHandle(maxScans: tuning.maxProgressiveScans, probe: probe, pool: pool)
                     return .success(try decode(bytes, with: decoder, region: region, minimumWidth: minimumWidth,
                                                minimumHeight: minimumHeight, maxPixels: maxPixels,
-                                               tuning: tuning, pool: pool, shouldCancel: probe.shouldCancel))
+                                               tuning: tuning, cmykProfile: cmykProfile, pool: pool,
+                                               shouldCancel: probe.shouldCancel))
                 } catch {
                     return .failure(error)
                 }
@@ -71,8 +75,8 @@ extension JPEGDecoder {
 
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, with decoder: DecoderHandle,
                                region: JPEGRegion, minimumWidth: Int, minimumHeight: Int, maxPixels: Int,
-                               tuning: RegionTuning, pool: BufferPool, shouldCancel: () -> Bool)
-        throws(JPEGError) -> JPEGDecodedRegion {
+                               tuning: RegionTuning, cmykProfile: [UInt8]?, pool: BufferPool,
+                               shouldCancel: () -> Bool) throws(JPEGError) -> JPEGDecodedRegion {
         let (header, _) = try decoder.readHeader(bytes, saveEXIF: false)
         let width = Int(header.width), height = Int(header.height)
         guard width * height <= maxPixels else { throw .tooLarge(width: width, height: height, limit: maxPixels) }
@@ -118,8 +122,10 @@ extension JPEGDecoder {
 
         try skip(to: rows.lowerBound, with: decoder, iMCURows: iMCU.height, tuning: tuning,
                  shouldCancel: shouldCancel)
+        let inverted = header.saw_adobe_marker != 0
+        let profile = output.components == 4 ? CMYKConversion.throughProfile(cmykProfile, adobeInverted: inverted) : nil
         let image = try readRows(rows.count, columns: columns, of: decoded, components: output.components,
-                                 adobeInverted: header.saw_adobe_marker != 0, with: decoder, pool: pool,
+                                 adobeInverted: inverted, through: profile, with: decoder, pool: pool,
                                  shouldCancel: shouldCancel)
         try finishEarly(with: decoder, outputHeight: output.height, rowWidth: decoded.count * output.components,
                         iMCURows: iMCU.height, tuning: tuning, shouldCancel: shouldCancel)
@@ -145,8 +151,8 @@ extension JPEGDecoder {
 
     /// Reads `count` rows of `decoded` columns and keeps `columns` of them, as RGB.
     private static func readRows(_ count: Int, columns: Range<Int>, of decoded: Range<Int>, components: Int,
-                                 adobeInverted: Bool, with decoder: DecoderHandle, pool: BufferPool,
-                                 shouldCancel: () -> Bool) throws(JPEGError) -> RGBImage {
+                                 adobeInverted: Bool, through profile: ConversionToSRGB?, with decoder: DecoderHandle,
+                                 pool: BufferPool, shouldCancel: () -> Bool) throws(JPEGError) -> RGBImage {
         let width = columns.count
         // Every byte is written below: a pooled buffer, not zero-filled.
         var pixels = pool.take(width * count * 3)
@@ -180,7 +186,8 @@ extension JPEGDecoder {
                         if components == 3 {
                             to.update(from: from, count: rgbStride)
                         } else {
-                            CMYKConversion.toRGB(from, count: width, adobeInverted: adobeInverted, into: to)
+                            CMYKConversion.toRGB(from, count: width, adobeInverted: adobeInverted, through: profile,
+                                                 into: to)
                         }
                     }
                 }

@@ -1,3 +1,4 @@
+import Colour
 import ImageCodec
 import CJPEGShim
 import Imaging
@@ -90,17 +91,19 @@ public enum JPEGDecoder {
     /// Refuses images of more than `maxPixels` pixels from the header, before allocating any pixel buffer.
     /// `shouldCancel` is asked before starting, while libjpeg reads the scans of a progressive file, and
     /// between bands of rows; when it returns true the decode throws `.cancelled`. The pixels, and libjpeg's
-    /// large blocks, come from `pool`.
+    /// large blocks, come from `pool`. A CMYK file is converted through `cmykProfile`, its own ICC profile
+    /// (`JPEGInfo.iccProfile`: the decode does not keep the APP2 markers), when given.
     public static func decode(_ data: [UInt8], minimumWidth: Int, minimumHeight: Int, maxPixels: Int,
-                              pool: BufferPool = BufferPool(),
+                              cmykProfile: [UInt8]? = nil, pool: BufferPool = BufferPool(),
                               shouldCancel: () -> Bool = { false }) throws(JPEGError) -> RGBImage {
         try decode(data, minimumWidth: minimumWidth, minimumHeight: minimumHeight, maxPixels: maxPixels,
-                   maxProgressiveScans: maximumProgressiveScans, pool: pool, shouldCancel: shouldCancel)
+                   maxProgressiveScans: maximumProgressiveScans, cmykProfile: cmykProfile, pool: pool,
+                   shouldCancel: shouldCancel)
     }
 
     /// `decode` with the scan limit as a parameter, so tests can reach it with small files.
     static func decode(_ data: [UInt8], minimumWidth: Int, minimumHeight: Int, maxPixels: Int,
-                       maxProgressiveScans: Int, pool: BufferPool = BufferPool(),
+                       maxProgressiveScans: Int, cmykProfile: [UInt8]? = nil, pool: BufferPool = BufferPool(),
                        shouldCancel: () -> Bool) throws(JPEGError) -> RGBImage {
         guard isJPEG(data) else { throw .notJPEG }
         if shouldCancel() { throw .cancelled }
@@ -109,7 +112,8 @@ public enum JPEGDecoder {
                 do throws(JPEGError) {
                     let decoder = try DecoderHandle(maxScans: maxProgressiveScans, probe: probe, pool: pool)
                     return .success(try decode(bytes, with: decoder, minimumWidth: minimumWidth,
-                                               minimumHeight: minimumHeight, maxPixels: maxPixels, pool: pool,
+                                               minimumHeight: minimumHeight, maxPixels: maxPixels,
+                                               cmykProfile: cmykProfile, pool: pool,
                                                shouldCancel: probe.shouldCancel))
                 } catch {
                     return .failure(error)
@@ -120,8 +124,8 @@ public enum JPEGDecoder {
     }
 
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, with decoder: DecoderHandle,
-                               minimumWidth: Int, minimumHeight: Int, maxPixels: Int, pool: BufferPool,
-                               shouldCancel: () -> Bool) throws(JPEGError) -> RGBImage {
+                               minimumWidth: Int, minimumHeight: Int, maxPixels: Int, cmykProfile: [UInt8]?,
+                               pool: BufferPool, shouldCancel: () -> Bool) throws(JPEGError) -> RGBImage {
         let (header, _) = try decoder.readHeader(bytes, saveEXIF: false)
         let width = Int(header.width), height = Int(header.height)
         guard width * height <= maxPixels else { throw .tooLarge(width: width, height: height, limit: maxPixels) }
@@ -148,6 +152,7 @@ public enum JPEGDecoder {
             // Four components: CMYK as stored (YCCK already turned into CMYK by libjpeg); converting it is ours.
             // Trap: Adobe CMYK is stored inverted (0 = full ink), and only the APP14 marker says so.
             let inverted = header.saw_adobe_marker != 0
+            let profile = CMYKConversion.throughProfile(cmykProfile, adobeInverted: inverted)
             let cmykStride = output.width * 4
             var band = [UInt8](repeating: 0, count: bandRows * cmykStride)
             while row < output.height {
@@ -155,8 +160,12 @@ public enum JPEGDecoder {
                 let read = try band.withUnsafeMutableBufferPointer { (buffer) throws(JPEGError) -> Int in
                     try decoder.readRows(into: buffer.baseAddress!, stride: cmykStride, maxRows: wanted)
                 }
-                CMYKConversion.toRGB(band, count: read * output.width, adobeInverted: inverted,
-                                     into: &pixels, at: row * rgbStride)
+                band.withUnsafeBufferPointer { source in
+                    pixels.withUnsafeMutableBufferPointer { target in
+                        CMYKConversion.toRGB(source.baseAddress!, count: read * output.width, adobeInverted: inverted,
+                                             through: profile, into: target.baseAddress! + row * rgbStride)
+                    }
+                }
                 row += read
                 if shouldCancel() { throw .cancelled }
             }

@@ -60,6 +60,68 @@ struct ReferenceTests {
         #expect(JPEGTestSupport.maxDifference(ours, reference) <= 1)
     }
 
+    /// Pillow's decode of a CMYK JPEG converted to sRGB through `profile` with its Little CMS binding: relative
+    /// colorimetric with black-point compensation, Pillow's own CMYK unpacking (the Adobe inversion undone by
+    /// Pillow, not by us).
+    static func pillowThroughProfile(_ jpeg: String, profile: String) throws -> RGBImage {
+        try JPEGTestSupport.parsePPM(ExternalCommand.output("/usr/bin/python3", ["-c", """
+            import sys, io
+            from PIL import Image, ImageCms
+            image = Image.open(sys.argv[1])
+            assert image.mode == "CMYK", image.mode
+            transform = ImageCms.buildTransform(ImageCms.getOpenProfile(sys.argv[2]), ImageCms.createProfile("sRGB"),
+                "CMYK", "RGB", renderingIntent=1, flags=ImageCms.FLAGS["BLACKPOINTCOMPENSATION"])
+            out = io.BytesIO()
+            ImageCms.applyTransform(image, transform).save(out, "PPM")
+            sys.stdout.buffer.write(out.getvalue())
+            """, Fixtures.path(jpeg), profile]))
+    }
+
+    static let cmykProfile = "/usr/share/color/icc/ghostscript/default_cmyk.icc"
+
+    @Test("a CMYK JPEG with a profile is converted through it as Pillow and Little CMS convert it, whole and cropped")
+    func cmykThroughItsProfileMatchesPillow() throws {
+        let jpeg = try Fixtures.bytes(Self.cmykFixture)
+        let profile = try Array(Data(contentsOf: URL(fileURLWithPath: Self.cmykProfile)))
+        let reference = try Self.pillowThroughProfile(Self.cmykFixture, profile: Self.cmykProfile)
+        let whole = try JPEGDecoder.decode(jpeg, minimumWidth: 100, minimumHeight: 100, maxPixels: 1 << 20,
+                                           cmykProfile: profile)
+        #expect(whole.width == reference.width && whole.height == reference.height)
+        #expect(JPEGTestSupport.maxDifference(whole, reference) <= 1)
+        // The same picture as the naive formula gives is not it: the press profile moves every colour.
+        let naive = try JPEGDecoder.decode(jpeg, minimumWidth: 100, minimumHeight: 100, maxPixels: 1 << 20)
+        #expect(JPEGTestSupport.maxDifference(whole, naive) > 20)
+        let bar = whole.pixel(x: 5, y: 1)  // the red bar: a press red is less pure than R = 255 - C
+        #expect(bar.red > 220 && bar.red < 250 && bar.green > 30 && bar.green < 80)
+
+        // A region, as a cropped page asks for it: the columns libjpeg crops convert the same way.
+        let region = try JPEGDecoder.decode(jpeg, region: JPEGRegion(x: 40, y: 16, width: 48, height: 64),
+                                            minimumWidth: 48, minimumHeight: 64, maxPixels: 1 << 20,
+                                            cmykProfile: profile)
+        let covers = region.covers
+        var worst = 0
+        for y in 0..<region.image.height {
+            for x in 0..<region.image.width {
+                let a = region.image.pixel(x: x, y: y), b = reference.pixel(x: covers.x + x, y: covers.y + y)
+                worst = max(worst, abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)),
+                            abs(Int(a.blue) - Int(b.blue)))
+            }
+        }
+        #expect(region.scale == 8 && worst <= 1)
+    }
+
+    @Test("a CMYK JPEG whose profile Little CMS refuses is converted with the naive formula")
+    func aCMYKJPEGWithAnRGBProfileFallsBackToTheFormula() throws {
+        let jpeg = try Fixtures.bytes(Self.cmykFixture)
+        let rgbProfile = try Array(Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/ghostscript/srgb.icc")))
+        let naive = try JPEGDecoder.decode(jpeg, minimumWidth: 100, minimumHeight: 100, maxPixels: 1 << 20)
+        for profile in [rgbProfile, [UInt8](repeating: 7, count: 500)] {
+            let decoded = try JPEGDecoder.decode(jpeg, minimumWidth: 100, minimumHeight: 100, maxPixels: 1 << 20,
+                                                 cmykProfile: profile)
+            #expect(decoded.pixels == naive.pixels)
+        }
+    }
+
     @Test("the CMYK picture is not inverted: red text and bar on black")
     func cmykIsNotInverted() throws {
         let image = try JPEGDecoder.decode(Fixtures.bytes(Self.cmykFixture), minimumWidth: 100,

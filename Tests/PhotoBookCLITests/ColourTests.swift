@@ -119,20 +119,34 @@ import Testing
         }
     }
 
-    @Test func aCMYKPhotoWithItsCMYKProfileIsConvertedAndLeftSRGBWithoutAWarning() throws {
+    /// A CMYK JPEG tagged with the press profile it was separated for is converted to sRGB through that profile
+    /// (Little CMS), so the book shows the colours the press would print: as Pillow converts it with the same
+    /// profile, and not as the untagged file's naive formula does.
+    @Test func aCMYKPhotoWithItsCMYKProfileIsConvertedThroughItAndLeftSRGBWithoutAWarning() throws {
         let scratch = try Scratch()
-        let cmyk = try Fixtures.read(Run.fixture("cmyk-jpeg/pillow_pil_sample_cmyk.jpg"))
+        let untagged = Run.fixture("cmyk-jpeg/pillow_pil_sample_cmyk.jpg")
         let profile = try Fixtures.read(Self.cmykProfile)
-        let photo = try scratch.write("cmyk.jpg", Self.withICCChunks(cmyk, Self.chunks(profile)))
-        let out = scratch.file("book.pdf"), reference = scratch.file("reference.pdf")
+        let photo = try scratch.write("cmyk.jpg", Self.withICCChunks(try Fixtures.read(untagged), Self.chunks(profile)))
+        // Pillow's conversion through the profile, relative colorimetric with black-point compensation, as a PNG.
+        let converted = scratch.file("converted.png")
+        _ = try ExternalCommand.output("/usr/bin/python3", ["-c", """
+            import sys
+            from PIL import Image, ImageCms
+            transform = ImageCms.buildTransform(ImageCms.getOpenProfile(sys.argv[2]), ImageCms.createProfile("sRGB"),
+                "CMYK", "RGB", renderingIntent=1, flags=ImageCms.FLAGS["BLACKPOINTCOMPENSATION"])
+            ImageCms.applyTransform(Image.open(sys.argv[1]), transform).save(sys.argv[3])
+            """, photo, Self.cmykProfile, converted])
+        let out = scratch.file("book.pdf"), pillow = scratch.file("pillow.pdf"), naive = scratch.file("naive.pdf")
         let run = try Run.photobook(["build", photo, "-o", out])
         #expect(run.status == 0 && !run.stderr.contains("ICC"), "\(run.stderr)")
         #expect(try Self.colourSpaces(out) == [.device("DeviceRGB")])
-        // It looks as it did before the profile was there: photobook's own CMYK conversion.
-        #expect(try Run.photobook(["build", Run.fixture("cmyk-jpeg/pillow_pil_sample_cmyk.jpg"), "-o", reference]).status == 0)
-        let a = try renderPageWithCairo(out, page: 1, dpi: 36, scratch: scratch)
-        let b = try renderPageWithCairo(reference, page: 1, dpi: 36, scratch: scratch)
-        #expect(meanAbsoluteDifference(a.rgb, b.rgb) < 0.5)
+        #expect(try Run.photobook(["build", converted, "-o", pillow]).status == 0)
+        #expect(try Run.photobook(["build", untagged, "-o", naive]).status == 0)
+        let ours = try renderPageWithCairo(out, page: 1, dpi: 36, scratch: scratch)
+        let theirs = try renderPageWithCairo(pillow, page: 1, dpi: 36, scratch: scratch)
+        let formula = try renderPageWithCairo(naive, page: 1, dpi: 36, scratch: scratch)
+        #expect(meanAbsoluteDifference(ours.rgb, theirs.rgb) < 0.5)
+        #expect(meanAbsoluteDifference(ours.rgb, formula.rgb) > 1.5)
     }
 
     @Test func aPNGsICCPProfileGoesIntoTheBookAndABrokenOneIsAWarning() throws {

@@ -1,4 +1,5 @@
 import Colour
+import Glibc
 import HEIF
 import JPEG
 import PNG
@@ -22,10 +23,21 @@ struct RenderRequest {
     var lossless: Bool
     var aimsAtRender: Bool
 
-    /// photobook's and the codec libraries' versions: a new one may render other bytes.
-    static let versions: String = [PhotoBookVersion.string, JPEGLibrary.version, PNGLibrary.version,
-                                   HEIFLibrary.version, WebPLibrary.version, TIFFLibrary.version,
+    /// photobook's and the codec libraries' versions, and which build of photobook this is: a new one may
+    /// render other bytes.
+    static let versions: String = [PhotoBookVersion.string, executableIdentity, JPEGLibrary.version,
+                                   PNGLibrary.version, HEIFLibrary.version, WebPLibrary.version, TIFFLibrary.version,
                                    ColourLibrary.version].joined(separator: "; ")
+
+    /// The running executable's device, inode, size and modification time: a rebuilt or reinstalled photobook
+    /// with the same version number (a fix between releases, a build from a checkout) does not read the renders
+    /// of the one before. A stat, not a digest of the binary: tens of megabytes hashed would cost every build.
+    static let executableIdentity: String = {
+        var status = stat()
+        guard stat("/proc/self/exe", &status) == 0 else { return "executable unknown" }
+        return "executable \(status.st_dev):\(status.st_ino) \(status.st_size) bytes "
+            + "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+    }()
 
     var description: String {
         ["render-1", Self.versions, "content \(contentDigest) picture \(picture)", "crop \(crop)",
