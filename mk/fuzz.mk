@@ -110,7 +110,7 @@ $(eval $(call fuzz_swift_module,Imaging,Geometry,))
 $(eval $(call fuzz_swift_module,EXIF,,))
 $(eval $(call fuzz_swift_module,Platform,,))
 $(eval $(call fuzz_swift_module,ImageCodec,Geometry Imaging EXIF Platform,))
-$(eval $(call fuzz_swift_module,JPEG,Geometry Imaging ImageCodec EXIF,$(FUZZ_DIR)/cmodules/CJPEGShim/module.modulemap Sources/CJPEGShim/include/jpeg_shim.h))
+$(eval $(call fuzz_swift_module,JPEG,Geometry Imaging ImageCodec EXIF Colour,$(FUZZ_DIR)/cmodules/CJPEGShim/module.modulemap Sources/CJPEGShim/include/jpeg_shim.h))
 $(eval $(call fuzz_swift_module,PNG,Geometry Imaging ImageCodec,$(FUZZ_DIR)/cmodules/CPNGShim/module.modulemap))
 $(eval $(call fuzz_swift_module,WebP,Geometry Imaging ImageCodec,Sources/CWebP/module.modulemap Sources/CWebP/shim.h))
 $(eval $(call fuzz_swift_module,Colour,,Sources/CLCMS/module.modulemap Sources/CLCMS/shim.h))
@@ -123,8 +123,8 @@ $(FUZZ_DIR)/exif: Fuzz/EXIFFuzzer.swift $(FUZZ_DIR)/EXIF.o
 $(FUZZ_DIR)/xmp: Fuzz/XMPFuzzer.swift $(FUZZ_DIR)/EXIF.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/EXIF.swift) $(FUZZ_LDFLAGS) -module-name XMPFuzzer $^ -o $@
 $(FUZZ_DIR)/jpeg: Fuzz/JPEGFuzzer.swift $(FUZZ_DIR)/JPEG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(JPEG_SHIM_OBJECTS) \
-                  $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
-	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/JPEG.swift) $(FUZZ_LDFLAGS) -module-name JPEGFuzzer $^ -ljpeg -o $@
+                  $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/Colour.o
+	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/JPEG.swift) $(FUZZ_LDFLAGS) -module-name JPEGFuzzer $^ -ljpeg -llcms2 -o $@
 $(FUZZ_DIR)/png: Fuzz/PNGFuzzer.swift $(FUZZ_DIR)/PNG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/PNGShim.o $(FUZZ_DIR)/PNGRows.o \
                  $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/PNG.swift) $(FUZZ_LDFLAGS) -module-name PNGFuzzer $^ -lpng16 -lz -o $@
