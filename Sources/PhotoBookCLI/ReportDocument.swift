@@ -101,6 +101,8 @@ struct ReportDocument: Codable, Equatable {
         var passThrough: Bool?
         /// A lossless crop: the photo's own DCT blocks, copied and turned, clipped to the cell by the page.
         var losslessCrop: Bool?
+        /// For a render (not pass-through): true when it was taken from the render cache, an earlier build's.
+        var fromCache: Bool?
         var caption: String?
         /// Its format, and what of it: "JPEG (progressive)", "HEIF (AVIF, 10-bit)", "TIFF (16-bit RGB, LZW)".
         var format: String?
@@ -164,7 +166,9 @@ struct ReportDocument: Codable, Equatable {
                          pixelWidth: placed ? photo.pixelWidth : nil,
                          pixelHeight: placed ? photo.pixelHeight : nil,
                          effectiveDPI: placed ? photo.effectiveDPI : nil, passThrough: photo.passThrough,
-                         losslessCrop: photo.losslessCrop, caption: photo.caption, format: photo.format,
+                         losslessCrop: photo.losslessCrop,
+                         fromCache: placed && photo.passThrough == false ? photo.renderedFromCache : nil,
+                         caption: photo.caption, format: photo.format,
                          duplicateOf: photo.duplicateOf, warnings: warnings)
         }
         warnings = report.warnings.map { Warning(path: $0.path, message: $0.message) }

@@ -48,6 +48,72 @@ import Testing
         #expect(book == uncached)
     }
 
+    /// A round of work on a book description (`photobook init`, then edits): after a caption edit and a swap of
+    /// two pages every render comes from the cache, after a new layout for one page all but that page's; each
+    /// time the book is the one a build without the cache writes, byte for byte.
+    @Test func editsToADescriptionRenderOnlyWhatChanged() throws {
+        let scratch = try Scratch()
+        let photos = try photos(in: scratch)
+        let cache = try scratch.sub("cache")
+        let description = scratch.file("book.json")
+        let environment = ["XDG_CACHE_HOME": cache, "SOURCE_DATE_EPOCH": "1700000000"]
+        let initialised = try Run.command(Run.binary, ["init", photos, "--layout", "auto", "--captions", "name",
+                                                       "-o", description], environment: environment)
+        try #require(initialised.status == 0, "\(initialised.stderr)")
+        /// The book, and how many renders --verbose and the report say came from the cache.
+        func build(_ name: String, cached: Bool = true) throws -> (hits: Int, book: [UInt8]) {
+            let out = scratch.file(name), report = scratch.file(name + ".json")
+            let run = try Run.command(Run.binary, ["build", description, "-o", out, "-v", "--report", report]
+                                          + (cached ? [] : ["--no-cache"]), environment: environment)
+            #expect(run.status == 0, "\(run.stderr)")
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report)))
+            let photos = try #require((json as? [String: Any])?["photos"] as? [[String: Any]])
+            let fromCache = photos.compactMap { $0["fromCache"] as? Bool }
+            #expect(fromCache.count == photos.filter { $0["passThrough"] as? Bool == false }.count)
+            #expect(fromCache.filter { $0 }.count == Self.hits(run), "the report and --verbose disagree")
+            return (Self.hits(run), (try? Fixtures.read(out)) ?? [])
+        }
+        func edit(_ change: (inout [[String: Any]]) -> Void) throws {
+            var book = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: description)))
+                                    as? [String: Any])
+            var pages = try #require(book["pages"] as? [[String: Any]])
+            change(&pages)
+            book["pages"] = pages
+            try JSONSerialization.data(withJSONObject: book).write(to: URL(fileURLWithPath: description))
+        }
+        func photoCount(_ page: [String: Any]) -> Int { (page["photos"] as? [Any])?.count ?? 0 }
+
+        #expect(try build("first.pdf").hits == 0)
+        let renders = Self.entries(cache).count
+        #expect(renders == 7)
+        #expect(try build("again.pdf").hits == renders)
+
+        try edit { pages in
+            var photos = pages[0]["photos"] as! [[String: Any]]
+            photos[0]["caption"] = "A caption written after the first build"
+            pages[0]["photos"] = photos
+        }
+        let captioned = try build("caption.pdf")
+        #expect(captioned.hits == renders)
+        #expect(captioned.book == (try build("caption-uncached.pdf", cached: false)).book)
+
+        try edit { pages in pages.swapAt(0, pages.count - 1) }
+        let swapped = try build("swap.pdf")
+        #expect(swapped.hits == renders)
+        #expect(swapped.book == (try build("swap-uncached.pdf", cached: false)).book)
+        #expect(swapped.book != captioned.book)
+
+        var changed = 0
+        try edit { pages in
+            let index = pages.firstIndex { photoCount($0) >= 2 }!
+            changed = photoCount(pages[index])
+            pages[index]["layout"] = "[" + (1...changed).map(String.init).joined(separator: " / ") + "]"
+        }
+        let relaid = try build("layout.pdf")
+        #expect(changed >= 2 && relaid.hits == renders - changed)
+        #expect(relaid.book == (try build("layout-uncached.pdf", cached: false)).book)
+    }
+
     @Test func noCacheWritesNothing() throws {
         let scratch = try Scratch()
         let photos = try photos(in: scratch)
