@@ -84,7 +84,7 @@ struct BookRenderPlan: RenderPlan {
                        preferredPhotos: Set([options.text?.titlePhoto].compactMap { $0 }), pdfx: options.pdfx,
                        fileSizeLimit: options.fileSizeLimit, refusesLargeFile: options.strict,
                        cacheDirectory: options.cacheDirectory, cacheLimit: options.cacheLimit,
-                       proof: options.proof)
+                       proof: options.proof, printDPI: options.layout.printDPI)
     }
 
     var words: PDFWords? {
@@ -137,10 +137,10 @@ struct BookRenderPlan: RenderPlan {
             }
             warnings.append(BuildWarning(path: nil, message: message))
         }
-        if let minimum = options.minimumDPI, let low = Self.firstBelow(minimum, in: plan) {
+        if let minimum = options.minimumDPI, let low = Self.firstBelow(minimum, in: plan, options: options.layout) {
             let path = prepared.photo(low.photo.photo).info.file.path
             return .failure(PlanStop(outcome: .failed(
-                "page \(low.page): \(path) would print at \(Int(low.photo.effectiveDPI.rounded(.down))) dpi, below the "
+                "page \(low.page): \(path) would print at \(Int(low.photo.printedDPI(options.layout).rounded(.down))) dpi, below the "
                     + "minimum of \(Int(minimum)) dpi asked for"), pageCount: pageCount))
         }
         let preflight = Preflight.check(plan, options: options.layout, measure: options.text?.font) {
@@ -159,9 +159,10 @@ struct BookRenderPlan: RenderPlan {
 
 extension BookRenderPlan {
     /// The first photo of the plan (in page order) that prints below `minimum` pixels per inch, after its crop.
-    static func firstBelow(_ minimum: Double, in plan: BookPlan) -> (page: Int, photo: PlacedPhoto)? {
+    static func firstBelow(_ minimum: Double, in plan: BookPlan,
+                           options: LayoutOptions) -> (page: Int, photo: PlacedPhoto)? {
         for page in plan.pages {
-            if let low = page.photos.first(where: { $0.effectiveDPI < minimum }) { return (page.number, low) }
+            if let low = page.photos.first(where: { $0.printedDPI(options) < minimum }) { return (page.number, low) }
         }
         return nil
     }

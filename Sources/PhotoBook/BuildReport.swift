@@ -9,6 +9,9 @@ public struct PhotoReport: Sendable {
     public var pixelWidth: Int?
     public var pixelHeight: Int?
     public var effectiveDPI: Double?
+    /// The density the book for print has it at: `effectiveDPI`, or in a proof the print build's
+    /// (`PlacedPhoto.printedDPI`), which the warnings speak of.
+    public var printedDPI: Double?
     /// The page it is on (1-based), its cell there in points, and the share of it the crop leaves out, once the
     /// final plan is made.
     public var page: Int?
@@ -48,7 +51,7 @@ extension PhotoReport {
 
     /// Where the plan put the photo: its page, its cell there, the share the crop leaves out, the pixels it
     /// needs and the density they print at.
-    mutating func record(_ placed: PlacedPhoto, onPage number: Int) {
+    mutating func record(_ placed: PlacedPhoto, onPage number: Int, settings: RenderSettings) {
         page = number
         cell = placed.cell
         cropShare = placed.cropShare
@@ -57,6 +60,7 @@ extension PhotoReport {
         pixelWidth = placed.pixelWidth
         pixelHeight = placed.pixelHeight
         effectiveDPI = placed.effectiveDPI
+        printedDPI = placed.printedDPI(target: settings.printDPI, keepOriginals: settings.keepOriginals)
     }
 }
 

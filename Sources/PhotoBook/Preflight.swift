@@ -48,10 +48,10 @@ public enum Preflight {
         let facing = options.binding > 0 || options.spreads
         let inset = options.safety ?? options.margin
         for page in plan.pages {
-            for photo in page.photos where photo.effectiveDPI < printShopDPI {
+            for photo in page.photos where photo.printedDPI(options) < printShopDPI {
                 findings.append(PreflightFinding(
                     kind: .lowResolution, page: page.number, path: path(photo.photo),
-                    message: "page \(page.number): \(path(photo.photo)) prints at \(Int(photo.effectiveDPI.rounded())) "
+                    message: "page \(page.number): \(path(photo.photo)) prints at \(Int(photo.printedDPI(options).rounded())) "
                         + "dpi after its crop, below the \(Int(printShopDPI)) dpi print shops ask for"))
             }
             let trim = page.trimBox

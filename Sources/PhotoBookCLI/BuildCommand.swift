@@ -247,6 +247,8 @@ struct BuildCommand: RunFields, TitleFields {
         try command.validate()
         command.options.pdfx = try command.pdfx.request()
         if command.proof {
+            // The density warnings and --min-dpi are for the book the proof stands for.
+            command.options.layout.printDPI = command.options.layout.dpi
             command.options.layout.dpi = Double(proofDPI)
             command.options.quality = proofQuality
             command.options.proof = true

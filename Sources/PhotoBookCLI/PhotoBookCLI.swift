@@ -279,7 +279,8 @@ public enum PhotoBookCLI {
         guard let path = command.report else { return status }
         var report = report
         report.warnings = early + report.warnings
-        let document = ReportDocument(report, options: ReportOptions(command, options: options), exitStatus: status)
+        let document = ReportDocument(report, options: ReportOptions(command, options: options), exitStatus: status,
+                                      printDPI: options.layout.printDPI)
         guard let problem = ReportWriter.write(document, to: path) else { return status }
         say.error(problem, path: path)
         return status == .success ? .failure : status

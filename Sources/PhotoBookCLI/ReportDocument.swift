@@ -133,7 +133,8 @@ struct ReportDocument: Codable, Equatable {
         var total: Double
     }
 
-    init(_ report: BuildReport, options: ReportOptions, exitStatus: ExitStatus) {
+    /// `printDPI`: a proof's (`LayoutOptions.printDPI`): its photos' density warnings are the print build's.
+    init(_ report: BuildReport, options: ReportOptions, exitStatus: ExitStatus, printDPI: Double? = nil) {
         schema = Self.schemaVersion
         program = PhotoBookVersion.string
         self.exitStatus = exitStatus.rawValue
@@ -153,8 +154,9 @@ struct ReportDocument: Codable, Equatable {
             // Sizes planned for a photo that then failed, or for a book never finished, describe nothing printed.
             let placed = photo.page != nil
             var warnings = report.warnings.filter { $0.path == photo.path }.map(\.message)
-            if placed, let dpi = photo.effectiveDPI, let shortfall = Summary.shortfall(dpi, target: options.dpi) {
-                warnings.append("prints at \(Int(dpi.rounded())) dpi, \(shortfall)")
+            if placed, let dpi = photo.printedDPI ?? photo.effectiveDPI,
+               let shortfall = Summary.shortfall(dpi, target: printDPI ?? options.dpi) {
+                warnings.append("prints at \(Int(dpi.rounded())) dpi\(printDPI == nil ? "" : " in the book for print"), \(shortfall)")
             }
             return Photo(index: index, path: photo.path, outcome: outcome, reason: reason, page: photo.page,
                          cell: photo.cell.map { Box(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },

@@ -8,7 +8,8 @@ enum Summary {
         let seconds = String(format: "%.1f s", report.seconds)
         if report.book == .succeeded {
             listPages(report, trim: options.layout.trimBox, say: say)
-            reportDensity(report, target: options.layout.dpi, say: say)
+            reportDensity(report, target: options.layout.printDPI ?? options.layout.dpi, proof: options.layout.printDPI != nil,
+                          say: say)
         }
         for warning in report.warnings { say.warning(warning.message, path: warning.path) }
         let failed = report.leftOut
@@ -98,13 +99,17 @@ enum Summary {
     }
 
     /// Names the photos that print well below the target density, and their pages: each one when there are a
-    /// few, else a count and the worst, with every one listed under `--verbose`.
-    static func reportDensity(_ report: BuildReport, target: Double, say: Diagnostics) {
+    /// few, else a count and the worst, with every one listed under `--verbose`. In a proof, the density is the
+    /// print build's (`PhotoReport.printedDPI`), and so is `target`.
+    static func reportDensity(_ report: BuildReport, target: Double, proof: Bool = false, say: Diagnostics) {
         var low: [(path: String, text: String, dpi: Double, page: String, shortfall: String)] = []
         for photo in report.photos where photo.outcome == .succeeded {
-            guard let dpi = photo.effectiveDPI, let w = photo.pixelWidth, let h = photo.pixelHeight else { continue }
+            guard let dpi = photo.printedDPI ?? photo.effectiveDPI, let w = photo.pixelWidth, let h = photo.pixelHeight
+            else { continue }
             let page = photo.page.map { " on page \($0)" } ?? ""
-            let text = "\(w)x\(h) pixels, prints at \(formatDPI(dpi)) dpi\(page)"
+            // A proof's pixels are the screen's: its photos are told by the density the print build gives them.
+            let text = proof ? "\(formatDPI(dpi)) dpi\(page) in the book for print"
+                : "\(w)x\(h) pixels, prints at \(formatDPI(dpi)) dpi\(page)"
             if let shortfall = shortfall(dpi, target: target) {
                 low.append((photo.path, text, dpi, page, shortfall))
             } else {

@@ -213,6 +213,34 @@ import Testing
         #expect(Scratch.listing(cache + "/photobook/entries").allSatisfy { !$0.hasPrefix(".tmp-") })
     }
 
+    /// A proof's photos are at the screen's 96 dpi, but what it says of their density is for the book it stands
+    /// for: a photo good for print is not warned of and passes --min-dpi, a small one is warned of and refused,
+    /// as in the build for print.
+    @Test func aProofSpeaksOfThePrintBooksDensity() throws {
+        let scratch = try Scratch()
+        let good = try scratch.copy(Run.fixture("exif-orientation/Landscape_1.jpg"), to: "good.jpg")  // 1800x1200
+        let small = scratch.file("small.png")
+        _ = try ExternalCommand.output("/usr/bin/convert", ["-size", "300x200", "gradient:red-blue", small])
+        let environment = ["XDG_CACHE_HOME": try scratch.sub("cache")]
+        func warnings(_ inputs: [String], _ extra: [String]) throws -> (status: Int32, density: [String]) {
+            let options = ["-o", scratch.file("book.pdf"), "--layout", "single", "--fit", "fit", "--sort", "given"]
+            let run = try Run.command(Run.binary, ["build"] + inputs + options + extra, environment: environment)
+            let lines = run.stderr.split(separator: "\n").map(String.init)
+            return (run.status, lines.filter { $0.contains("dpi") && !$0.contains("a proof") })
+        }
+        let print = try warnings([good, small], [])
+        let proof = try warnings([good, small], ["--proof"])
+        #expect(print.status == 0 && proof.status == 0)
+        #expect(print.density.count == 1 && print.density[0].contains("small.png") && print.density[0].contains("40 dpi"),
+                "\(print.density)")
+        #expect(proof.density == ["photobook: warning: \(small): only 40 dpi on page 2 in the book for print, below the "
+                                  + "300 dpi asked for"], "\(proof.density)")
+        #expect(try warnings([good], ["--proof", "--min-dpi", "200"]).status == 0)
+        let refused = try warnings([good, small], ["--proof", "--min-dpi", "200"])
+        #expect(refused.status != 0 && refused.density.contains { $0.contains("small.png would print at 40 dpi") },
+                "\(refused.density)")
+    }
+
     @Test func aProofIsMarkedAndRefusedWithPDFX() throws {
         let scratch = try Scratch()
         let photos = try photos(in: scratch)

@@ -15,6 +15,10 @@ public struct LayoutOptions: Sendable, Equatable {
     public var margin: Double
     /// Target density of the printed photos, in pixels per inch.
     public var dpi: Double
+    /// In a proof's plan (`--proof`), the `dpi` of the book it stands for: `dpi` is then the proof's own, for the
+    /// screen, and the density checks (the print shops' 200 dpi, `--min-dpi`) are made for that book. Nil for a
+    /// book for print.
+    public var printDPI: Double? = nil
     public var fit: FitMode
     /// How a crop is placed when the cell cuts part of the photo away: around its marked regions, or centred.
     public var crop: CropMode = .auto

@@ -25,6 +25,18 @@ public struct PlacedPhoto: Sendable, Equatable {
     /// Pixels per inch the photo is printed at; below the target when the photo is small.
     public var effectiveDPI: Double { Double(pixelWidth) / (placement.width / 72) }
 
+    /// The density the book for print has it at: `effectiveDPI`, or in a proof's plan (`LayoutOptions.printDPI`)
+    /// the print build's: its crop's own pixels over the placement, at most that build's target.
+    public func printedDPI(_ options: LayoutOptions) -> Double {
+        printedDPI(target: options.printDPI, keepOriginals: options.keepOriginals)
+    }
+
+    func printedDPI(target: Double?, keepOriginals: Bool) -> Double {
+        guard let target else { return effectiveDPI }
+        let own = crop.width / (placement.width / 72)
+        return keepOriginals ? own : min(target, own)
+    }
+
     /// True when the embedded pixels are exactly the photo's own: nothing cropped, nothing resampled.
     public func usesWholePhoto(uprightWidth: Int, uprightHeight: Int) -> Bool {
         crop == Rect(x: 0, y: 0, width: Double(uprightWidth), height: Double(uprightHeight))

@@ -95,7 +95,7 @@ extension RenderPipeline {
             for placed in page.photos {
                 let index = placed.photo.index
                 reports[index].outcome = .succeeded
-                reports[index].record(placed, onPage: page.number)
+                reports[index].record(placed, onPage: page.number, settings: plan.settings)
             }
             pageReports.append(PageReport(kind: page.kind, photos: page.photos.map(\.photo)))
         }

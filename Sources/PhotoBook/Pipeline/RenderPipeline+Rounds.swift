@@ -53,6 +53,7 @@ extension RenderPipeline {
             reports[index].pixelWidth = placed.pixelWidth
             reports[index].pixelHeight = placed.pixelHeight
             reports[index].effectiveDPI = placed.effectiveDPI
+            reports[index].printedDPI = placed.printedDPI(target: settings.printDPI, keepOriginals: settings.keepOriginals)
             // A PDF/X-1a book's photos change colour: neither a photo's own bytes nor its blocks can go in.
             let cmyk = settings.pdfx.flatMap { request in
                 request.intent.map { CMYKTarget(profile: request.profile.bytes, intent: $0) }

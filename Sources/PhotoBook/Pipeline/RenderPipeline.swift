@@ -223,7 +223,7 @@ public final class RenderPipeline: Sendable {
                     reports[index].crop = reports[index].crop.map { $0.union(placed.crop) }
                     continue
                 }
-                reports[index].record(placed, onPage: page.number)
+                reports[index].record(placed, onPage: page.number, settings: self.plan.settings)
                 reports[index].crop = placed.crop
                 reports[index].passThrough = render.passThrough
                 reports[index].losslessCrop = blocksShown != nil

@@ -62,6 +62,8 @@ struct RenderSettings: Sendable {
     var cacheLimit: Int64 = RenderCache.defaultLimit
     /// `BuildOptions.proof`.
     var proof = false
+    /// A proof's print density (`LayoutOptions.printDPI`), for the report's `printedDPI`.
+    var printDPI: Double? = nil
 }
 
 /// What the PDF says beyond its pages: the document's information, and the font its text is set in.
