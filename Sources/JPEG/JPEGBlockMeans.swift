@@ -22,7 +22,9 @@ enum JPEGBlockMeans {
         }
         let width = widths[0], height = heights[0]
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        func byte(_ value: Float) -> UInt8 { UInt8(max(0, min(255, value.rounded()))) }
+        // Trap: Float.rounded() is a call to libm's roundf on baseline x86-64 (no SSE4.1), three per pixel; a
+        // half added and the integer clamped rounds the same for the finite means here, and is inlined.
+        @inline(__always) func byte(_ value: Float) -> UInt8 { UInt8(clamping: Int(value + 0.5)) }
         if means.count == 1 {
             for (i, luma) in means[0].enumerated() {
                 let value = byte(luma)
