@@ -48,6 +48,13 @@ extension HEIFBoxes {
 
     struct Size: Equatable {
         var width: Int, height: Int
+        /// The derived image item it is the canvas of.
+        var item: Int
+
+        func fits(_ maxPixels: Int) -> Bool {
+            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+            return !overflow && pixels <= maxPixels
+        }
     }
 
     /// The output sizes of every derived image item, read from the file's `meta` box (iinf, iloc, idat) by
@@ -72,7 +79,7 @@ extension HEIFBoxes {
             guard let width = wide ? d.u32() : d.u16(), let height = wide ? d.u32() : d.u16() else {
                 return .unreadable("damaged \(type) item \(id)")
             }
-            sizes.append(Size(width: width, height: height))
+            sizes.append(Size(width: width, height: height, item: id))
         }
         return .sizes(sizes)
     }

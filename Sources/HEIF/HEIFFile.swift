@@ -56,6 +56,13 @@ final class HEIFFile {
         self.handle = handle
     }
 
+    /// The primary image's item ID (`pitm`); nil when libheif cannot say.
+    var primaryItemID: Int? {
+        var id = heif_item_id(0)
+        guard heif_context_get_primary_image_ID(context, &id).code == heif_error_Ok else { return nil }
+        return Int(id)
+    }
+
     deinit {
         heif_image_handle_release(handle)
         heif_context_free(context)
