@@ -161,6 +161,34 @@ import Testing
         #expect(Self.hits(third) == 7)
     }
 
+    /// Ctrl-C while photos are decoded, and once every render is stored: the build stops with nothing written,
+    /// the cache holds only whole entries (no temporary name left, none that fails its checksum), and the next
+    /// build writes the book a build without the cache writes. Another build's entry being written (a
+    /// temporary name) is never read.
+    @Test(arguments: ["decode", "page"]) func ctrlCLeavesOnlyWholeEntries(point: String) throws {
+        let scratch = try Scratch()
+        let photos = try photos(in: scratch)
+        let cache = try scratch.sub("cache")
+        _ = try scratch.sub("cache/photobook/entries")
+        let junk = try scratch.write("cache/photobook/entries/.tmp-0123abcd-XXXXXX", Array("half an entry".utf8))
+        let live = try LiveRun(Run.harness, ["build", photos, "-o", scratch.file("book.pdf"), "-v"] + Self.layout,
+                               environment: ["XDG_CACHE_HOME": cache, "SOURCE_DATE_EPOCH": "1700000000",
+                                             "PHOTOBOOK_TEST_PAUSE": point])
+        #expect(live.waitForStderr(containing: "test: paused at \(point)", timeout: 120), "\(live.stderr)")
+        kill(live.pid, SIGINT)
+        #expect(live.waitForExit(timeout: 60) == 130, "\(live.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("book.pdf")))
+        let entries = Self.entries(cache)
+        if point == "page" { #expect(entries.count == 7, "every render was stored before the PDF: \(entries)") }
+        #expect(Scratch.listing(cache + "/photobook/entries").filter { $0.hasPrefix(".tmp-") } == [".tmp-0123abcd-XXXXXX"])
+        // The harness again: the key holds the executable, and the photobook binary is another one.
+        let (again, book) = try build([photos], "again.pdf", scratch: scratch, cache: cache, harness: true)
+        #expect(Self.hits(again) == entries.count && !again.stderr.contains("checksum"), "\(again.stderr)")
+        let (_, uncached) = try build([photos], "uncached.pdf", scratch: scratch, cache: cache, extra: ["--no-cache"])
+        #expect(book == uncached)
+        #expect(try Fixtures.read(junk) == Array("half an entry".utf8), "a fresh temporary name is another build's")
+    }
+
     @Test func theLimitHoldsAfterTheBuild() throws {
         let scratch = try Scratch()
         let photos = try photos(in: scratch)
