@@ -21,6 +21,8 @@ Standard library only. Settings, from the environment:
   BENCH_WEBP_COUNT=96 WebPs in the grid case (made once from the first N corpus photos)
   BENCH_ONLY=cache    only the render cache's case: a 48-photo book built, then rebuilt after each edit
   BENCH_ONLY=formats  only the HEIC and WebP cases (and the JPEG grid and the HEIC books' memory beside them)
+  BENCH_ONLY=attention only issue 21's budget: the 24 photos with --crop auto and centre, alternating (and the
+                      same with EXIF thumbnails), BENCH_RUNS runs each
   BENCH_BUILD=0       use the binaries already in .build/release instead of building them (when another build of
                       the same tree is running); the corpus tool must then be there unless the corpus is cached
   BENCH_SCRATCH=DIR   SwiftPM's scratch path (swift build --scratch-path DIR): the binaries are built and taken
@@ -790,6 +792,38 @@ def format_report(heics, webp_grid, grid96, webp_photos):
             f" cwebp -q {WEBP_QUALITY} (lossy, 4:2:0).")
 
 
+def attention_pairs_24():
+    """The 24-photo book with attention maps (`--crop auto`, the default) and without (`--crop centre`), and the
+    same on the photos with EXIF thumbnails when they can be made: issue 21's budget."""
+    pairs = [(photobook_case(24), photobook_case(24, crop="centre"))]
+    thumbs = ensure_thumbnail_set(24)
+    if thumbs:
+        pairs.append((photobook_case(24, photos=thumbs, label="thumbnails"),
+                      photobook_case(24, photos=thumbs, label="thumbnails", crop="centre")))
+    return pairs
+
+
+def attention_only(started):
+    """BENCH_ONLY=attention: the attention pairs alone, alternating, for whoever works on the maps' cost."""
+    pairs = attention_pairs_24()
+    cases = [c for pair in pairs for c in pair]
+    say(f"\n24 photos, {RUNS} runs each, alternating:")
+    for _ in range(RUNS):
+        for case in cases:
+            case.run_once()
+    say("\nResults:")
+    for case in cases:
+        say("    " + case.row())
+    for auto, centre in pairs:
+        say("    " + attention_row(auto, centre))
+    say("\nCommands:")
+    for case in cases:
+        say(f"  {case.name}, {case.photos} photos:\n    {case.shown}")
+    if os.getloadavg()[0] > CORES / 2:
+        say("  The machine was busy with other work (see the load averages): wall times are inflated.")
+    say(f"  machine at the end: {machine()}.  The attention case took {time.monotonic() - started:.0f} s.")
+
+
 def cache_case():
     """BENCH_ONLY=cache (and in every full run): a 48-photo book from a book description, built with an empty
     render cache, then again, and after a caption edit, a swap of two pages and a new layout for one page; each
@@ -893,21 +927,18 @@ def main():
     ensure_corpus()
     if os.environ.get("BENCH_ONLY", "") == "cache":
         return cache_case()
+    if os.environ.get("BENCH_ONLY", "") == "attention":
+        return attention_only(started)
     # The other formats' photos, made once from the corpus (before any timing).
     heics = ensure_heic_sets()
     webp_photos = ensure_webp()
     if os.environ.get("BENCH_ONLY", "") == "formats":
         return formats_only(heics, webp_photos, started)
 
-    photobook24 = photobook_case(24)
+    # The book with attention maps and the same without: what they cost (issue 21: at most 10% of the build).
+    attention_pairs = attention_pairs_24()
+    photobook24, centre24 = attention_pairs[0]
     pixels24 = photobook_case(24, lossless=False)
-    # The same book without attention maps: what they cost (issue 21: at most 10% of the build).
-    centre24 = photobook_case(24, crop="centre")
-    thumbs = ensure_thumbnail_set(24)
-    attention_pairs = [(photobook24, centre24)]
-    if thumbs:
-        attention_pairs.append((photobook_case(24, photos=thumbs, label="thumbnails"),
-                                photobook_case(24, photos=thumbs, label="thumbnails", crop="centre")))
     attention_cases = [c for pair in attention_pairs[1:] for c in pair]
     others = []
     if shutil.which("vipsthumbnail") and shutil.which("img2pdf"):
