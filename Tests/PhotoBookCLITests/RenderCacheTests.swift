@@ -221,6 +221,31 @@ import Testing
         #expect(unwritable == reference)
     }
 
+    /// A cache on a full disk (a 64 KB tmpfs: no entry fits) and on one remounted read-only after a build filled
+    /// it: each build succeeds with the book a build without the cache writes; the read-only one still reads
+    /// its entries (it cannot touch them for the LRU order, which only costs the order).
+    @Test(.enabled(if: TemporaryMount.isAvailable, OutputFaultTests.mountReason))
+    func aCacheOnAFullOrReadOnlyDiskStillBuilds() throws {
+        let scratch = try Scratch()
+        let photos = try photos(in: scratch)
+        let (_, reference) = try build([photos], "ref.pdf", scratch: scratch, cache: scratch.path, extra: ["--no-cache"])
+        let full = try #require(TemporaryMount(at: try scratch.sub("full"), size: "64k"))
+        defer { full.unmount() }
+        let (_, onFull) = try build([photos], "full.pdf", scratch: scratch, cache: full.path)
+        #expect(onFull == reference)
+        #expect(Scratch.listing(full.path + "/photobook/entries").allSatisfy { !$0.hasPrefix(".tmp-") })
+
+        let disk = try #require(TemporaryMount(at: try scratch.sub("disk"), size: "64m"))
+        defer { disk.unmount() }
+        _ = try build([photos], "first.pdf", scratch: scratch, cache: disk.path)
+        let stored = Self.entries(disk.path).count
+        let remount = try Run.command("/usr/bin/mount", ["-o", "remount,ro", disk.path], timeout: 20)
+        try #require(remount.status == 0, "\(remount.stderr)")
+        let (readOnly, onReadOnly) = try build([photos], "ro.pdf", scratch: scratch, cache: disk.path)
+        #expect(onReadOnly == reference)
+        #expect(stored == 7 && Self.hits(readOnly) == stored, "\(readOnly.stderr)")
+    }
+
     @Test func twoBuildsAtOnceShareOneCache() throws {
         let scratch = try Scratch()
         let photos = try photos(in: scratch)
