@@ -29,13 +29,16 @@ enum CMYKConversion {
         return UInt8((t + (t >> 8)) >> 8)
     }
 
-    /// Converts `count` CMYK pixels from `cmyk` into RGB in `rgb`, starting at byte `offset`.
-    static func toRGB(_ cmyk: [UInt8], count: Int, adobeInverted: Bool, into rgb: inout [UInt8], at offset: Int) {
+    /// Converts `count` CMYK pixels from `cmyk` into RGB in `rgb`, starting at byte `offset`: through `profile`
+    /// when there is one.
+    static func toRGB(_ cmyk: [UInt8], count: Int, adobeInverted: Bool, through profile: ConversionToSRGB? = nil,
+                      into rgb: inout [UInt8], at offset: Int) {
         guard count > 0 else { return }
         precondition(cmyk.count >= 4 * count && rgb.count >= offset + 3 * count)
         cmyk.withUnsafeBufferPointer { source in
             rgb.withUnsafeMutableBufferPointer { target in
-                toRGB(source.baseAddress!, count: count, adobeInverted: adobeInverted, into: target.baseAddress! + offset)
+                toRGB(source.baseAddress!, count: count, adobeInverted: adobeInverted, through: profile,
+                      into: target.baseAddress! + offset)
             }
         }
     }

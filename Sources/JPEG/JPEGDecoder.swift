@@ -160,12 +160,8 @@ public enum JPEGDecoder {
                 let read = try band.withUnsafeMutableBufferPointer { (buffer) throws(JPEGError) -> Int in
                     try decoder.readRows(into: buffer.baseAddress!, stride: cmykStride, maxRows: wanted)
                 }
-                band.withUnsafeBufferPointer { source in
-                    pixels.withUnsafeMutableBufferPointer { target in
-                        CMYKConversion.toRGB(source.baseAddress!, count: read * output.width, adobeInverted: inverted,
-                                             through: profile, into: target.baseAddress! + row * rgbStride)
-                    }
-                }
+                CMYKConversion.toRGB(band, count: read * output.width, adobeInverted: inverted, through: profile,
+                                     into: &pixels, at: row * rgbStride)
                 row += read
                 if shouldCancel() { throw .cancelled }
             }

@@ -12,8 +12,7 @@ enum DryRun {
         Diagnostics.standardOutput(listing(plan, preview: preview, files: files, trim: options.layout.trimBox)
                                    + preflight(preview.report))
         for path in preview.report.undatedPhotos { say.note("no capture date", path: path) }
-        Summary.reportDensity(preview.report, target: options.layout.printDPI ?? options.layout.dpi,
-                              proof: options.layout.printDPI != nil, say: say)
+        Summary.reportDensity(preview.report, layout: options.layout, say: say)
         for warning in preview.report.warnings { say.warning(warning.message, path: warning.path) }
         let leftOut = preview.report.leftOut
         for photo in leftOut {

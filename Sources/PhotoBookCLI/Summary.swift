@@ -8,8 +8,7 @@ enum Summary {
         let seconds = String(format: "%.1f s", report.seconds)
         if report.book == .succeeded {
             listPages(report, trim: options.layout.trimBox, say: say)
-            reportDensity(report, target: options.layout.printDPI ?? options.layout.dpi, proof: options.layout.printDPI != nil,
-                          say: say)
+            reportDensity(report, layout: options.layout, say: say)
         }
         for warning in report.warnings { say.warning(warning.message, path: warning.path) }
         let failed = report.leftOut
@@ -99,9 +98,10 @@ enum Summary {
     }
 
     /// Names the photos that print well below the target density, and their pages: each one when there are a
-    /// few, else a count and the worst, with every one listed under `--verbose`. In a proof, the density is the
-    /// print build's (`PhotoReport.printedDPI`), and so is `target`.
-    static func reportDensity(_ report: BuildReport, target: Double, proof: Bool = false, say: Diagnostics) {
+    /// few, else a count and the worst, with every one listed under `--verbose`. In a proof (`layout.printDPI`),
+    /// the density and the target are the print build's (`PhotoReport.printedDPI`).
+    static func reportDensity(_ report: BuildReport, layout: LayoutOptions, say: Diagnostics) {
+        let target = layout.printDPI ?? layout.dpi, proof = layout.printDPI != nil
         var low: [(path: String, text: String, dpi: Double, page: String, shortfall: String)] = []
         for photo in report.photos where photo.outcome == .succeeded {
             guard let dpi = photo.printedDPI ?? photo.effectiveDPI, let w = photo.pixelWidth, let h = photo.pixelHeight

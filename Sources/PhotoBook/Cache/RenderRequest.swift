@@ -1,7 +1,7 @@
 import Colour
-import Glibc
 import HEIF
 import JPEG
+import Platform
 import PNG
 import TIFF
 import WebP
@@ -33,10 +33,8 @@ struct RenderRequest {
     /// with the same version number (a fix between releases, a build from a checkout) does not read the renders
     /// of the one before. A stat, not a digest of the binary: tens of megabytes hashed would cost every build.
     static let executableIdentity: String = {
-        var status = stat()
-        guard stat("/proc/self/exe", &status) == 0 else { return "executable unknown" }
-        return "executable \(status.st_dev):\(status.st_ino) \(status.st_size) bytes "
-            + "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+        guard case .success(let status) = FileSystem.status("/proc/self/exe") else { return "executable unknown" }
+        return "executable \(status.id.device):\(status.id.inode) \(status.size) bytes \(status.modifiedNanoseconds)"
     }()
 
     var description: String {
