@@ -39,6 +39,8 @@ _photobook() {
                 -o|--output) _photobook_files pdf; return ;;
                 --report) _photobook_files json; return ;;
                 --sort) COMPREPLY=($(compgen -W "name date given" -- "$cur")); return ;;
+                --photos) COMPREPLY=(); return ;;
+                --pages) COMPREPLY=(); return ;;
                 --max-pixels) COMPREPLY=(); return ;;
                 --preset) COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter mixam-hardcover-a4 prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur")); return ;;
                 --page-size) COMPREPLY=($(compgen -W "a3 a4 a5 letter legal" -- "$cur")); return ;;
@@ -64,13 +66,13 @@ _photobook() {
                 --author) COMPREPLY=(); return ;;
                 --cover-photo) _photobook_files avif heic heif hif jfif jpe jpeg jpg png tif tiff webp; return ;;
                 --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
-                --sections) COMPREPLY=($(compgen -W "folder day none" -- "$cur")); return ;;
+                --sections) COMPREPLY=($(compgen -W "folder day event none" -- "$cur")); return ;;
                 --font) _photobook_files ttf; return ;;
                 -j|--jobs) COMPREPLY=(); return ;;
                 --cache-limit) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --keep-duplicates --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --dry-run -n --proof --no-cache --cache-limit --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --keep-duplicates --sort --reverse --photos --pages --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --dry-run -n --proof --no-cache --cache-limit --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
@@ -79,6 +81,8 @@ _photobook() {
             case $prev in
                 -o|--output) _photobook_files json; return ;;
                 --sort) COMPREPLY=($(compgen -W "name date given" -- "$cur")); return ;;
+                --photos) COMPREPLY=(); return ;;
+                --pages) COMPREPLY=(); return ;;
                 --max-pixels) COMPREPLY=(); return ;;
                 --preset) COMPREPLY=($(compgen -W "lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter mixam-hardcover-a4 prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter" -- "$cur")); return ;;
                 --page-size) COMPREPLY=($(compgen -W "a3 a4 a5 letter legal" -- "$cur")); return ;;
@@ -104,13 +108,13 @@ _photobook() {
                 --author) COMPREPLY=(); return ;;
                 --cover-photo) _photobook_files avif heic heif hif jfif jpe jpeg jpg png tif tiff webp; return ;;
                 --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
-                --sections) COMPREPLY=($(compgen -W "folder day none" -- "$cur")); return ;;
+                --sections) COMPREPLY=($(compgen -W "folder day event none" -- "$cur")); return ;;
                 --font) _photobook_files ttf; return ;;
                 -j|--jobs) COMPREPLY=(); return ;;
                 --cache-limit) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --recursive -r --keep-duplicates --sort --reverse --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --proof --no-cache --cache-limit --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --recursive -r --keep-duplicates --sort --reverse --photos --pages --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --proof --no-cache --cache-limit --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi

@@ -61,10 +61,13 @@ extension BookRenderPlan {
     /// The photos still alive, in book order, as the planner takes them.
     func bookPhotos(_ prepared: PreparedBook, alive: [PhotoID]) -> [BookPhoto] {
         let sections = options.text?.sections ?? .none
-        return alive.map { id in
+        let events = sections == .event ? SectionMode.eventHeadings(alive.map { prepared.photo($0).info }) : []
+        return alive.enumerated().map { position, id in
             let photo = prepared.photo(id), info = photo.info
+            let heading = sections == .event ? events[position]
+                : sections == .none ? nil : sections.heading(of: info.file, captureDate: info.captureDate)
             return BookPhoto(id: id, width: info.uprightWidth, height: info.uprightHeight, caption: photo.caption,
-                             heading: sections == .none ? nil : sections.heading(of: info.file, captureDate: info.captureDate),
+                             heading: heading,
                              focus: options.given?.focus[id], regions: info.regions,
                              attention: info.attention)
         }

@@ -47,6 +47,12 @@ public struct BuildOptions: Sendable {
     public var cacheLimit: Int64 = RenderCache.defaultLimit
     /// A proof for the screen (`--proof`): the PDF's keywords say so.
     public var proof = false
+    /// Choose the best photos for a book of N photos or N pages (`--photos`, `--pages`); nil puts in every photo
+    /// but the copies and the owner's rejects.
+    public var choice: ChoiceRequest?
+    /// Measure what the choice looks at even when nothing is chosen, to say which photos look like one moment,
+    /// blurred, badly exposed or a screenshot (`--dry-run`, `--verbose`).
+    public var describesChoice = false
 
     public init() {}
 }
@@ -77,6 +83,7 @@ struct BookRenderPlan: RenderPlan {
         RenderSettings(jobs: options.jobs, maxPixels: options.maxPixels, quality: options.quality,
                        keepOriginals: options.layout.keepOriginals, losslessCrops: options.losslessCrops,
                        measuresAttention: options.layout.crop == .auto,
+                       measuresTraits: options.given == nil && (options.choice != nil || options.describesChoice),
                        aimsAtRender: options.layout.crop == .auto && !options.layout.spreads,
                        imagesInMemory: options.imagesInMemory, creationDate: options.creationDate,
                        temporaryDirectory: options.temporaryDirectory,

@@ -38,6 +38,8 @@ public struct PhotoReport: Sendable {
     public var format: String?
     /// The photo that stands for it in the book, when it was left out as the same photo (`Duplicates`).
     public var duplicateOf: String?
+    /// What the choice of photos decided for it (`Choice`), when it looked at it.
+    public var selection: PhotoChoice?
     /// What its codec noticed of a file it could read, for `--verbose` (a library's warnings).
     public var notes: [String] = []
 }

@@ -78,7 +78,29 @@ public enum PhotoOrder {
         // The rank of each photo in name order: the tie-breaker everywhere below.
         var rank = [Int](repeating: 0, count: photos.count)
         for (position, index) in byName.enumerated() { rank[index] = position }
+        let moments = instants(photos, rank: rank)
+        var dated: [(moment: CaptureDate.Instant, rank: Int, index: Int)] = []
+        var undated: [Int] = []
+        for index in byName {
+            guard let moment = moments[index] else { undated.append(index); continue }
+            dated.append((moment, rank[index], index))
+        }
+        dated.sort { ($0.moment, $0.rank) < ($1.moment, $1.rank) }
+        return Arrangement(order: dated.map(\.index) + undated, undated: undated)
+    }
 
+    /// When each photo was taken, in seconds on one clock for all of them (UTC where the offsets are known, as
+    /// `arrange` compares them); nil for a photo without a capture date. For the choice's moments and events.
+    public static func moments(_ photos: [PhotoInfo]) -> [Double?] {
+        let rank = nameOrder(photos.map(\.file))
+        var ranks = [Int](repeating: 0, count: photos.count)
+        for (position, index) in rank.enumerated() { ranks[index] = position }
+        return instants(photos, rank: ranks).map { $0.map { Double($0.seconds) + Double($0.nanosecond) / 1e9 } }
+    }
+
+    /// Each photo's moment, a photo without an offset borrowing the one of the photo with an offset whose local
+    /// reading is nearest (`rank`, its place in name order, breaks ties); nil for a photo without a date.
+    static func instants(_ photos: [PhotoInfo], rank: [Int]) -> [CaptureDate.Instant?] {
         // Photos whose camera wrote an offset, by local reading then name: where the others borrow theirs.
         let zoned = photos.indices.compactMap { index -> (local: CaptureDate.Instant, offset: Int, rank: Int)? in
             // A moment known only in UTC (Takeout's) says nothing of the local time around it.
@@ -86,16 +108,11 @@ public enum PhotoOrder {
                   !photos[index].captureDateIsUTCOnly else { return nil }
             return (date.localInstant, offset, rank[index])
         }.sorted { ($0.local, $0.rank) < ($1.local, $1.rank) }
-
-        var dated: [(moment: CaptureDate.Instant, rank: Int, index: Int)] = []
-        var undated: [Int] = []
-        for index in byName {
-            guard let date = photos[index].captureDate else { undated.append(index); continue }
+        return photos.map { photo in
+            guard let date = photo.captureDate else { return nil }
             let assumed = date.utcOffsetMinutes ?? nearestOffset(to: date.localInstant, in: zoned) ?? 0
-            dated.append((date.instant(assumingOffsetMinutes: assumed), rank[index], index))
+            return date.instant(assumingOffsetMinutes: assumed)
         }
-        dated.sort { ($0.moment, $0.rank) < ($1.moment, $1.rank) }
-        return Arrangement(order: dated.map(\.index) + undated, undated: undated)
     }
 
     /// The offset of the entry whose local reading is nearest to `local`; on equal distances the earlier one.

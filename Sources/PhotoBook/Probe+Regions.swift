@@ -28,6 +28,7 @@ struct Sidecar {
     /// The caption: `dc:description`, else `dc:title`.
     var caption: String? { XMP.description(inPacket: packet) ?? XMP.title(inPacket: packet) }
     var captureDate: CaptureDate? { XMP.captureDate(inPacket: packet) }
+    var marks: OwnerMarks? { XMP.marks(inPacket: packet) }
 }
 
 extension Probe {

@@ -9,6 +9,8 @@ struct TakeoutSidecar {
     var captureDate: CaptureDate?
     /// `description`, when not empty: typed by the owner in Google Photos.
     var caption: String?
+    /// `favorited`: the owner starred the photo in Google Photos.
+    var isFavourite = false
 
     /// The largest JSON read: Takeout's are under 2 KB; one of a megabyte is no photo's metadata.
     static let sizeLimit = 1 << 20
@@ -41,6 +43,7 @@ struct TakeoutSidecar {
             if let seconds, seconds != 0 { sidecar.captureDate = CaptureDate(unixSeconds: seconds) }
         }
         sidecar.caption = (fields["description"] as? String).flatMap(CaptionText.clean)
+        sidecar.isFavourite = (fields["favorited"] as? Bool) ?? false
         return sidecar
     }
 }

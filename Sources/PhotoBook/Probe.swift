@@ -42,6 +42,14 @@ public struct PhotoInfo: Sendable, Equatable {
     public var regions: [PhotoRegion] = []
     /// Where the eye goes in it, for a crop when it marks no region (`--crop auto`); nil when not measured.
     public var attention: AttentionMap?
+    /// Its owner's marks: the sidecar's rating and pick label, else its own XMP's.
+    public var marks = OwnerMarks()
+    /// Starred in Google Photos (its Takeout JSON's `favorited`).
+    public var isFavourite = false
+    /// Its camera's make and model as EXIF says them; nil when it says neither (a screenshot, a stripped file).
+    public var camera: String?
+    /// What the choice of photos measures on its smallest decode (`PhotoTraits`); nil when not measured.
+    public var traits: PhotoTraits?
     /// What its codec had to say of the photo, for a warning ("animated WebP: only its first frame is used").
     public var warnings: [String] = []
     /// What its codec noticed, for `--verbose` only (a library's warnings about a file it could read).
@@ -84,6 +92,8 @@ extension PhotoInfo {
 
 /// When a photo was taken (defined by the EXIF module, which reads it).
 public typealias CaptureDate = EXIF.CaptureDate
+/// Its owner's rating and pick label (defined by the EXIF module, which reads them).
+public typealias OwnerMarks = EXIF.OwnerMarks
 
 /// A reason a photo cannot be used, worded for the person who owns it.
 public struct PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -154,6 +164,10 @@ public enum Probe {
                              format: format, formatDetail: header.detail, isEmbeddableAsIs: header.isEmbeddableAsIs)
         info.captureDateIsUTCOnly = ownDate == nil && takeout?.captureDate != nil
         info.shot = PhotoInfo.Shot(metadata)
+        info.marks = sidecar?.marks ?? header.xmp.flatMap(XMP.marks(inPacket:)) ?? OwnerMarks()
+        info.isFavourite = takeout?.isFavourite ?? false
+        let camera = [metadata.make, metadata.model].compactMap { $0 }
+        info.camera = camera.isEmpty ? nil : camera.joined(separator: " ")
         // A HEIF's regions are taken as on the picture it decodes to (its own transformations applied), as its
         // orientation is: no sample was at hand to say otherwise.
         info.regions = regions(sidecar: sidecar, ownXMP: header.xmp, storedWidth: width, storedHeight: height,

@@ -10,8 +10,19 @@ struct BookDescription: Codable, Equatable {
     /// Build options by long name, as typed on the command line (`"margin": "5mm"`); a flag is `true`.
     var options: [String: OptionValue]
     var pages: [Page]
+    /// The photos the choice left out (`init --photos`, `--pages`), with why, after the pages: a person moves one
+    /// into a page by moving its path; `build` places only what the pages list.
+    var photosLeftOut: [LeftOut]?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case schema, options, pages }
+    enum CodingKeys: String, CodingKey, CaseIterable { case schema, options, pages, photosLeftOut }
+
+    /// A photo left out of the book, and why: a `selection` reason of the report (docs/report.md).
+    struct LeftOut: Codable, Equatable {
+        var path: String
+        var reason: String
+        /// For `nearDuplicate`: the photo that stands for the same moment.
+        var of: String?
+    }
 
     struct Page: Codable, Equatable {
         /// The heading of the section this page starts.
@@ -59,10 +70,11 @@ struct BookDescription: Codable, Equatable {
         }
     }
 
-    init(schema: Int = currentSchema, options: [String: OptionValue], pages: [Page]) {
+    init(schema: Int = currentSchema, options: [String: OptionValue], pages: [Page], photosLeftOut: [LeftOut]? = nil) {
         self.schema = schema
         self.options = options
         self.pages = pages
+        self.photosLeftOut = photosLeftOut
     }
 
     init(from decoder: any Decoder) throws {
@@ -74,6 +86,7 @@ struct BookDescription: Codable, Equatable {
         }
         options = try container.decodeIfPresent([String: OptionValue].self, forKey: .options) ?? [:]
         pages = try container.decode([Page].self, forKey: .pages)
+        photosLeftOut = try container.decodeIfPresent([LeftOut].self, forKey: .photosLeftOut)
     }
 
     /// The file's text: sorted keys, two-space indents as Foundation prints them, slashes left alone.

@@ -30,6 +30,11 @@ struct BuildCommand: RunFields, TitleFields {
     var noCache = false
     /// `--proof`: a fast book for the screen (`proofDPI`, `proofQuality`), marked as a proof.
     var proof = false
+    /// `--photos N` and `--pages N` as given (`validate` refuses both at once).
+    var photosCount: Int?
+    var pagesCount: Int?
+    /// What the two ask for.
+    var choice: ChoiceRequest? { pagesCount.map { .pages($0) } ?? photosCount.map { .photos($0) } }
     static let proofDPI = 96
     static let proofQuality = 60
 
@@ -39,6 +44,8 @@ struct BuildCommand: RunFields, TitleFields {
     /// More workers than this would hold that many decoded photos in memory for no gain in speed.
     static let jobsLimit = 128
     static let defaultJobs = min(ProcessInfo.processInfo.activeProcessorCount, jobsLimit)
+    /// The most photos or pages a choice may ask for.
+    static let choiceLimit = 100_000
     /// The most pixels any JPEG can have (65,500 on a side, libjpeg's `JPEG_MAX_DIMENSION`).
     static let pixelLimit = 65_500 * 65_500
 
@@ -74,6 +81,18 @@ struct BuildCommand: RunFields, TitleFields {
                   report: ["reverse"],
                   help: "the same book read backwards, whatever the order (with --sort date: newest first, the "
                       + "photos without a date at the start)", \.options.order.reverse),
+            .value("photos", .integer(1...choiceLimit), section: .files,
+                   description: .saidByThePages("the pages list the photos chosen"), report: ["photos"],
+                   help: "a book of the N best photos: one of each moment (a burst, a retake), the sharpest; blurred, "
+                       + "badly exposed photos, screenshots and photos of documents only when nothing better is left; "
+                       + "5- and 4-star and favourite photos first, rejected ones (-1) never; with --sort date every "
+                       + "event of the trip gets its share (the report's selection says why each photo is in or out)",
+                   \.photosCount),
+            .value("pages", .integer(1...choiceLimit), section: .files,
+                   description: .saidByThePages("the pages list the photos chosen"), report: ["pages"],
+                   help: "a book of exactly N pages (title page and section openers counted, as print shops count), "
+                       + "filled with the best photos, chosen as --photos chooses them, at the layout asked for",
+                   \.pagesCount),
             .value("max-pixels", .integer(1...pixelLimit), default: "100000000", section: .files,
                    report: ["maxPixels"],
                    help: "refuse images whose header declares more pixels (decompression bombs)", \.options.maxPixels),
@@ -154,6 +173,8 @@ struct BuildCommand: RunFields, TitleFields {
             .value("sections", .choice(metavar: "MODE", [
                        .folder: "each folder the photos come from (subfolders with -r), headed by its name",
                        .day: "each day the photos were taken, headed by the date; undated photos last",
+                       .event: "each event of the trip (with --sort date: a new one after a gap of hours, or a night, "
+                           + "far longer than the gaps around it), headed by its dates",
                        .none: "no sections",
                    ]), default: "none", section: .words,
                    description: .saidByThePages("set a page's \"heading\" instead"),
@@ -267,6 +288,18 @@ struct BuildCommand: RunFields, TitleFields {
             throw .usage("--report: a dry run builds nothing to report; leave out --dry-run, or use 'photobook init' "
                          + "for the plan as a file")
         }
+        if sections == .event, options.order.sort != .date {
+            throw .usage("--sections event: events are found from the capture times; add --sort date")
+        }
+        if photosCount != nil, pagesCount != nil {
+            throw .usage("--pages: give --photos or --pages, not both (--pages N chooses as many photos as fill N pages)")
+        }
+        if let pages = pagesCount, let preset {
+            if let rule = preset.pageRule(refusing: pages) { throw .usage("--pages: \(pages) \(rule)") }
+        }
+        if let pages = pagesCount, options.layout.padTo > 1, pages % options.layout.padTo != 0 {
+            throw .usage("--pages: \(pages) is not a multiple of --pad-to \(options.layout.padTo)")
+        }
         for (name, value) in [("--subtitle", subtitle), ("--author", author), ("--cover-photo", coverPhoto)]
         where value != nil && title == nil {
             throw .usage("\(name): goes on the title page, so it needs --title")
@@ -308,6 +341,11 @@ extension BuildCommand {
 }
 
 extension BuildOptions {
+    /// `--photos N`, for the report.
+    var choicePhotos: Int? { if case .photos(let count)? = choice { count } else { nil } }
+    /// `--pages N`, for the report.
+    var choicePages: Int? { if case .pages(let count)? = choice { count } else { nil } }
+
     /// `--min-dpi` as the whole number the command line takes.
     var minimumDPIWhole: Int? {
         get { minimumDPI.map { Int($0) } }

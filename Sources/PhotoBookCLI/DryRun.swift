@@ -9,8 +9,9 @@ enum DryRun {
             // The build would stop before its first pixel: it says so, and so does the dry run.
             return Summary.report(preview.report, output: "", options: options, say: say)
         }
+        let choice = ChoiceListing.lines(preview.report, request: options.choice)
         Diagnostics.standardOutput(listing(plan, preview: preview, files: files, trim: options.layout.trimBox)
-                                   + preflight(preview.report))
+                                   + preflight(preview.report) + choice.map { $0 + "\n" }.joined())
         for path in preview.report.undatedPhotos { say.note("no capture date", path: path) }
         Summary.reportDensity(preview.report, layout: options.layout, say: say)
         for warning in preview.report.warnings { say.warning(warning.message, path: warning.path) }

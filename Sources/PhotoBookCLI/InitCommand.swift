@@ -93,7 +93,13 @@ struct InitCommand {
             let heading = page.heading == nil ? nil : preview.photos[page.photos[0].photo]?.heading
             pages.append(BookDescription.Page(heading: heading, layout: arrangement.description, photos: photos))
         }
-        let description = BookDescription(options: written, pages: pages)
+        // What the choice left out, in the files' order, so that a person can bring one back by hand.
+        let leftOut = preview.report.photos.compactMap { photo -> BookDescription.LeftOut? in
+            guard let selection = photo.selection, !selection.chosen, let reason = selection.reason else { return nil }
+            return BookDescription.LeftOut(path: DescriptionInput.relative(photo.path, to: folder), reason: reason.rawValue,
+                                           of: selection.of.map { DescriptionInput.relative(files[$0.index].path, to: folder) })
+        }
+        let description = BookDescription(options: written, pages: pages, photosLeftOut: leftOut.isEmpty ? nil : leftOut)
         do {
             try Self.writeAtomically(try description.encoded(), to: output)
         } catch {

@@ -160,6 +160,9 @@ public enum PhotoBookCLI {
         }
         var options = command.options
         options.given = description?.given
+        // What the photos look like (a burst, blurred, a screenshot) is said by the dry run and --verbose.
+        options.describesChoice = command.dryRun || initialize != nil || command.verbose
+        options.choice = command.choice
         if !command.noCache { options.cacheDirectory = run.environment.cacheDirectory }
         if command.proof { say.warning("a proof for the screen (\(BuildCommand.proofDPI) dpi, JPEG quality \(BuildCommand.proofQuality)), not for print") }
         if let pdfx = options.pdfx { say.note(pdfx.verboseNote) }

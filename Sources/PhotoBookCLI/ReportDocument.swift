@@ -109,7 +109,21 @@ struct ReportDocument: Codable, Equatable {
         /// The photo kept in the book in its place, when it was left out as the same photo (its copy, or the
         /// other file of its shot).
         var duplicateOf: String?
+        /// What the choice of photos decided (`--photos`, `--pages`, or a photo its owner rejected).
+        var selection: Selection?
         var warnings: [String]
+    }
+
+    /// `{"chosen": true, "score": S}` or `{"chosen": false, "reason": R}` (with `of`, the photo kept, for a
+    /// near duplicate); `looks` says what a photo looks like, chosen or not (docs/report.md).
+    struct Selection: Codable, Equatable {
+        var chosen: Bool
+        var score: Double?
+        var reason: String?
+        var of: String?
+        var looks: [String]?
+        var moment: Int?
+        var event: Int?
     }
 
     struct Box: Codable, Equatable {
@@ -171,7 +185,15 @@ struct ReportDocument: Codable, Equatable {
                          losslessCrop: photo.losslessCrop,
                          fromCache: placed && photo.passThrough == false ? photo.renderedFromCache : nil,
                          caption: photo.caption, format: photo.format,
-                         duplicateOf: photo.duplicateOf, warnings: warnings)
+                         duplicateOf: photo.duplicateOf,
+                         selection: photo.selection.map { choice in
+                             Selection(chosen: choice.chosen, score: choice.chosen ? choice.score : nil,
+                                       reason: choice.reason?.rawValue,
+                                       of: choice.of.map { report.photos[$0.index].path },
+                                       looks: choice.looks.isEmpty ? nil : choice.looks.map(\.rawValue),
+                                       moment: choice.moment, event: choice.event)
+                         },
+                         warnings: warnings)
         }
         warnings = report.warnings.map { Warning(path: $0.path, message: $0.message) }
         preflight = PreflightReport(findings: report.preflight.map {
@@ -247,6 +269,9 @@ struct ReportOptions: Codable, Equatable {
     var intent: String?
     /// `--min-dpi`, when given.
     var minDPI: Int?
+    /// `--photos` and `--pages`, when given: the book's photos were chosen.
+    var photos: Int?
+    var pages: Int?
     /// `SOURCE_DATE_EPOCH`, when it was set: the PDF's dates are this moment.
     var sourceDateEpoch: Int?
 
@@ -293,6 +318,8 @@ struct ReportOptions: Codable, Equatable {
         outputProfile = options.pdfx?.profile.path
         outputCondition = options.pdfx?.identifier
         minDPI = options.minimumDPIWhole
+        photos = options.choicePhotos
+        pages = options.choicePages
         sourceDateEpoch = options.creationDate.map { Int($0.timeIntervalSince1970) }
     }
 }

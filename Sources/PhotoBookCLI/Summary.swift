@@ -8,6 +8,7 @@ enum Summary {
         let seconds = String(format: "%.1f s", report.seconds)
         if report.book == .succeeded {
             listPages(report, trim: options.layout.trimBox, say: say)
+            if say.verbose { for line in ChoiceListing.lines(report, request: options.choice) { say.note(line) } }
             reportDensity(report, layout: options.layout, say: say)
         }
         for warning in report.warnings { say.warning(warning.message, path: warning.path) }
@@ -18,6 +19,11 @@ enum Summary {
             var leftOut = failed.isEmpty ? "" : ", \(failed.count) photo\(failed.count == 1 ? "" : "s") left out"
             let copies = report.photos.filter { $0.duplicateOf != nil }.count
             if copies > 0 { leftOut += ", \(copies) cop\(copies == 1 ? "y" : "ies") of a photo left out" }
+            let notChosen = report.photos.filter { $0.selection?.chosen == false }.count
+            if notChosen > 0 {
+                leftOut += options.choice == nil ? ", \(notChosen) rejected by their owner left out"
+                    : ", \(notChosen) photo\(notChosen == 1 ? "" : "s") not chosen"
+            }
             if report.blankPages > 0 {
                 leftOut += " (\(report.blankPages) blank page\(report.blankPages == 1 ? "" : "s") added to make a multiple "
                     + "of \(options.layout.padTo))"

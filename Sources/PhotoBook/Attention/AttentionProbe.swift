@@ -27,7 +27,9 @@ enum AttentionProbe {
     /// The map of `info`'s photo; a failure is the reason, for a warning (its crop then stays at the centre). Nil
     /// for a file far larger than its pixels need (a video renamed .jpg, junk after a header): codecs read a JPEG
     /// whole, so it is never read here, and the render refuses it by name, once.
-    static func map(of info: PhotoInfo, maxPixels: Int, pool: BufferPool,
+    /// `picture`: the photo's block means or its 1/8 decode, when the choice of photos read them already
+    /// (`TraitsProbe`): measured instead of read again when no thumbnail goes first; its buffer goes to `pool`.
+    static func map(of info: PhotoInfo, maxPixels: Int, pool: BufferPool, picture: RGBImage? = nil,
                     isCancelled: () -> Bool) -> Result<AttentionMap, CodecError>? {
         let source: FileSource
         do {
@@ -36,15 +38,18 @@ enum AttentionProbe {
             return .failure(.failed("cannot read: \(error)"))
         }
         guard source.count <= info.largestSoundFileSize else {
+            if let picture { pool.giveBack(picture.pixels) }
             return nil
         }
         return Result { () throws(CodecError) in
             let width = info.storedWidth, height = info.storedHeight
             if let thumbnail = exifThumbnail(of: info, source: source, pool: pool)
                 ?? codecThumbnail(of: info, source: source, pool: pool) {
+                if let picture { pool.giveBack(picture.pixels) }
                 defer { pool.giveBack(thumbnail.pixels) }
                 return AttentionMap.measure(thumbnail, orientation: info.orientation)
             }
+            if let picture { return measure(picture, info: info, pool: pool) }
             guard isCheap(info) else { throw CodecError.failed("too large to measure without a thumbnail") }
             if let means = blockMeans(of: info, source: source, maxPixels: maxPixels, pool: pool,
                                       isCancelled: isCancelled) {

@@ -39,8 +39,23 @@ extension RenderPipeline {
         case .success(let words):
             // What the probe noticed of each photo (a colour profile that does not fit it), in the document's order,
             // then what the plan says of its words.
-            let warnings = duplicates + words.photos.flatMap(\.info.probeWarnings) + words.warnings
-            return .success(PreparedBook(reports: reports, photos: words.photos, warnings: warnings,
+            var warnings = duplicates + words.photos.flatMap(\.info.probeWarnings) + words.warnings
+            var photos = words.photos
+            let prepared = PreparedBook(reports: reports, photos: photos, warnings: warnings, undated: words.undated,
+                                        duplicates: duplicates.count)
+            if let chosen = plan.choose(prepared) {
+                for (id, decision) in chosen.decisions {
+                    reports[id.index].selection = decision
+                    guard !decision.chosen, let reason = decision.reason else { continue }
+                    reports[id.index].outcome = .skipped(because: "not chosen: " + reason.words)
+                    // Done with, as a copy left out is: the progress counts it.
+                    hooks.photoFinished?(reports[id.index].path)
+                }
+                photos = chosen.photos
+                warnings += chosen.warnings
+                if photos.isEmpty { return stop(.skipped(because: "no photo could be used")) }
+            }
+            return .success(PreparedBook(reports: reports, photos: photos, warnings: warnings,
                                          undated: words.undated, duplicates: duplicates.count))
         }
     }

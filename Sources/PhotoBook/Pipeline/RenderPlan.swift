@@ -23,6 +23,23 @@ protocol RenderPlan: Sendable {
 
     /// The pages of the photos still alive, or why there are none (worded for the summary line).
     func plan(_ prepared: PreparedBook, alive: [PhotoID]) -> Result<PlannedDocument, PlanStop>
+
+    /// The photos of `prepared` the document is made of, a decision for each photo with its reason, and what to
+    /// warn of; nil when every photo goes in (a cover, a description's pages).
+    func choose(_ prepared: PreparedBook) -> ChosenPhotos?
+}
+
+extension RenderPlan {
+    func choose(_ prepared: PreparedBook) -> ChosenPhotos? { nil }
+}
+
+/// What the choice of photos decided (`RenderPlan.choose`).
+struct ChosenPhotos {
+    /// The photos that go in, in book order.
+    var photos: [PreparedPhoto]
+    /// A decision for every photo it looked at.
+    var decisions: [PhotoID: PhotoChoice]
+    var warnings: [BuildWarning]
 }
 
 /// What every render of a document takes besides its plan.
@@ -39,6 +56,8 @@ struct RenderSettings: Sendable {
     var losslessCrops = true
     /// `--crop auto`: the probe measures an attention map of each photo that marks no region.
     var measuresAttention = false
+    /// The probe measures what the choice of photos looks at (`PhotoTraits`) on each photo's smallest decode.
+    var measuresTraits = false
     /// A build (not a dry run) of pages without spreads: a JPEG's map is measured in its render's worker from the
     /// blocks a lossless crop reads anyway (`PhotoJob.aimsAtRender`), not in the probe.
     var aimsAtRender = false

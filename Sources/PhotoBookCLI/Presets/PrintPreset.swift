@@ -74,6 +74,22 @@ struct PrintPreset: Equatable, Sendable {
         }
     }
 
+    /// What `pages` breaks of the service's page-count rules, worded to follow the count (`is not a multiple of 2:
+    /// Lulu's paperbacks bind in steps of 2 pages (--pad-to)`); nil when the count keeps them.
+    func pageRule(refusing pages: Int) -> String? {
+        if let minimum = minimumPages, pages < minimum.value {
+            return "pages are too few: \(owner) need at least \(minimum.value) (\(minimum.published))"
+        }
+        if let maximum = maximumPages, pages > maximum.value {
+            return "pages are too many: \(owner) take at most \(maximum.value) (\(maximum.published))"
+        }
+        if let step = pageStep, step.value > 1, pages % step.value != 0 {
+            return "pages is not a multiple of \(step.value): \(owner) bind in steps of \(step.value) pages "
+                + "(\(step.published)); ask for \(pages / step.value * step.value) or \((pages / step.value + 1) * step.value)"
+        }
+        return nil
+    }
+
     /// The page-count rule a build checks, when the service publishes a minimum or a maximum.
     var pageLimits: PageLimits? {
         guard minimumPages != nil || maximumPages != nil else { return nil }
