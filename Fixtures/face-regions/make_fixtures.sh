@@ -27,7 +27,8 @@ picture() {
   exiftool -q -overwrite_original -n -EXIF:Orientation="$1" "$2"
 }
 
-# mwg ORIENTATION [W H]: an MWG RegionInfo value, AppliedToDimensions W x H when given.
+# mwg ORIENTATION [W H]: an MWG RegionInfo value, AppliedToDimensions W x H when given; the boxes measured on the
+# stored picture of a photo that ORIENTATION turns (on the upright one for ORIENTATION 1).
 mwg() {
   local m p applied=""
   read -r -a m <<< "$(stored "$1" "${MARIE[@]}")"
@@ -65,8 +66,8 @@ iptc() {
 # exiftool writes a new sidecar from nothing, but will not overwrite one.
 rm -f curie.[0-9].*
 
-# Embedded MWG regions: AppliedToDimensions the stored size (1, 6), absent (3), or the upright size of a photo
-# stored turned (8: what exiftool's rotate_regions.config leaves after turning the boxes), written as attributes.
+# Embedded MWG regions measured on the stored picture, as MWG says: AppliedToDimensions the stored size (1, 6, 8)
+# or absent (3); 8 written as attributes.
 picture 1 curie.1.mwg.jpg
 exiftool -q -overwrite_original "-XMP-mwg-rs:RegionInfo=$(mwg 1 840 700)" curie.1.mwg.jpg
 picture 3 curie.3.mwg.jpg
@@ -74,7 +75,26 @@ exiftool -q -overwrite_original "-XMP-mwg-rs:RegionInfo=$(mwg 3)" curie.3.mwg.jp
 picture 6 curie.6.mwg.jpg
 exiftool -q -overwrite_original "-XMP-mwg-rs:RegionInfo=$(mwg 6 700 840)" curie.6.mwg.jpg
 picture 8 curie.8.mwg.jpg
-exiftool -q -overwrite_original -api Compact=Shorthand "-XMP-mwg-rs:RegionInfo=$(mwg 8 840 700)" curie.8.mwg.jpg
+exiftool -q -overwrite_original -api Compact=Shorthand "-XMP-mwg-rs:RegionInfo=$(mwg 8 700 840)" curie.8.mwg.jpg
+
+# Embedded MWG regions measured on the picture as shown, the convention some photo managers follow (issue 31):
+# AppliedToDimensions the upright size, 840x700, over a stored 700x840; the boxes are not turned.
+picture 6 curie.6.shown.jpg
+exiftool -q -overwrite_original "-XMP-mwg-rs:RegionInfo=$(mwg 1 840 700)" curie.6.shown.jpg
+picture 8 curie.8.shown.jpg
+exiftool -q -overwrite_original "-XMP-mwg-rs:RegionInfo=$(mwg 1 840 700)" curie.8.shown.jpg
+
+# A square photo (curie.jpg's columns 70...769) says nothing by its AppliedToDimensions: its boxes are measured on
+# the stored picture, as MWG says. The faces in its upright picture: Marie's centre 0.344, 0.31, 0.132 x 0.20;
+# Pierre's 0.728, 0.24, 0.12 x 0.24.
+convert curie.jpg -crop 700x700+70+0 +repage -rotate 270 -quality 80 curie.6.square.jpg
+exiftool -q -overwrite_original -all= curie.6.square.jpg
+exiftool -q -overwrite_original -n -EXIF:Orientation=6 curie.6.square.jpg
+read -r -a m <<< "$(stored 6 0.344 0.31 0.132 0.20)"
+read -r -a p <<< "$(stored 6 0.728 0.24 0.12 0.24)"
+exiftool -q -overwrite_original "-XMP-mwg-rs:RegionInfo={AppliedToDimensions={W=700,H=700,Unit=pixel},RegionList=[
+  {Area={X=${m[0]},Y=${m[1]},W=${m[2]},H=${m[3]},Unit=normalized},Name=Marie Curie,Type=Face},
+  {Area={X=${p[0]},Y=${p[1]},W=${p[2]},H=${p[3]},Unit=normalized},Name=Pierre Curie,Type=Face}]}" curie.6.square.jpg
 
 # Embedded Microsoft People regions.
 picture 8 curie.8.mp.jpg
@@ -89,7 +109,7 @@ exiftool -q -overwrite_original "-XMP-iptcExt:ImageRegion=$(iptc 6 700 840)" cur
 picture 6 curie.6.sidecar.jpg
 exiftool -q -overwrite_original -EXIF:ImageDescription="the photo's own description" \
   -EXIF:DateTimeOriginal="2001:01:01 12:00:00" curie.6.sidecar.jpg
-exiftool -q "-XMP-mwg-rs:RegionInfo=$(mwg 6 840 700)" -XMP-tiff:Orientation#=6 \
+exiftool -q "-XMP-mwg-rs:RegionInfo=$(mwg 6 700 840)" -XMP-tiff:Orientation#=6 \
   -XMP-dc:Description="Pierre and Marie Curie in their laboratory" \
   -XMP-exif:DateTimeOriginal="1904:06:01 10:30:00" curie.6.sidecar.jpg.xmp
 picture 3 curie.3.mp.jpg

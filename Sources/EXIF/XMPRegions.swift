@@ -112,8 +112,8 @@ extension XMPRegions {
         guard let info = tree.descriptions.lazy.compactMap({ $0.field(mwg, "Regions") }).first,
               let list = info.field(mwg, "RegionList") else { return nil }
         var found = XMPRegions(schema: .mwg, regions: [])
-        // Trap: AppliedToDimensions does not say whether the boxes were measured before EXIF's turn or after it:
-        // exiftool's rotate_regions.config turns the boxes and keeps the old dimensions (Probe.upright).
+        // AppliedToDimensions also says which picture the boxes were measured on, stored or upright
+        // (Probe.measuredUpright); both shapes are accepted here.
         let applied = info.field(mwg, "AppliedToDimensions")
         found.appliedWidth = applied?.field(dimensions, "w")?.number
         found.appliedHeight = applied?.field(dimensions, "h")?.number

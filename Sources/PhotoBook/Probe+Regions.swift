@@ -42,20 +42,44 @@ extension Probe {
             else { continue }
             warnings += found.problems.map { "\(place): \($0)" }
             guard !found.regions.isEmpty else { continue }
-            return found.regions.map { upright($0, orientation: orientation) }
+            let applied = found.appliedWidth.flatMap { w in found.appliedHeight.map { (width: w, height: $0) } }
+            let alreadyUpright = measuredUpright(applied: applied, storedWidth: storedWidth, storedHeight: storedHeight,
+                                                 orientation: orientation)
+            return found.regions.map { alreadyUpright ? unturned($0) : upright($0, orientation: orientation) }
         }
         return []
     }
 
-    /// A region's box turned with the photo into its upright picture.
+    /// True when boxes were measured on the upright picture rather than the stored one: `applied`, MWG's
+    /// AppliedToDimensions, has the upright picture's shape, which is not the stored one's (a photo that is not
+    /// square, turned a quarter by EXIF orientation 5-8).
     ///
-    /// Boxes are always taken as measured on the stored picture and turned by its EXIF orientation, whatever
-    /// AppliedToDimensions says. The MWG guidelines (2.0, 5.9) and IPTC's user guide measure regions on the stored
-    /// picture, Lightroom refuses face regions turned otherwise and digiKam was fixed to write them so (KDE bugs
-    /// 372340, 395243). AppliedToDimensions cannot tell the two apart: exiftool's rotate_regions.config turns the
-    /// boxes of a photo it turns but leaves the dimensions as they were, so an orientation-6 photo stored 700x840
-    /// says 840x700 over boxes measured on its stored 700x840 (docs/research/face-regions.md (a); curie.8.mwg.jpg);
-    /// a square photo's say nothing either way. It only tells a photo cropped since (`XMPRegions` refuses those).
+    /// Two conventions are met. The MWG guidelines (2.0, 5.9) and IPTC's user guide measure regions on the stored
+    /// picture, with AppliedToDimensions its size; some photo managers measure them on the picture as shown, and
+    /// give its size (issue 31: 4 of 15 held-out pages cut a face when those boxes were turned a second time).
+    /// AppliedToDimensions tells them apart except on a square photo, which keeps MWG's stored convention, as do
+    /// boxes without it (Microsoft People, IPTC, an MWG list that gives none). The cost: exiftool's
+    /// rotate_regions.config turns boxes and keeps the old dimensions, so boxes it turned to the stored picture of
+    /// a photo that an orientation tag then turns back are read as upright (docs/research/face-regions.md (a)).
+    static func measuredUpright(applied: (width: Double, height: Double)?, storedWidth: Int, storedHeight: Int,
+                                orientation: Orientation) -> Bool {
+        guard orientation.swapsDimensions, storedWidth > 0, storedHeight > 0,
+              let applied, applied.width > 0, applied.height > 0 else { return false }
+        // Normalised boxes fit any scaled copy, so the shape is compared, with XMPRegions' 2%.
+        let tolerance = 0.02
+        let stored = Double(storedWidth) / Double(storedHeight), shape = applied.width / applied.height
+        let square = abs(stored - 1) < tolerance
+        // Trap: rotate_regions.config's output under an orientation tag looks like this too and is misread here.
+        return !square && abs(shape * stored - 1) < tolerance
+    }
+
+    /// A region's box measured on the upright picture, as it is.
+    static func unturned(_ region: XMPRegion) -> PhotoRegion {
+        PhotoRegion(kind: region.kind, box: Rect(x: region.x, y: region.y, width: region.width, height: region.height),
+                    name: region.name)
+    }
+
+    /// A region's box measured on the stored picture, turned with the photo into its upright picture.
     static func upright(_ region: XMPRegion, orientation: Orientation) -> PhotoRegion {
         let stored = Rect(x: region.x, y: region.y, width: region.width, height: region.height)
         // Fractions of a 1 x 1 picture turn as pixels do: the turn only mirrors and swaps the axes.

@@ -25,8 +25,8 @@ private func packet(_ name: String) throws -> [UInt8] {
 @Suite("XMP regions: MWG, Microsoft People and IPTC, as real writers put them")
 struct XMPRegionsTests {
     @Test("exiftool's MWG regions, child elements and the attribute shorthand, embedded and in a sidecar", arguments: [
-        ("curie.1.mwg.jpg", 1, 840.0, 700.0), ("curie.6.mwg.jpg", 6, 700, 840), ("curie.8.mwg.jpg", 8, 840, 700),
-        ("curie.6.sidecar.jpg.xmp", 6, 840, 700),
+        ("curie.1.mwg.jpg", 1, 840.0, 700.0), ("curie.6.mwg.jpg", 6, 700, 840), ("curie.8.mwg.jpg", 8, 700, 840),
+        ("curie.6.sidecar.jpg.xmp", 6, 700, 840),
     ])
     func mwg(file: String, orientation: Int, appliedWidth: Double, appliedHeight: Double) throws {
         let (w, h) = orientation >= 5 ? (700, 840) : (840, 700)
@@ -38,6 +38,16 @@ struct XMPRegionsTests {
         #expect(found.regions.allSatisfy { $0.kind == .face })
         #expect(close(found.regions[0], marie[orientation]!))
         #expect(close(found.regions[1], pierre[orientation]!))
+    }
+
+    @Test("boxes measured on the picture as shown are read as written, with the shown size", arguments: [
+        "curie.6.shown.jpg", "curie.8.shown.jpg",
+    ])
+    func shown(file: String) throws {
+        // The stored picture is 700x840; AppliedToDimensions says 840x700: the same shape turned, so not refused.
+        let found = try #require(XMPRegions.read(inPacket: try packet(file), storedWidth: 700, storedHeight: 840))
+        #expect(found.problems.isEmpty && found.appliedWidth == 840 && found.appliedHeight == 700)
+        #expect(close(found.regions[0], marie[1]!) && close(found.regions[1], pierre[1]!))
     }
 
     @Test("no AppliedToDimensions is no reason to doubt the boxes")

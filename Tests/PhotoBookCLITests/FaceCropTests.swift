@@ -6,8 +6,11 @@ import Testing
 /// found from the rendered page itself (matched against the upright photo), not from anything photobook says.
 struct FaceCropTests {
     /// The fixtures that mark the Curies' faces, every schema, orientation and place (Fixtures/face-regions).
+    /// The `shown` ones measure their boxes on the upright picture and say so by AppliedToDimensions (issue 31): on
+    /// both pages a second turn would put the crop far from the faces.
     static let marked = ["curie.1.mwg.jpg", "curie.3.mwg.jpg", "curie.6.mwg.jpg", "curie.8.mwg.jpg", "curie.8.mp.jpg",
-                         "curie.6.iptc.jpg", "curie.6.sidecar.jpg", "curie.3.mp.jpg"]
+                         "curie.6.iptc.jpg", "curie.6.sidecar.jpg", "curie.3.mp.jpg", "curie.6.shown.jpg",
+                         "curie.8.shown.jpg"]
     /// The faces in the upright 840x700 picture, in pixels: Marie's x 265...357, y 147...287; Pierre's
     /// x 538...622, y 84...252.
     static let faces = (x: (low: 264.6, high: 622.0), y: (low: 84.0, high: 287.0))
@@ -97,6 +100,24 @@ struct FaceCropTests {
         for (name, found) in zip(photos, try Self.crops(photos, page: "110x200mm", crop: "centre", rows: false, scratch: scratch)) {
             #expect(abs(found.start - 227.5) <= 2, "\(name): columns from \(found.start)")
         }
+    }
+
+    @Test("a square photo's boxes, whose AppliedToDimensions tells nothing, are turned as MWG says: both faces whole")
+    func square() throws {
+        let scratch = try Scratch()
+        let pdf = scratch.file("square.pdf")
+        let run = try Run.photobook(["build", Run.fixture("face-regions/curie.6.square.jpg"), "-o", pdf, "--page-size",
+                                     "300x100mm", "--margin", "0", "-q"])
+        #expect(run.status == 0, "\(run.stderr)")
+        // The square is curie.jpg's columns 70...769, the faces in the same rows; the page keeps 233 of its 700 rows,
+        // which the centre crop would take from row 233, below both faces. Boxes left unturned would go lower still.
+        let whole = try Self.reference(scratch: scratch)
+        var rgb: [UInt8] = []
+        for y in 0..<whole.height { rgb += whole.rgb[(y * whole.width + 70) * 3..<(y * whole.width + 770) * 3] }
+        let found = Self.offset(page: try renderPageWithCairo(pdf, page: 1, dpi: 72, scratch: scratch),
+                                reference: (700, whole.height, rgb), rows: true)
+        #expect(found.start <= Self.faces.y.low + 1 && found.start + found.length >= Self.faces.y.high - 1,
+                "rows \(found.start)...\(found.start + found.length)")
     }
 
     @Test("the report, the dry run and --verbose say where each crop came from")

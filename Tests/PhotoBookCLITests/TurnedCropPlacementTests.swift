@@ -6,7 +6,8 @@ import Testing
 /// picture stored upright and stored turned (EXIF 3, 6, 8), cropped by a page to the same faces, shows the same
 /// page: rendered, a turned photo's page matches the upright one's far better than either shifted by a point.
 struct TurnedCropPlacementTests {
-    @Test(arguments: ["curie.3.mwg.jpg", "curie.6.mwg.jpg", "curie.8.mwg.jpg"], ["300x100mm", "110x200mm"])
+    @Test(arguments: ["curie.3.mwg.jpg", "curie.6.mwg.jpg", "curie.8.mwg.jpg", "curie.6.shown.jpg", "curie.8.shown.jpg"],
+          ["300x100mm", "110x200mm"])
     func aTurnedPhotosCropSitsWhereTheUprightOnesDoes(name: String, page: String) throws {
         let scratch = try Scratch()
         var rendered: [(width: Int, height: Int, rgb: [UInt8])] = []

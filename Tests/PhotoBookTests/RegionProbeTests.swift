@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import Imaging
 import Testing
 import TestSupport
 @testable import PhotoBook
@@ -22,13 +23,88 @@ struct RegionProbeTests {
 
     @Test("every schema, orientation and place of the fixtures gives the same upright faces", arguments: [
         "curie.1.mwg.jpg", "curie.3.mwg.jpg", "curie.6.mwg.jpg", "curie.8.mwg.jpg", "curie.8.mp.jpg",
-        "curie.6.sidecar.jpg", "curie.3.mp.jpg",
+        "curie.6.sidecar.jpg", "curie.3.mp.jpg", "curie.6.shown.jpg", "curie.8.shown.jpg",
     ])
     func upright(name: String) throws {
         let info = try Self.probe(Fixtures.path("face-regions/" + name))
         #expect(info.regions.map(\.name) == ["Marie Curie", "Pierre Curie"])
         #expect(Self.near(info.regions[0].box, Self.marie) && Self.near(info.regions[1].box, Self.pierre))
         #expect(info.warnings.isEmpty)
+    }
+
+    @Test("a square photo's AppliedToDimensions tells nothing: its boxes are measured on the stored picture, as MWG says")
+    func square() throws {
+        let info = try Self.probe(Fixtures.path("face-regions/curie.6.square.jpg"))
+        #expect(info.orientation == .rightTop && info.storedWidth == 700 && info.storedHeight == 700)
+        // make_fixtures.sh: the faces of curie.jpg's columns 70...769, upright.
+        #expect(Self.near(info.regions[0].box, Rect(x: 0.278, y: 0.21, width: 0.132, height: 0.20)))
+        #expect(Self.near(info.regions[1].box, Rect(x: 0.668, y: 0.12, width: 0.12, height: 0.24)))
+        #expect(info.warnings.isEmpty)
+    }
+
+    /// An MWG sidecar marking Marie Curie's face, measured on a picture of `width` x `height` pixels.
+    static func mwgSidecar(width: Int, height: Int, box: Rect) -> String {
+        let (x, y) = (box.x + box.width / 2, box.y + box.height / 2)
+        return """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description xmlns:mwg-rs="http://www.metadataworkinggroup.com/schemas/regions/"
+          xmlns:stArea="http://ns.adobe.com/xmp/sType/Area#" xmlns:stDim="http://ns.adobe.com/xap/1.0/sType/Dimensions#">
+        <mwg-rs:Regions rdf:parseType="Resource">
+        <mwg-rs:AppliedToDimensions stDim:w="\(width)" stDim:h="\(height)" stDim:unit="pixel"/>
+        <mwg-rs:RegionList><rdf:Bag><rdf:li rdf:parseType="Resource"><mwg-rs:Type>Face</mwg-rs:Type>
+        <mwg-rs:Name>Marie Curie</mwg-rs:Name>
+        <mwg-rs:Area stArea:x="\(x)" stArea:y="\(y)" stArea:w="\(box.width)" stArea:h="\(box.height)" stArea:unit="normalized"/>
+        </rdf:li></rdf:Bag></mwg-rs:RegionList></mwg-rs:Regions></rdf:Description></rdf:RDF></x:xmpmeta>
+        """
+    }
+
+    /// Marie Curie's face in the stored 700x840 picture of an orientation-6 photo (XMPRegionsTests' table).
+    static let marieStored6 = Rect(x: 0.21, y: 0.575, width: 0.20, height: 0.11)
+
+    @Test("AppliedToDimensions says which picture an orientation-6 photo's boxes were measured on", arguments: [
+        // The stored size, or a scaled copy of it: measured on the stored picture, turned.
+        (700, 840, true), (1400, 1680, true),
+        // The upright size, or a scaled copy of it: measured on the picture as shown, as they are.
+        (840, 700, false), (1680, 1400, false),
+    ])
+    func dimensions(width: Int, height: Int, stored: Bool) throws {
+        let folder = try Folder()
+        try folder.copy("curie.6.sidecar.jpg", as: "IMG.jpg")
+        try folder.write("IMG.jpg.xmp", Self.mwgSidecar(width: width, height: height,
+                                                        box: stored ? Self.marieStored6 : Self.marie))
+        let info = try Self.probe(folder.path + "/IMG.jpg")
+        #expect(info.regions.count == 1 && Self.near(info.regions[0].box, Self.marie), "\(info.regions)")
+        #expect(info.warnings.isEmpty)
+    }
+
+    @Test("AppliedToDimensions of neither shape refuses the boxes, turned photo or not")
+    func neitherShape() throws {
+        let folder = try Folder()
+        try folder.copy("curie.6.sidecar.jpg", as: "IMG.jpg")
+        try folder.write("IMG.jpg.xmp", Self.mwgSidecar(width: 1000, height: 1000, box: Self.marie))
+        let info = try Self.probe(folder.path + "/IMG.jpg")
+        #expect(info.regions.isEmpty)
+        #expect(info.warnings == ["its XMP sidecar IMG.jpg.xmp: its regions were marked on a picture of 1000 x 1000 "
+                                  + "pixels, another shape than this one (cropped since?); they are ignored"])
+    }
+
+    @Test("which picture boxes were measured on, by orientation, stored size and AppliedToDimensions", arguments: [
+        // (orientation, stored width, height, applied width, height, measured upright)
+        (6, 700, 840, 840.0, 700.0, true), (8, 700, 840, 840, 700, true), (5, 700, 840, 840, 700, true),
+        (7, 700, 840, 840, 700, true), (6, 700, 840, 700, 840, false), (8, 700, 840, 700, 840, false),
+        // A square photo's say nothing: MWG's stored picture.
+        (6, 700, 700, 700, 700, false), (8, 700, 703, 703, 700, false),
+        // Orientations that do not swap the sides: the stored picture is the upright one's shape.
+        (1, 840, 700, 700, 840, false), (3, 840, 700, 840, 700, false),
+        // Nothing to go by, or another shape (XMPRegions refuses those before this is asked).
+        (6, 700, 840, 0, 0, false), (6, 700, 840, 1000, 1000, false),
+    ])
+    func measuredUpright(orientation: Int, storedWidth: Int, storedHeight: Int, appliedWidth: Double,
+                         appliedHeight: Double, upright: Bool) throws {
+        let applied = appliedWidth > 0 ? (width: appliedWidth, height: appliedHeight) : nil
+        let turn = try #require(Orientation(rawValue: orientation))
+        #expect(Probe.measuredUpright(applied: applied, storedWidth: storedWidth, storedHeight: storedHeight,
+                                      orientation: turn) == upright)
     }
 
     @Test("an IPTC circle turns with the photo as its bounding box")

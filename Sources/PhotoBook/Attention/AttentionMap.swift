@@ -6,7 +6,7 @@ import Imaging
 /// (`AttentionProbe`); the crop rule asks it where a crop of a given size keeps the most (`place`).
 ///
 /// Interest is libvips' `attention` mix (docs/research/attention.md): edges (Sobel on CIE L*), skin tones
-/// (a narrow a*b* box with L* at least 15) and saturated colour (chroma over 60), summed per cell. Two changes:
+/// (a narrow a*b* box with L* at least 15) and saturated colour (chroma over 60), averaged per cell. Two changes:
 /// saturation is graded rather than a step, and the median cell is subtracted, so that a photo busy all over (grass,
 /// a crowd, a wall of leaves) has no point of interest and keeps its centre crop.
 public struct AttentionMap: Sendable, Equatable {
@@ -44,7 +44,7 @@ public struct AttentionMap: Sendable, Equatable {
         return AttentionMap(columns: columns, rows: rows, cells: baselined(cells))
     }
 
-    /// The stored picture's `side` x `side` cells of raw interest.
+    /// The stored picture's `side` x `side` cells of raw interest, the mean of each cell's pixels.
     static func storedCells(_ image: RGBImage) -> [Float] {
         let width = image.width, height = image.height
         var cells = [Float](repeating: 0, count: side * side)
@@ -70,9 +70,15 @@ public struct AttentionMap: Sendable, Equatable {
                 cells[cellRow + cellOfColumn[x]] += interest
             }
         }
-        // Per pixel of the decode, so that a map does not depend on the decode's size.
-        let perPixel = Float(side * side) / Float(width * height)
-        return cells.map { $0 * perPixel }
+        // The mean of each cell's pixels, so that a map does not depend on the decode's size.
+        // Trap: a 50-row picture gives cells of 1 or 2 rows; summed, a brick wall's interest was a comb.
+        var columnsIn = [Int](repeating: 0, count: side), rowsIn = [Int](repeating: 0, count: side)
+        for cell in cellOfColumn { columnsIn[cell] += 1 }
+        for y in 0..<height { rowsIn[min(side - 1, y * side / height)] += 1 }
+        for v in 0..<side where rowsIn[v] > 0 {
+            for u in 0..<side where columnsIn[u] > 0 { cells[v * side + u] /= Float(rowsIn[v] * columnsIn[u]) }
+        }
+        return cells
     }
 
     /// libvips adds its skin and saturation masks as 255 against a Sobel sum of L* (a hard edge: some hundreds).
