@@ -23,6 +23,13 @@ Standard library only. Settings, from the environment:
   BENCH_ONLY=formats  only the HEIC and WebP cases (and the JPEG grid and the HEIC books' memory beside them)
   BENCH_ONLY=attention only issue 21's budget: the 24 photos with --crop auto and centre, alternating (and the
                       same with EXIF thumbnails), BENCH_RUNS runs each
+  BENCH_ONLY=choose   only issue 31's choice (Bench/bench_choose.py, also in every full run): a 24-page book chosen
+                      from a trip of 500 12-MP photos (photobook-corpus --trip, about 1 in 5 made HEIC; made once
+                      in .bench/trip-v1-N/ and .bench/choose-v1-N/): the --dry-run alternating with vipsthumbnail
+                      --size 256 of the same files, the dry run's peak memory, the build against a build of just
+                      the photos it chose, and the choice against the trip's TRUTH.json
+  BENCH_CHOOSE_COUNT=500 files in that trip (e.g. 60 for a quick look; each count has its own folders)
+  BENCH_CHOOSE_PAGES=24  pages asked of it (--pages)
   BENCH_BUILD=0       use the binaries already in .build/release instead of building them (when another build of
                       the same tree is running); the corpus tool must then be there unless the corpus is cached
   BENCH_SCRATCH=DIR   SwiftPM's scratch path (swift build --scratch-path DIR): the binaries are built and taken
@@ -179,7 +186,7 @@ class Run:
     """One timed child process: wall seconds, CPU seconds (user + sys), peak RSS in bytes, exit status."""
 
     def __init__(self, argv, output, check=True):
-        for stale in (output,):
+        for stale in (output,) if output else ():  # None: a run that writes no file (a dry run)
             if os.path.isdir(stale):
                 shutil.rmtree(stale)
             elif os.path.exists(stale):
@@ -211,12 +218,12 @@ class Case:
         if self.failed:
             return
         run = Run(self.argv, self.output, check=not self.may_fail)
-        if run.status != 0 or not os.path.exists(self.output):
+        if run.status != 0 or (self.output and not os.path.exists(self.output)):
             last = run.log.splitlines()[-1] if run.log else "no output"
             self.failed = f"exit {run.status}: {last[:300]}" if run.status != 0 else f"no {rel(self.output)}"
             say(f"  {self.name:<24} FAILED after {run.wall:.2f} s ({self.failed}); its other runs are skipped")
             return
-        run.size = os.path.getsize(self.output)
+        run.size = os.path.getsize(self.output) if self.output and os.path.isfile(self.output) else 0
         run.stages = stage_timings(self.argv)
         self.runs.append(run)
         say(f"  {self.name:<24} run {len(self.runs)}: {run.wall:6.2f} s wall {run.cpu:6.2f} s CPU "
@@ -923,6 +930,9 @@ def main():
         say("warning: the machine is busy with other work: wall times will be longer than on an idle machine "
             "(CPU times are less affected); compare runs made under the same load")
     build_product("photobook")
+    import bench_choose  # here, while this process is small (its `import bench` forks a second Launcher)
+    if os.environ.get("BENCH_ONLY", "") == "choose":
+        return bench_choose.choose_case()
     build_product("photobook-harness")
     ensure_corpus()
     if os.environ.get("BENCH_ONLY", "") == "cache":
@@ -970,6 +980,7 @@ def main():
 
     dry_row, dry_command = dry_run(96, photobook96)
     cache_case()
+    bench_choose.choose_case()
     webp_grid = format_cases(heics, webp_photos)
 
     say("\nResults (A4 pages of 2480x3508 pixels at 300 dpi, full bleed, photos cropped to fill, JPEG quality 90):\n")

@@ -8,6 +8,13 @@
 # BENCH_BUILD=0 uses the binaries in .build/release as they are (while another build of the tree runs).
 # BENCH_SCRATCH=DIR builds and takes the binaries from SwiftPM's scratch path DIR (a second work tree), and
 # BENCH_WORK=DIR keeps the corpus, the sets and the outputs in DIR instead of .bench/.
+# BENCH_ONLY=choose (also in a full run; Bench/bench_choose.py): issue 31, a 24-page book chosen from a trip of 500
+# 12-MP photos (photobook-corpus --trip: bursts, blurred, dark and blown photos, screenshots, documents, ratings; 1 in
+# 5 made HEIC with heif-enc -t 320; made once, .bench/trip-v1-500/ and .bench/choose-v1-500/): --dry-run against
+# vipsthumbnail --size 256 of the same files, its peak memory, the build against a build of the chosen photos alone,
+# and the choice against the trip's TRUTH.json. BENCH_CHOOSE_COUNT=60 makes a small trip for a quick look;
+# BENCH_CHOOSE_PAGES=24 the pages asked.
+#   BENCH_ONLY=choose BENCH_CHOOSE_COUNT=60 make bench
 # It ends with the memory figures of `make bench-memory` (an 800-photo book against a 24-photo one, issue 14; some
 # minutes and a few GB of disk in .bench/): BENCH_MEMORY=0 leaves them out. See Bench/bench_memory.py.
 

@@ -4,6 +4,13 @@
 //
 // Each file is written under a temporary name and renamed; MANIFEST is written last, so a folder that has
 // one is complete.
+//
+//     photobook-corpus --trip --out DIR [--count 500] [--days 6] [--seed S] [--quality 92] [--jobs 2] [--size WxH]
+//
+// writes a week of phone photos instead (TripPlan, TripRenderer, TripWriter): outings over several days, bursts
+// with one sharp frame, retaken pairs, blurred, dark and blown photos, screenshots (PNG, phone screen sizes, no
+// EXIF), photos of documents, XMP ratings (sidecars NAME.jpg.xmp, one in a photo), capture times in EXIF and in
+// the files' times; TRUTH.json, written last, says what each file is.
 import Foundation
 
 struct CorpusCommand {
@@ -14,6 +21,9 @@ struct CorpusCommand {
     var jobs = 2
     var longSide = 4000
     var shortSide = 3000
+    var trip = false
+    var days = 6
+    var countGiven = false
 
     static func parse(_ arguments: [String]) -> CorpusCommand {
         var command = CorpusCommand()
@@ -30,7 +40,9 @@ struct CorpusCommand {
         while let argument = rest.popFirst() {
             switch argument {
             case "--out": command.output = value(argument)
-            case "--count": command.count = integer(argument)
+            case "--count": command.count = integer(argument); command.countGiven = true
+            case "--trip": command.trip = true
+            case "--days": command.days = integer(argument)
             case "--seed": command.seed = UInt64(integer(argument))
             case "--quality": command.quality = integer(argument)
             case "--jobs": command.jobs = integer(argument)
@@ -44,6 +56,8 @@ struct CorpusCommand {
             }
         }
         if command.output.isEmpty { fail("--out DIR is required") }
+        if command.trip && !command.countGiven { command.count = 500 }
+        if !command.trip && command.days != 6 { fail("--days is for --trip") }
         return command
     }
 
@@ -54,6 +68,18 @@ struct CorpusCommand {
 }
 
 let command = CorpusCommand.parse(Array(CommandLine.arguments.dropFirst()))
+if command.trip {
+    do {
+        let started = Date()
+        let (files, bytes) = try TripWriter(command: command).writeAll()
+        print(String(format: "photobook-corpus: a trip of %d files over %d days, %.0f MB in %@ (%.1f s, %d jobs)",
+                     files, command.days, Double(bytes) / 1e6, command.output, Date().timeIntervalSince(started),
+                     command.jobs))
+    } catch {
+        CorpusCommand.fail("\(error)")
+    }
+    exit(0)
+}
 do {
     let started = Date()
     let lines = try CorpusWriter(command: command).writeAll()
