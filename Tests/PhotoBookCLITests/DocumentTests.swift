@@ -73,7 +73,7 @@ import Testing
     @Test func bashCompletesOptionsValuesAndFiles() throws {
         let script = Fixtures.packageRoot.appendingPathComponent("completions/photobook.bash").path
         #expect(try Self.bashCompletes(["photobook", "build", "--pa"], script: script).sorted()
-                == ["--pad-to", "--page-numbers", "--page-size"])
+                == ["--pad-to", "--page-numbers", "--page-size", "--pages"])
         #expect(try Self.bashCompletes(["photobook", "build", "--page-s"], script: script) == ["--page-size"])
         #expect(try Self.bashCompletes(["photobook", "b"], script: script) == ["build"])
         #expect(try Self.bashCompletes(["photobook", "build", "--page-size", "l"], script: script) == ["letter", "legal"])
@@ -111,7 +111,7 @@ import Testing
             #expect(run.status == 0, "\(run.stderr)")
             return run.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
         }
-        #expect(try complete("photobook build --pa").sorted() == ["--pad-to", "--page-numbers", "--page-size"])
+        #expect(try complete("photobook build --pa").sorted() == ["--pad-to", "--page-numbers", "--page-size", "--pages"])
         #expect(try complete("photobook build --fit ") == ["fill", "fit"])
         #expect(try complete("photobook ").contains("build"))
     }

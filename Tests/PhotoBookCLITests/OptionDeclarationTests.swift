@@ -85,6 +85,9 @@ import Testing
         #expect(Set(fields) == Set(named).union(["inputs", "sourceDateEpoch"]))
     }
 
+    /// Options given in a build of their own: `--pages` cannot go with `--photos`.
+    static let apart: Set<String> = ["pages"]
+
     /// A value other than the default for each option that names a report field (a flag: given), for
     /// `theReportShowsEveryOptionThatNamesAField`.
     static func unusual(photos: String, scratch: Scratch) throws -> [String: [String]] {
@@ -101,7 +104,7 @@ import Testing
             "sections": ["folder"], "page-numbers": [], "font": [font],
             "jobs": [BuildCommand.defaultJobs == 1 ? "2" : "1"], "strict": [], "keep-duplicates": [],
             "pdfx": ["1a"], "intent": ["perceptual"], "output-profile": ["/usr/share/color/icc/ghostscript/default_cmyk.icc"],
-            "output-condition": ["FOGRA51"], "min-dpi": ["1"],
+            "output-condition": ["FOGRA51"], "min-dpi": ["1"], "photos": ["2"], "pages": ["2"],
         ]
     }
 
@@ -122,13 +125,23 @@ import Testing
         let unusual = try Self.unusual(photos: photos, scratch: scratch)
         let reported = scratch.file("unusual.json")
         var arguments = ["build", photos, "--report", reported]
-        for option in BuildCommand.options where !option.spec.reportFields.isEmpty {
+        for option in BuildCommand.options where !option.spec.reportFields.isEmpty && !Self.apart.contains(option.spec.long) {
             let value = try #require(unusual[option.spec.long], "no value for \(option.spec.longName) in this test")
             arguments += [option.spec.longName] + value
         }
         let second = try Run.photobook(arguments)
         #expect(second.status == 0, "\(arguments): \(second.stderr)")
-        let before = try options(of: plain), after = try options(of: reported)
+        let before = try options(of: plain)
+        var after = try options(of: reported)
+        // An option that excludes one given above, in a build of its own with the defaults.
+        for name in Self.apart {
+            let alone = scratch.file("\(name).json")
+            let run = try Run.photobook(["build", photos, "-o", scratch.file("\(name).pdf"), "--report", alone,
+                                         "--\(name)"] + (unusual[name] ?? []))
+            #expect(run.status == 0, "--\(name): \(run.stderr)")
+            let fields = BuildCommand.options.first { $0.spec.long == name }?.spec.reportFields ?? []
+            for (field, value) in try options(of: alone) where fields.contains(field) { after[field] = value }
+        }
         for option in BuildCommand.options {
             for field in option.spec.reportFields {
                 let shown = try #require(after[field], "the report has no \(field) for \(option.spec.longName)")

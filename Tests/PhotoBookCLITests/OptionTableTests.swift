@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func anAbbreviationIsRefusedWithWhatItCouldMean() {
-        #expect(error(["p", "-o", "b.pdf", "--pa", "a4"]) == "unknown option '--pa': did you mean --page-size, --pad-to or --page-numbers?")
+        #expect(error(["p", "-o", "b.pdf", "--pa", "a4"]) == "unknown option '--pa': did you mean --pages, --page-size, --pad-to or --page-numbers?")
         #expect(error(["p", "-o", "b.pdf", "--page-s=a4"]) == "unknown option '--page-s': did you mean --page-size?")
         #expect(error(["p", "-o", "b.pdf", "--ma", "1"]) == "unknown option '--ma': did you mean --max-pixels, --margin or --max-per-page?")
         #expect(error(["p", "-o", "b.pdf", "--pagesize", "a4"]) == "unknown option '--pagesize': did you mean --page-size?")

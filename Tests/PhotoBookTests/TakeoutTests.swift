@@ -106,6 +106,16 @@ struct TakeoutTests {
         return (folder, try RegionProbeTests.probe(folder.path + "/IMG_1.jpg"))
     }
 
+    @Test("a photo starred in Google Photos is a favourite, for the choice of photos")
+    func favourite() throws {
+        let (_, starred) = try Self.folder(json: "{\"favorited\": true, \"photoTakenTime\": {\"timestamp\": \"1559383200\"}}")
+        #expect(starred.isFavourite)
+        let (_, plain) = try Self.folder(json: "{\"favorited\": false}")
+        #expect(!plain.isFavourite)
+        let (_, unsaid) = try Self.folder(json: "{\"photoTakenTime\": {\"timestamp\": \"1559383200\"}}")
+        #expect(!unsaid.isFavourite)
+    }
+
     @Test("a broken or oversized JSON is a warning naming it, and the photo still goes in")
     func broken() throws {
         let (_, info) = try Self.folder(json: "{\"photoTakenTime\": {\"timestamp\": \"15")
