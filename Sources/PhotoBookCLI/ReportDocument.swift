@@ -124,6 +124,30 @@ struct ReportDocument: Codable, Equatable {
         var looks: [String]?
         var moment: Int?
         var event: Int?
+        /// What was measured of the photo, rounded: why it looks as it does (docs/research/choosing.md).
+        var measured: Measured?
+    }
+
+    /// `PhotoTraits`, the figures the looks are judged on.
+    struct Measured: Codable, Equatable {
+        var blur: Double?
+        var meanLuma: Double
+        var darkShare: Double
+        var blownShare: Double
+        var flatShare: Double
+        var paperShare: Double
+        var strokeShare: Double
+
+        init(_ traits: PhotoTraits) {
+            func round(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+            blur = traits.blur.map(round)
+            meanLuma = round(traits.meanLuma)
+            darkShare = round(traits.darkShare)
+            blownShare = round(traits.blownShare)
+            flatShare = round(traits.flatShare)
+            paperShare = round(traits.paperShare)
+            strokeShare = round(traits.strokeShare)
+        }
     }
 
     struct Box: Codable, Equatable {
@@ -191,7 +215,8 @@ struct ReportDocument: Codable, Equatable {
                                        reason: choice.reason?.rawValue,
                                        of: choice.of.map { report.photos[$0.index].path },
                                        looks: choice.looks.isEmpty ? nil : choice.looks.map(\.rawValue),
-                                       moment: choice.moment, event: choice.event)
+                                       moment: choice.moment, event: choice.event,
+                                       measured: choice.traits.map(Measured.init))
                          },
                          warnings: warnings)
         }

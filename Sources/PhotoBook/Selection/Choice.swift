@@ -55,6 +55,8 @@ public struct PhotoChoice: Sendable, Equatable {
     public var moment: Int?
     /// Its event (a stretch of the trip between long gaps), numbered from 0 in book order.
     public var event: Int = 0
+    /// What was measured of it (`PhotoTraits`), for the report to explain its looks; nil when not measured.
+    public var traits: PhotoTraits?
 }
 
 /// What the choice knows of one photo: read by the probe (its traits, marks, camera and time) and worked out from
@@ -100,7 +102,7 @@ public enum Choice {
         /// than the median of the same camera's photos around it (`usualBlur`) looks blurred: the measure depends
         /// on what a picture shows (fine texture reads sharper than smooth skin), less so among one trip's photos.
         public static let blurred = 0.55
-        public static let blurredOverUsual = 0.15
+        public static let blurredOverUsual = 0.1
         public static let printDPI = 200.0
         /// A new event where two photos are this far apart, or `eventGapMinimum` and `eventGapFactor` times the
         /// gaps around it.
@@ -116,8 +118,13 @@ public enum Choice {
         if let traits = candidate.traits {
             let screenshot = candidate.camera == nil
                 && (traits.flatShare >= 0.3 || (candidate.isScreenSized && traits.flatShare >= 0.08))
-            let document = !screenshot && traits.paperShare >= 0.35 && traits.strokeShare >= 0.02
-                && traits.strokeShare <= 0.4 && traits.greyShare >= 0.6
+            // Paper with writing on it: much of the picture grey paper, or dense strokes on a smaller sheet (a
+            // receipt on a wooden table leaves the picture colourful). Photos of scenes had strokes on at most
+            // 7.5% of the picture (docs/research/choosing.md).
+            let paper = traits.paperShare, strokes = traits.strokeShare
+            let document = !screenshot && strokes <= 0.4
+                && ((paper >= 0.35 && strokes >= 0.02 && traits.greyShare >= 0.6) || (paper >= 0.35 && strokes >= 0.05)
+                    || (paper >= 0.2 && strokes >= 0.08))
             if screenshot { looks.append(.screenshot) }
             if document { looks.append(.document) }
             if !screenshot && !document
@@ -375,7 +382,7 @@ public enum Choice {
             let candidate = analysis.candidates[index]
             var decision = PhotoChoice(chosen: chosen[index], score: (analysis.scores[index] * 1000).rounded() / 1000,
                                        looks: analysis.looks[index], moment: momentNumber[index],
-                                       event: analysis.event[index])
+                                       event: analysis.event[index], traits: candidate.traits)
             let keeper = analysis.keeper[index]
             if keeper != index { decision.of = analysis.candidates[keeper].id }
             guard !chosen[index] else { return decision }
