@@ -3,6 +3,8 @@
 public struct BuildHooks: Sendable {
     /// A photo's decode body has started (before it reads the file).
     public var decodeStarted: (@Sendable (_ path: String) -> Void)?
+    /// The choice of photos has started measuring a photo (`PhotoTraits`), in the probe phase.
+    public var measureStarted: (@Sendable (_ path: String) -> Void)?
     /// A photo is done with, however it ended: its render body has ended, or its probe already failed.
     public var photoFinished: (@Sendable (_ path: String) -> Void)?
     /// The PDF build is about to add page `index` (0-based) of `count`.

@@ -50,6 +50,7 @@ struct RenderRun {
                 say.progress("photobook: saving the \(noun), image \(index + 1) of \(count)")
                 if index == 0 { harness.reached(.save) }
             })
+        hooks.measureStarted = { _ in harness.reached(.measure) }
         if let meter {
             let done = Mutex(0)
             hooks.photoFinished = { _ in

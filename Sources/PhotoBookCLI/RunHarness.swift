@@ -8,6 +8,8 @@ import Foundation
 public struct RunHarness: Sendable {
     /// The moments a harness hears of, in the order a build reaches them.
     public enum Point: String, Sendable, CaseIterable {
+        /// The choice of photos (`--photos`, `--pages`) has started measuring a photo, before any render.
+        case measure
         /// A photo's decode has started.
         case decode
         /// The PDF build is adding its second page, or its only one.

@@ -12,7 +12,7 @@ import Synchronization
 /// `PHOTOBOOK_TEST_PAUSE_HOLD=1` the first SIGINT/SIGTERM/SIGHUP cancels but does not release the pause, so a test
 /// can send a second one to a build that is certainly still running.
 ///
-/// Points: `decode` (a decode has started), `page` (the PDF build is adding its second page, or its only one),
+/// Points: `measure` (the choice of photos has started measuring a photo), `decode` (a decode has started), `page` (the PDF build is adding its second page, or its only one),
 /// `save` (the temporary PDF is being written and the first page file is about to be copied into it),
 /// `commit` (the temporary PDF is complete, just before the rename), `committed` (just after the rename).
 final class TestPause: Sendable {

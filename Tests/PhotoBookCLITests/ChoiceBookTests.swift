@@ -113,6 +113,7 @@ import TestSupport
                                      "--no-cache", "--report", json, "-o", out])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try PDFFacts(out).pages == 6)
+        try ReportSchema.expectValid(json)
         let selection = Self.selections(try Self.report(json))
         let chosen = selection.filter { $0.value["chosen"] as? Bool == true }.map(\.key).sorted()
         #expect(chosen == ["IMG_0003.jpg", "IMG_0005.jpg", "IMG_0006.jpg", "IMG_0010.jpg", "IMG_0011.jpg", "IMG_0013.jpg"])
@@ -139,6 +140,7 @@ import TestSupport
                                          "-o", out])
             #expect(run.status == 0, "\(layout): \(run.stderr)")
             #expect(try PDFFacts(out).pages == pages, "\(layout)")
+            try ReportSchema.expectValid(json)
             let chosen = Self.selections(try Self.report(json)).filter { $0.value["chosen"] as? Bool == true }.map(\.key)
             // Both days, the starred photo, none of the junk.
             #expect(chosen.contains("IMG_0013.jpg"), "\(layout): \(chosen)")

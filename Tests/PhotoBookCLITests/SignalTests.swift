@@ -74,6 +74,15 @@ import Testing
         print("signal to exit during decoding: \(String(format: "%.3f", outcome.secondsFromSignalToExit)) s")
     }
 
+    /// Choosing reads every photo before any render: Ctrl-C while it measures stops at once, the old book kept.
+    @Test func ctrlCWhileChoosingThePhotos() throws {
+        let outcome = try interrupt(at: "measure", with: [SIGINT], extra: ["--photos", "2"])
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("photobook: cancelling..."))
+        #expect(outcome.stderr.contains("nothing was written"))
+        #expect(outcome.secondsFromSignalToExit < 5, "stopped in \(outcome.secondsFromSignalToExit) s")
+    }
+
     @Test func ctrlCDuringThePDFBuild() throws {
         let outcome = try interrupt(at: "page", with: [SIGINT])
         #expect(outcome.status == 130, "\(outcome.stderr)")

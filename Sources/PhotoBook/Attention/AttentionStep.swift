@@ -15,9 +15,11 @@ extension RenderPipeline {
         let measuresTraits = plan.settings.measuresTraits, measuresAttention = plan.settings.measuresAttention
         guard measuresAttention || measuresTraits else { return nil }
         let pool = self.pool, session = self.session, maxPixels = plan.settings.maxPixels
+        let measureStarted = hooks.measureStarted
         return { info in
             var shared: RGBImage?
-            if measuresTraits, let source = try? FileSource(path: info.file.filePath),
+            if measuresTraits { measureStarted?(info.file.path) }
+            if measuresTraits, !session.isCancelled, let source = try? FileSource(path: info.file.filePath),
                let read = TraitsProbe.picture(of: info, source: source, maxPixels: maxPixels, pool: pool,
                                               isCancelled: { session.isCancelled }) {
                 info.traits = PhotoTraits.measure(read.image, orientation: info.orientation)
