@@ -68,7 +68,7 @@ let package = Package(
         // photobook with the test and benchmark switches (PHOTOBOOK_TEST_PAUSE...), which the shipped binary
         // does not have: for the end-to-end tests and `make bench` only, never installed.
         .executableTarget(name: "photobook-harness", dependencies: ["PhotoBookCLI", "Platform"]),
-        .executableTarget(name: "photobook-corpus", dependencies: ["JPEG", "Imaging", "CZlib", "CZlibShim"]),
+        .executableTarget(name: "photobook-corpus", dependencies: ["JPEG", "Imaging", "EXIF", "CZlib", "CZlibShim"]),
 
         // What several test targets need once: fixtures, checksums, file forgers, reference-tool runners.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -1,3 +1,4 @@
+import EXIF
 import Foundation
 
 /// One file of the trip folder (`photobook-corpus --trip`): what it shows, when and with what it was taken, and
@@ -272,19 +273,6 @@ struct TripPlan {
             + String(String(milliseconds + 1000).dropFirst()) + offsetText
     }
 
-    /// Proleptic Gregorian calendar fields of seconds since 1970 (Howard Hinnant's civil_from_days).
-    static func civil(_ seconds: Int) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let rest = seconds - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day, rest / 3600, rest % 3600 / 60, rest % 60)
-    }
+    /// Calendar fields of seconds since 1970, as EXIF's reader counts them (`CaptureDate(unixSeconds:)`).
+    static func civil(_ seconds: Int) -> CaptureDate { CaptureDate(unixSeconds: Int64(seconds))! }
 }

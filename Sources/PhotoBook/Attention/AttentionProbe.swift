@@ -125,7 +125,11 @@ enum AttentionProbe {
     /// `image` box-shrunk to `measuredSide` on its long side at most; `image`'s buffer goes back to `pool`.
     static func shrunk(_ image: RGBImage, pool: BufferPool) -> RGBImage {
         let long = max(image.width, image.height)
-        let factor = (long + measuredSide - 1) / measuredSide
+        return shrunk(image, by: (long + measuredSide - 1) / measuredSide, pool: pool)
+    }
+
+    /// `image` box-shrunk by `factor` (itself for a factor of 1 or less); `image`'s buffer goes back to `pool`.
+    static func shrunk(_ image: RGBImage, by factor: Int, pool: BufferPool) -> RGBImage {
         guard factor > 1 else { return image }
         var shrink = BoxShrink(region: PixelRegion(x: 0, y: 0, width: image.width, height: image.height),
                                factor: factor, pool: pool)

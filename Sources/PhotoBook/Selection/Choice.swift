@@ -301,8 +301,7 @@ public enum Choice {
         return (event, candidates.isEmpty ? 0 : current + 1)
     }
 
-    /// Which photos go in for a book of `count` photos (nil: every photo but the rejected and the moments'
-    /// other frames... no: every photo but the rejected, as without `--photos`).
+    /// Which photos go in for a book of `count` photos; nil: every photo but the rejected, as without `--photos`.
     ///
     /// Photos that look better come first: every event that has one gets one, the rest are shared out in
     /// proportion to the square root of each event's number of moments (one long afternoon does not fill the

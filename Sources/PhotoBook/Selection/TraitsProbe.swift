@@ -23,8 +23,8 @@ enum TraitsProbe {
         let width = info.storedWidth, height = info.storedHeight
         // Block means are a 1/8 picture: enough to see a blur of 8 pixels and more when that is 400 pixels
         // across or more (a 12 MP photo's is 500); a smaller photo is decoded at a larger scale instead.
-        let side = max(width, height)
-        if side / 8 >= measuredSide * 4 / 5, let jpeg = info.format.codec as? JPEGCodec, info.file.picture == 0,
+        let side = max(width, height), eighth = side / 8 >= measuredSide * 4 / 5
+        if eighth, let jpeg = info.format.codec as? JPEGCodec, info.file.picture == 0,
            let means = try? jpeg.blockMeans(source, maxPixels: maxPixels, pool: pool, shouldCancel: isCancelled),
            means.width * 8 >= width, means.height * 8 >= height {
             return (means, true)
@@ -37,7 +37,6 @@ enum TraitsProbe {
         }
         // A large photo at 1/8, asked for as `AttentionProbe` asks (so that its map can be measured on it), a
         // smaller one at `measuredSide` on its long side or its own size.
-        let eighth = side / 8 >= measuredSide * 4 / 5
         let scale = eighth ? 1.0 / 8 : min(1, Double(measuredSide) / Double(side))
         let request = DecodeRequest(picture: info.file.picture, region: PixelRegion(x: 0, y: 0, width: width, height: height),
                                     minimumWidth: eighth ? max(1, width / 8) : max(1, Int((Double(width) * scale).rounded(.up))),
@@ -54,15 +53,6 @@ enum TraitsProbe {
         // the scale the others are measured at.
         let factor = max(1, min(8, max(decoded.image.width, decoded.image.height) / measuredSide))
         guard factor > 1 else { return (decoded.image, eighth && AttentionProbe.isCheap(info)) }
-        var shrink = BoxShrink(region: PixelRegion(x: 0, y: 0, width: decoded.image.width, height: decoded.image.height),
-                               factor: factor, pool: pool)
-        let image = decoded.image
-        image.pixels.withUnsafeBufferPointer { pixels in
-            for row in 0..<image.height {
-                shrink.add(row: UnsafeBufferPointer(rebasing: pixels[row * image.bytesPerRow..<(row + 1) * image.bytesPerRow]))
-            }
-        }
-        pool.giveBack(image.pixels)
-        return (shrink.finish(storedWidth: image.width, storedHeight: image.height).image, false)
+        return (AttentionProbe.shrunk(decoded.image, by: factor, pool: pool), false)
     }
 }

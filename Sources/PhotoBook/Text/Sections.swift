@@ -36,15 +36,12 @@ public enum SectionMode: String, Sendable, CaseIterable {
         let candidates = photos.indices.map { ChoiceCandidate(id: PhotoID($0), moment: moments[$0]) }
         let (event, count) = Choice.events(candidates)
         var first = [CaptureDate?](repeating: nil, count: count), last = first
+        func day(_ date: CaptureDate) -> (Int, Int, Int) { (date.year, date.month, date.day) }
         for index in photos.indices {
             guard let date = photos[index].captureDate else { continue }
             let number = event[index]
-            if first[number] == nil || (date.year, date.month, date.day) < (first[number]!.year, first[number]!.month, first[number]!.day) {
-                first[number] = date
-            }
-            if last[number] == nil || (date.year, date.month, date.day) > (last[number]!.year, last[number]!.month, last[number]!.day) {
-                last[number] = date
-            }
+            if first[number].map({ day(date) < day($0) }) ?? true { first[number] = date }
+            if last[number].map({ day(date) > day($0) }) ?? true { last[number] = date }
         }
         let headings = (0..<count).map { number -> String in
             guard let start = first[number], let end = last[number] else { return "Without a date" }
@@ -55,7 +52,7 @@ public enum SectionMode: String, Sendable, CaseIterable {
 
     /// "12 March 2024", "12-15 March 2024", "30 March - 2 April 2024", "30 December 2024 - 2 January 2025".
     static func dateRange(_ start: CaptureDate, _ end: CaptureDate) -> String {
-        if (start.year, start.month, start.day) == (end.year, end.month, end.day) { return Captions.readableDay(start) }
+        if start.year == end.year, start.month == end.month, start.day == end.day { return Captions.readableDay(start) }
         let month = { (date: CaptureDate) in Captions.months[date.month - 1] }
         if start.year != end.year { return "\(Captions.readableDay(start)) - \(Captions.readableDay(end))" }
         if start.month != end.month { return "\(start.day) \(month(start)) - \(Captions.readableDay(end))" }
