@@ -118,13 +118,11 @@ public enum Choice {
         if let traits = candidate.traits {
             let screenshot = candidate.camera == nil
                 && (traits.flatShare >= 0.3 || (candidate.isScreenSized && traits.flatShare >= 0.08))
-            // Paper with writing on it: much of the picture grey paper, or dense strokes on a smaller sheet (a
-            // receipt on a wooden table leaves the picture colourful). Photos of scenes had strokes on at most
-            // 7.5% of the picture (docs/research/choosing.md).
-            let paper = traits.paperShare, strokes = traits.strokeShare
-            let document = !screenshot && strokes <= 0.4
-                && ((paper >= 0.35 && strokes >= 0.02 && traits.greyShare >= 0.6) || (paper >= 0.35 && strokes >= 0.05)
-                    || (paper >= 0.2 && strokes >= 0.08))
+            // Paper with writing on it, in a picture mostly without colour. Paper and strokes alone are not
+            // enough: colour photos measured as much as receipts do. Trap: a black-and-white photo still passes
+            // (docs/research/choosing.md).
+            let document = !screenshot && traits.paperShare >= 0.35 && traits.strokeShare >= 0.02
+                && traits.strokeShare <= 0.4 && traits.greyShare >= 0.6
             if screenshot { looks.append(.screenshot) }
             if document { looks.append(.document) }
             if !screenshot && !document
