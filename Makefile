@@ -90,28 +90,43 @@ harness: build
 # Tests that measure the whole process (its peak memory, its threads) run after the rest, one suite at a time:
 # beside other suites they would count those suites' memory and threads too. (Buffer pools are not the process's:
 # each test counts the reuse of pools of its own.)
+# The hang guard covers the tests only, never the build (a debug build takes ten minutes on a loaded machine),
+# and says so when it fires. Every test's temporary files go to a folder of the run's own, removed at the end,
+# so a run leaves nothing in /tmp, not even when a test is killed.
 ALONE_TESTS := TIFFMemoryTests HEIFThreadTests
 ALONE_PATTERN := $(subst $(eval) ,|,$(ALONE_TESTS))
+TEST_TMPDIR := $(CURDIR)/.build/test-tmp
+# `guarded NAME COMMAND...`: runs COMMAND under the hang guard and names a run that the guard ended.
+GUARDED = guarded() { name=$$1; shift; timeout $(TEST_TIMEOUT) "$$@"; status=$$?; \
+	  if [ $$status = 124 ]; then echo "make: $$name timed out after $(TEST_TIMEOUT) s (TEST_TIMEOUT)" >&2; fi; \
+	  return $$status; }
 test: test-deps build harness
-	PHOTOBOOK_BIN=$(CURDIR)/$(BIN) timeout $(TEST_TIMEOUT) $(SWIFT) test --skip '$(ALONE_PATTERN)'
-	for suite in $(ALONE_TESTS); do timeout $(TEST_TIMEOUT) $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
+	$(SWIFT) build --build-tests
+	@rm -rf $(TEST_TMPDIR) && mkdir -p $(TEST_TMPDIR)
+	@$(GUARDED); trap 'rm -rf $(TEST_TMPDIR)' EXIT; export TMPDIR=$(TEST_TMPDIR); \
+	  export PHOTOBOOK_BIN=$(CURDIR)/$(BIN); set -x; guarded "the test suite" $(SWIFT) test --skip-build --skip '$(ALONE_PATTERN)' || exit $$?; \
+	  for suite in $(ALONE_TESTS); do guarded "$$suite" $(SWIFT) test --skip-build --filter "$$suite" || exit $$?; done
 	$(MAKE) tsan
 
 # Sample books from the photos in Fixtures/: one photo per page shown whole, a contact sheet, the automatic
 # layout with a title page, captions, sections and page numbers, a print-ready one with bleed, crop marks and
-# facing pages, and a wrap cover.
+# facing pages, and its wrap cover. The fixtures are web-sized (1200 px a side), so the books are small squares
+# (14 cm) where every photo reaches the 300 dpi asked for, and the cover, whose panels take a photo whole, asks
+# for the 200 dpi print shops want: a sample run warns of nothing.
+DEMO_BOOKS := demo.pdf demo-grid.pdf demo-auto.pdf demo-print.pdf demo-cover.pdf
+DEMO_PHOTOS := Fixtures/exif-orientation
 demo: build
-	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo.pdf --page-size a5 --fit fit
-	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo-grid.pdf --layout "grid 3x4"
-	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo-auto.pdf --layout auto \
-	  --title "photobook" --subtitle "a sample book" --cover-photo Fixtures/exif-orientation/Landscape_1.jpg \
+	$(BIN) build $(DEMO_PHOTOS) -o demo.pdf --page-size 14x14cm --fit fit
+	$(BIN) build $(DEMO_PHOTOS) -o demo-grid.pdf --layout "grid 3x4"
+	$(BIN) build $(DEMO_PHOTOS) -o demo-auto.pdf --layout auto --page-size 14x14cm \
+	  --title "photobook" --subtitle "a sample book" --cover-photo $(DEMO_PHOTOS)/Landscape_1.jpg \
 	  --captions name --sections folder --page-numbers
-	$(BIN) build Fixtures/exif-orientation Fixtures/cmyk-jpeg -o demo-print.pdf --layout auto --page-size a5 \
+	$(BIN) build $(DEMO_PHOTOS) -o demo-print.pdf --layout auto --page-size 14x14cm \
 	  --margin 0 --bleed 3mm --crop-marks --binding 8mm --pad-to 4 --page-numbers
-	$(BIN) cover Fixtures/exif-orientation/Landscape_1.jpg Fixtures/exif-orientation/Portrait_1.jpg -o demo-cover.pdf \
-	  --page-size a5 --bleed 3mm --interior-pages 120 --paper-ppi 444 --title "photobook" --author "Fixtures"
+	$(BIN) cover $(DEMO_PHOTOS)/Landscape_1.jpg $(DEMO_PHOTOS)/Portrait_1.jpg -o demo-cover.pdf \
+	  --page-size 14x14cm --bleed 3mm --interior-pages 120 --paper-ppi 444 --dpi 200 --title "photobook" --author "Fixtures"
 	@echo "open demo.pdf, demo-grid.pdf and demo-auto.pdf to see the sample books, demo-print.pdf for one with bleed,"
-	@echo "crop marks and facing pages, and demo-cover.pdf for its wrap cover"
+	@echo "crop marks and facing pages, and demo-cover.pdf for its wrap cover (make clean removes all five)"
 
 # The binary, the man page, the completion scripts and the default PDF/X output profile (which the binary looks
 # for in ../share/photobook beside itself), under PREFIX (and DESTDIR, for packaging).
@@ -142,7 +157,7 @@ docs: build
 
 clean:
 	$(SWIFT) package clean
-	rm -f demo.pdf demo-grid.pdf demo-auto.pdf
+	rm -f $(DEMO_BOOKS)
 
 # Further targets live in their own files: tsan and asan (mk/sanitizers.mk, mk/asan.mk), fuzz and fuzz-smoke
 # (mk/fuzz.mk, see Fuzz/README.md), bench (mk/bench.mk, see Bench/).

@@ -5,5 +5,9 @@
 ASAN_TESTS := JPEGTests|PNGTests|HEIFTests|WebPTests|TIFFTests|ImageCodecTests|ColourTests|EXIFTests|ImagingTests
 .PHONY: asan
 asan: test-deps
-	ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/mk/lsan.supp:print_suppressions=0 \
-	  timeout $(TEST_TIMEOUT) $(SWIFT) test --scratch-path .build/asan --sanitize=address --filter '$(ASAN_TESTS)' --skip '$(ALONE_PATTERN)'
+	$(SWIFT) build --build-tests --scratch-path .build/asan --sanitize=address
+	@rm -rf $(TEST_TMPDIR) && mkdir -p $(TEST_TMPDIR)
+	@$(GUARDED); trap 'rm -rf $(TEST_TMPDIR)' EXIT; export TMPDIR=$(TEST_TMPDIR); \
+	  export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/mk/lsan.supp:print_suppressions=0; \
+	  guarded "the AddressSanitizer run" \
+	  $(SWIFT) test --skip-build --scratch-path .build/asan --sanitize=address --filter '$(ASAN_TESTS)' --skip '$(ALONE_PATTERN)'

@@ -8,28 +8,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The plugins stand in for libheif 1.15's own and rely on how 1.15 calls them (a context's plugins of higher
+ * priority first, on the thread of heif_decode_image when max_decoding_threads is 0, a grid's tiles in row-major
+ * order, a plugin's failure ending heif_decode_image): a libheif whose behaviour may differ is refused when
+ * photobook is built (here), and when it runs (pbheif_register_decoders), never decoded into wrong pixels. */
+#if LIBHEIF_NUMERIC_VERSION < ((1 << 24) | (15 << 16)) || LIBHEIF_NUMERIC_VERSION >= ((1 << 24) | (16 << 16))
+#error "photobook's HEIF decoder plugins are written for libheif 1.15 (Debian 12): check them against this libheif"
+#endif
+/* The HEVC frame (AVFrame's fields, AV_INPUT_BUFFER_PADDING_SIZE) and dav1d's picture kept across calls. */
+#if LIBAVCODEC_VERSION_MAJOR != 59
+#error "photobook's HEVC plugin is written for libavcodec 59 (FFmpeg 5.1, Debian 12): check it against this one"
+#endif
+#if DAV1D_API_VERSION_MAJOR != 6
+#error "photobook's AV1 plugin is written for dav1d's API 6 (dav1d 1.0, Debian 12): check it against this one"
+#endif
+
 /* Above libheif 1.15's own plugins (libde265 100, dav1d 150, aom 100). */
 enum { PRIORITY = 1000 };
 
-static _Thread_local uint64_t max_pixels;
-
-/* The picture kept for the caller instead of being handed to libheif (pbheif_keep_next_picture). */
-static _Thread_local int keep_armed;
-static _Thread_local AVFrame *kept_frame;
-/* Or an AV1 picture (dav1d's reference, which keeps its planes alive past dav1d_close). */
-static _Thread_local Dav1dPicture *kept_av1;
-static _Thread_local struct heif_color_profile_nclx kept_nclx;
+/* The decode under way on this thread (pbheif_arm), or NULL: the plugins then decode with no limit of ours, keep
+ * nothing and skip no tile. The only state the plugins keep between libheif's calls; the caller owns it. */
+static _Thread_local struct pbheif_call *armed;
 
 static const char kept_message[] = "photobook: the decoded picture was kept as its planes";
 
-/* The tiles of a grid not to decode (pbheif_skip_tiles): one byte each, by the order of the plugin's calls. */
-static _Thread_local const uint8_t *tiles_to_skip;
-static _Thread_local int tile_count, tile_index, tiles_skipped;
+static void free_av1(Dav1dPicture **picture);
 
-void pbheif_set_max_pixels(uint64_t pixels) {
+void pbheif_arm(struct pbheif_call *call, uint64_t pixels) {
+    memset(call, 0, sizeof *call);
     /* The coded picture is the shown one padded to whole coding blocks (a 160x107 HEIC codes 160x112), and a
      * grid's tiles may overhang its canvas: room for both, still far from what a lying header could ask. */
-    max_pixels = pixels == 0 ? 0 : pixels > UINT64_MAX / 4 ? UINT64_MAX : 2 * pixels + (1u << 20);
+    call->max_pixels = pixels == 0 ? 0 : pixels > UINT64_MAX / 4 ? UINT64_MAX : 2 * pixels + (1u << 20);
+    armed = call;
+}
+
+void pbheif_disarm(struct pbheif_call *call) {
+    AVFrame *frame = call->kept_frame;
+    av_frame_free(&frame);
+    Dav1dPicture *picture = call->kept_av1;
+    free_av1(&picture);
+    call->kept_frame = call->kept_av1 = NULL;
+    if (armed == call) armed = NULL;
 }
 
 static struct heif_error ok(void) {
@@ -51,7 +70,7 @@ static struct heif_error out_of_memory(void) {
 
 /* A coded picture bigger than the limit is refused before the decoder allocates its planes. */
 static int over_limit(uint64_t width, uint64_t height) {
-    return max_pixels != 0 && width * height > max_pixels;
+    return armed && armed->max_pixels != 0 && width * height > armed->max_pixels;
 }
 
 /* One decoded picture's planes copied into a new heif_image: `planes` of `bits` (8 to 16; above 8, two bytes a
@@ -196,9 +215,10 @@ static int keep(AVFrame *frame) {
         if (format->comp[c].depth != 8 || format->comp[c].plane != c || format->comp[c].step != 1) return 0;
     int full = frame->color_range == AVCOL_RANGE_JPEG || frame->format == AV_PIX_FMT_YUVJ420P ||
                frame->format == AV_PIX_FMT_YUVJ422P || frame->format == AV_PIX_FMT_YUVJ444P;
-    describe(&kept_nclx, frame->color_primaries, frame->color_trc, frame->colorspace, full);
-    av_frame_free(&kept_frame);
-    kept_frame = frame;
+    describe(&armed->kept_nclx, frame->color_primaries, frame->color_trc, frame->colorspace, full);
+    AVFrame *earlier = armed->kept_frame;
+    av_frame_free(&earlier);
+    armed->kept_frame = frame;
     return 1;
 }
 
@@ -209,17 +229,11 @@ static void free_av1(Dav1dPicture **picture) {
     *picture = NULL;
 }
 
-void pbheif_keep_next_picture(int keep) {
-    keep_armed = keep;
-    av_frame_free(&kept_frame);
-    free_av1(&kept_av1);
-}
-
-int pbheif_take_kept_picture(struct pbheif_planes *planes) {
-    keep_armed = 0;
-    if (kept_av1) {
-        Dav1dPicture *picture = kept_av1;
-        kept_av1 = NULL;
+int pbheif_take_kept_picture(struct pbheif_call *call, struct pbheif_planes *planes) {
+    call->keep = 0;
+    if (call->kept_av1) {
+        Dav1dPicture *picture = call->kept_av1;
+        call->kept_av1 = NULL;
         planes->width = picture->p.w;
         planes->height = picture->p.h;
         planes->chroma_shift_x = picture->p.layout != DAV1D_PIXEL_LAYOUT_I444;
@@ -228,15 +242,15 @@ int pbheif_take_kept_picture(struct pbheif_planes *planes) {
             planes->data[c] = picture->data[c];
             planes->stride[c] = (int)picture->stride[c == 0 ? 0 : 1];
         }
-        planes->matrix_coefficients = kept_nclx.matrix_coefficients;
-        planes->color_primaries = kept_nclx.color_primaries;
-        planes->full_range = kept_nclx.full_range_flag;
+        planes->matrix_coefficients = call->kept_nclx.matrix_coefficients;
+        planes->color_primaries = call->kept_nclx.color_primaries;
+        planes->full_range = call->kept_nclx.full_range_flag;
         planes->owner = picture;
         planes->owner_is_av1 = 1;
         return 1;
     }
-    AVFrame *frame = kept_frame;
-    kept_frame = NULL;
+    AVFrame *frame = call->kept_frame;
+    call->kept_frame = NULL;
     if (!frame) return 0;
     planes->owner_is_av1 = 0;
     const AVPixFmtDescriptor *format = av_pix_fmt_desc_get((enum AVPixelFormat)frame->format);
@@ -248,9 +262,9 @@ int pbheif_take_kept_picture(struct pbheif_planes *planes) {
         planes->data[c] = frame->data[c];
         planes->stride[c] = frame->linesize[c];
     }
-    planes->matrix_coefficients = kept_nclx.matrix_coefficients;
-    planes->color_primaries = kept_nclx.color_primaries;
-    planes->full_range = kept_nclx.full_range_flag;
+    planes->matrix_coefficients = call->kept_nclx.matrix_coefficients;
+    planes->color_primaries = call->kept_nclx.color_primaries;
+    planes->full_range = call->kept_nclx.full_range_flag;
     planes->owner = frame;
     return 1;
 }
@@ -265,15 +279,6 @@ void pbheif_release_planes(struct pbheif_planes *planes) {
     }
     planes->owner = NULL;
 }
-
-void pbheif_skip_tiles(const uint8_t *skip, int count) {
-    tiles_to_skip = skip;
-    tile_count = skip ? count : 0;
-    tile_index = 0;
-    if (skip) tiles_skipped = 0;  /* NULL keeps the count for pbheif_tiles_skipped */
-}
-
-int pbheif_tiles_skipped(void) { return tiles_skipped; }
 
 /* A 1x1 planar RGB 4:4:4 picture: libheif 1.15 converts nothing (the grid's canvas is RGB 4:4:4), checks only the
  * chroma and the depth, and pastes min(tile, canvas) pixels: one. The rest of that tile's canvas stays unwritten. */
@@ -297,10 +302,10 @@ static struct heif_error blank_tile(struct heif_image **out) {
 
 static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
     hevc_stream *stream = decoder;
-    if (tiles_to_skip) {
-        int index = tile_index++;
-        if (index < tile_count && tiles_to_skip[index]) {
-            tiles_skipped++;
+    if (armed && armed->skip) {
+        int index = armed->tile_index++;
+        if (index < armed->tile_count && armed->skip[index]) {
+            armed->tiles_skipped++;
             return blank_tile(out);
         }
     }
@@ -317,6 +322,7 @@ static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
         goto done;
     }
     context->thread_count = 1;
+    uint64_t max_pixels = armed ? armed->max_pixels : 0;
     if (max_pixels != 0) context->max_pixels = max_pixels > INT64_MAX ? INT64_MAX : (int64_t)max_pixels;
     if (avcodec_open2(context, codec, NULL) < 0) {
         e = failure(heif_suberror_Unspecified, "libavcodec cannot open its HEVC decoder");
@@ -348,7 +354,7 @@ static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
     /* The decoder's own state (its reference and SAO pictures, motion tables: ~20 MB for 12 MP) goes before the
      * picture is copied; the frame keeps its planes alive by reference. */
     avcodec_free_context(&context);
-    if (keep_armed && keep(frame)) {
+    if (armed && armed->keep && keep(frame)) {
         frame = NULL;
         e = failure(heif_suberror_Unspecified, kept_message);
         goto done;
@@ -390,6 +396,7 @@ static struct heif_error av1_new(void **decoder) {
     settings.max_frame_delay = 1;
     settings.all_layers = 0;
     /* dav1d checks this before it allocates a frame; 0 would be its own (no) limit. */
+    uint64_t max_pixels = armed ? armed->max_pixels : 0;
     settings.frame_size_limit = max_pixels == 0 || max_pixels > UINT32_MAX ? 0 : (unsigned)max_pixels;
     if (dav1d_open(&d->context, &settings) != 0) {
         free(d);
@@ -432,13 +439,15 @@ static struct heif_error av1_decode(void *decoder, struct heif_image **out) {
         }
     }
     /* 8-bit YCbCr in three planes, when asked: kept for the caller, as an HEVC frame is (keep). */
-    if (keep_armed && picture.p.bpc == 8 && picture.p.layout != DAV1D_PIXEL_LAYOUT_I400) {
-        free_av1(&kept_av1);
-        kept_av1 = malloc(sizeof *kept_av1);
-        if (kept_av1) {
-            describe(&kept_nclx, picture.seq_hdr->pri, picture.seq_hdr->trc, picture.seq_hdr->mtrx,
+    if (armed && armed->keep && picture.p.bpc == 8 && picture.p.layout != DAV1D_PIXEL_LAYOUT_I400) {
+        Dav1dPicture *kept = armed->kept_av1;
+        free_av1(&kept);
+        kept = malloc(sizeof *kept);
+        armed->kept_av1 = kept;
+        if (kept) {
+            describe(&armed->kept_nclx, picture.seq_hdr->pri, picture.seq_hdr->trc, picture.seq_hdr->mtrx,
                      picture.seq_hdr->color_range);
-            *kept_av1 = picture;  /* the reference moves into the slot */
+            *kept = picture;  /* the reference moves into the slot */
             return failure(heif_suberror_Unspecified, kept_message);
         }
     }
@@ -466,6 +475,14 @@ static const struct heif_decoder_plugin av1_plugin = {
 };
 
 struct heif_error pbheif_register_decoders(struct heif_context *context) {
+    /* A libheif other than the one photobook was built with (an upgrade without a rebuild) may call the plugins
+     * differently: refused by name rather than decoded wrong. */
+    if (heif_get_version_number_major() != 1 || heif_get_version_number_minor() != 15) {
+        struct heif_error e = {heif_error_Unsupported_feature, heif_suberror_Unspecified,
+                               "photobook's HEIF decoders are built for libheif 1.15 and this is another libheif: "
+                               "rebuild photobook against it"};
+        return e;
+    }
     /* libavcodec logs damaged data to stderr: the reason a photo is refused is photobook's to tell. */
     av_log_set_level(AV_LOG_QUIET);
     /* heif_register_decoder is marked deprecated in 1.15 in favour of the process-wide registry, whose set of

@@ -1,4 +1,9 @@
 #include <hpdf.h>
+/* The PDF module reaches past libharu's public API (below, and the structures of its fonts, pages and
+   encoder): a libharu whose insides may differ is refused when photobook is built, not written into a broken PDF. */
+#if !defined(HPDF_VERSION_ID) || HPDF_VERSION_ID < 20300 || HPDF_VERSION_ID >= 20400
+#error "photobook's PDF module reaches into libharu 2.3 (Debian 12): check it against this libharu"
+#endif
 /* Internal headers Debian installs with libhpdf-dev: the font definition's cmap lookup (hpdf_fontdef.h) and the
    page-label dictionary (hpdf_page_label.h), used where the public API stops short. */
 #include <hpdf_fontdef.h>

@@ -83,23 +83,32 @@ final class HEIFDecodeJob: @unchecked Sendable {
         }
         defer { heif_decoding_options_free(options) }
         // The bitstream's own picture size is what the decoders allocate: bounded as the file's sizes are. Our
-        // plugins run on this thread (max_decoding_threads 0: HEIFFile).
-        pbheif_set_max_pixels(UInt64(max(0, maxPixels)))
+        // plugins run on this thread (max_decoding_threads 0: HEIFFile) and see this call (pbheif_arm).
+        var call = pbheif_call()
+        return withUnsafeMutablePointer(to: &call) { call in
+            pbheif_arm(call, UInt64(max(0, maxPixels)))
+            defer { pbheif_disarm(call) }
+            return decode(options, call: call)
+        }
+    }
+
+    private func decode(_ options: UnsafeMutablePointer<heif_decoding_options>,
+                        call: UnsafeMutablePointer<pbheif_call>) -> Result<any HEIFRows, CodecError> {
         var image: OpaquePointer?
         let keptColour = file.onlyConvertedByLibheif
-        pbheif_keep_next_picture(keptColour == nil ? 0 : 1)
+        call.pointee.keep = keptColour == nil ? 0 : 1
         // Damaged image data may still "succeed": libavcodec conceals damaged slices and hands out the picture,
         // as libheif 1.15's libde265 plugin did. A file cut short fails earlier, when its items are read.
         let error = tilesOutside.map { outside in
             outside.withUnsafeBufferPointer { skip in
-                pbheif_skip_tiles(skip.baseAddress, Int32(skip.count))
-                defer { pbheif_skip_tiles(nil, 0) }
+                (call.pointee.skip, call.pointee.tile_count) = (skip.baseAddress, Int32(skip.count))
+                defer { call.pointee.skip = nil }
                 return heif_decode_image(file.handle, &image, heif_colorspace_RGB, heif_chroma_444, options)
             }
         } ?? heif_decode_image(file.handle, &image, heif_colorspace_RGB, heif_chroma_444, options)
-        let tilesLeftOut = Int(pbheif_tiles_skipped())
+        let tilesLeftOut = Int(call.pointee.tiles_skipped)
         var planes = pbheif_planes()
-        if pbheif_take_kept_picture(&planes) != 0 {
+        if pbheif_take_kept_picture(call, &planes) != 0 {
             // The plugin kept the picture and told libheif it failed: libheif has done nothing more with it.
             if let image { heif_image_release(image) }
             return .success(HEIFYCbCrPicture(planes, nclx: keptColour ?? nil))

@@ -2,7 +2,7 @@ import ImageCodec
 
 /// Which tiles of a primary `grid` image lie wholly outside the part of the picture wanted: libheif 1.15 decodes
 /// every tile (row-major, on the calling thread, through photobook's HEVC plugin), and the plugin hands it a
-/// 1x1 blank tile for each of these instead of decoding it (`pbheif_skip_tiles`). A landscape photo cropped to a
+/// 1x1 blank tile for each of these instead of decoding it (`pbheif_call.skip`). A landscape photo cropped to a
 /// portrait cell needs about 5 of 8 tile columns.
 ///
 /// Only for a grid libheif pastes and hands out as it is or turned (an iPhone's `irot`, applied to the whole canvas

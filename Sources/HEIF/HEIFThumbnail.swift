@@ -50,10 +50,13 @@ extension HEIFFile {
     private static func decodeWhole(_ handle: OpaquePointer, maxPixels: Int) -> RGBImage? {
         guard let options = heif_decoding_options_alloc() else { return nil }
         defer { heif_decoding_options_free(options) }
-        pbheif_set_max_pixels(UInt64(max(0, maxPixels)))
-        pbheif_keep_next_picture(0)
+        var call = pbheif_call()
         var image: OpaquePointer?
-        let error = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_444, options)
+        let error = withUnsafeMutablePointer(to: &call) { call in
+            pbheif_arm(call, UInt64(max(0, maxPixels)))
+            defer { pbheif_disarm(call) }
+            return heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_444, options)
+        }
         guard error.code == heif_error_Ok, let image else {
             if let image { heif_image_release(image) }
             return nil

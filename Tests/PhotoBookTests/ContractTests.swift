@@ -116,6 +116,30 @@ import Platform
         #expect(strict.leftovers.isEmpty)
     }
 
+    /// docs/design.md §2: the PDF is an operation that depends on the renders of the pages it draws. A photo that
+    /// fails when decoded makes its render, then that PDF, end skipped; the book is planned again without it, and
+    /// the next round's PDF draws the render the first round made of the other photo.
+    @Test func thePDFDependsOnItsRendersAndASkippedOneIsPlannedAgain() throws {
+        let good = try Self.good()
+        let fixture = try Fixture(photos: [("a.jpg", good), ("b.jpg", Array(good.prefix(good.count / 2)))])
+        let builder = fixture.builder(hooks: BuildHooks())
+        let report = builder.run()
+        #expect(report.book == .succeeded)
+        let rounds = builder.pdfOperations.withLock { $0 }
+        #expect(rounds.count == 2)
+        guard rounds.count == 2 else { return }
+        let renders = rounds[0].dependencies.compactMap { $0 as? ResizeCropOperation }
+        #expect(renders.count == 2 && rounds[0].dependencies.count == 2)
+        #expect(Set(renders.map(\.job.info.file.path)) == [fixture.folder + "/in/a.jpg", fixture.folder + "/in/b.jpg"])
+        let failed = renders.first { $0.job.info.file.path.hasSuffix("b.jpg") }
+        #expect(failed?.outcome == .skipped(because: "decoding failed"))
+        #expect(rounds[0].outcome == .skipped(because: "rendering \(fixture.folder)/in/b.jpg was skipped"))
+        #expect(!rounds[0].hasStarted)
+        // a.jpg keeps its render: the second round renders nothing and its PDF has nothing to wait for.
+        #expect(rounds[1].dependencies.isEmpty)
+        #expect(rounds[1].outcome == .succeeded && rounds[1].pagesWritten == 1)
+    }
+
     @Test func pagesWrittenIsThePageCountOfTheCommittedBook() throws {
         let good = try Self.good()
         let fixture = try Fixture(photos: [("a.jpg", good), ("b.jpg", Array(good.prefix(good.count / 2))), ("c.jpg", good)])

@@ -5,7 +5,7 @@
  * keeps dav1d's default of a thread per CPU, which no libheif option sets: ours asks for one, so that
  * `--jobs` still means what it says. libheif keeps doing everything else (boxes, grids, irot/imir/clap, alpha,
  * the YCbCr to RGB conversion with the file's nclx): the plugins only turn a coded picture into planes. The one
- * exception is asked for by the caller (pbheif_keep_next_picture): an image libheif would only convert to RGB
+ * exception is asked for by the caller (pbheif_call.keep): an image libheif would only convert to RGB
  * keeps the decoder's planes, which photobook converts a row at a time (HEIFYCbCrPicture), 18 MB held for a
  * 12-megapixel picture instead of the 54 MB of libheif's copy and its RGB at once.
  */
@@ -18,13 +18,6 @@
 /* Registers both plugins on `context` (libheif 1.15 prefers a context's plugins of higher priority to its
  * own). Returns heif_error_Ok, or libheif's error. */
 struct heif_error pbheif_register_decoders(struct heif_context *context);
-
-/* The most pixels a picture may have for the decodes that follow on this thread (0: no limit of ours); a coded
- * picture may be somewhat larger (padding to whole coding blocks, tiles overhanging a grid).
- * The decoders allocate what the bitstream's own header says, which libheif 1.15 never checks against the
- * file's `ispe`; libheif calls the plugins on the thread that called heif_decode_image when the context's
- * max_decoding_threads is 0. */
-void pbheif_set_max_pixels(uint64_t pixels);
 
 /* A decoded 8-bit YCbCr picture as the decoder left it: three planes, the chroma ones subsampled by
  * 2^chroma_shift_x and 2^chroma_shift_y, and the bitstream's colour codes as libheif would take them (codes its
@@ -39,27 +32,45 @@ struct pbheif_planes {
     int owner_is_av1;  /* owner: dav1d's picture, else libavcodec's frame */
 };
 
-/* With `keep` 1, the next HEVC or AV1 picture decoded on this thread that is 8-bit YCbCr is kept as its planes instead
- * of being copied into a heif_image for libheif, which would convert it to RGB: heif_decode_image then fails
- * (heif_error_Decoder_plugin_error) and pbheif_take_kept_picture hands the planes out. Only for an image libheif
- * would do nothing more to than that conversion: one coded picture, no grid, alpha, irot, imir or clap.
- * 0 drops what is kept and takes nothing more. */
-void pbheif_keep_next_picture(int keep);
+/* One call of heif_decode_image as the plugins see it: what the caller asks of them, and what they leave for it.
+ * The caller owns it (on its stack, for the time of the call), arms it on the thread that calls
+ * heif_decode_image (libheif calls the plugins on that thread when the context's max_decoding_threads is 0),
+ * sets what it asks, decodes, reads what was left, and disarms it. */
+struct pbheif_call {
+    /* Asked (after pbheif_arm, which clears everything) --------------------------------------------------- */
+    /* The most pixels a coded picture may have (set by pbheif_arm; 0: no limit of ours). The decoders allocate
+     * what the bitstream's own header says, which libheif 1.15 never checks against the file's `ispe`. */
+    uint64_t max_pixels;
+    /* 1: the HEVC or AV1 picture decoded is kept as its planes when it is 8-bit YCbCr, instead of being copied
+     * into a heif_image for libheif, which would convert it to RGB: heif_decode_image then fails
+     * (heif_error_Decoder_plugin_error) and pbheif_take_kept_picture hands the planes out. Only for an image
+     * libheif would do nothing more to than that conversion: one coded picture, no grid, alpha, irot, imir or
+     * clap. */
+    int keep;
+    /* A grid's tiles, in libheif 1.15's row-major order: those whose byte in `skip` (`tile_count` of them, kept
+     * alive by the caller) is 1 are not decoded, and libheif gets a 1x1 blank tile for each, leaving that part of
+     * the grid's canvas unwritten. Only for a grid of 8-bit tiles with no alpha (HEIFGridTiles). */
+    const uint8_t *skip;
+    int tile_count;
+    /* Left by the plugins ------------------------------------------------------------------------------- */
+    int tile_index;
+    int tiles_skipped;  /* how many tiles were left out */
+    void *kept_frame;   /* the kept picture: libavcodec's AVFrame, or dav1d's picture */
+    void *kept_av1;
+    struct heif_color_profile_nclx kept_nclx;
+};
 
-/* 1 and the kept picture's planes (released with pbheif_release_planes), or 0 when none was kept; either way
- * nothing more is kept on this thread until pbheif_keep_next_picture(1). */
-int pbheif_take_kept_picture(struct pbheif_planes *planes);
+/* Clears `call`, sets its pixel limit from `pixels` (0: none; a coded picture may be somewhat larger than the
+ * picture shown: padding to whole coding blocks, tiles overhanging a grid) and makes it the one the plugins see
+ * on this thread until pbheif_disarm. */
+void pbheif_arm(struct pbheif_call *call, uint64_t pixels);
+
+/* Releases a kept picture nobody took and leaves the thread with no call armed. */
+void pbheif_disarm(struct pbheif_call *call);
+
+/* 1 and the kept picture's planes (released with pbheif_release_planes), or 0 when none was kept. */
+int pbheif_take_kept_picture(struct pbheif_call *call, struct pbheif_planes *planes);
 
 void pbheif_release_planes(struct pbheif_planes *planes);
-
-/* The HEVC pictures decoded on this thread from now on are a grid's tiles, in libheif 1.15's row-major order:
- * those whose byte in `skip` (`count` of them, kept alive by the caller) is 1 are not decoded, and libheif gets
- * a 1x1 blank tile for each, leaving that part of the grid's canvas unwritten. NULL stops it. Only for a grid
- * of 8-bit tiles with no alpha (HEIFGridTiles). */
-void pbheif_skip_tiles(const uint8_t *skip, int count);
-
-/* How many tiles were left out on this thread since the last pbheif_skip_tiles with tiles to skip. */
-int pbheif_tiles_skipped(void);
-
 
 #endif

@@ -4,9 +4,12 @@ import Imaging
 import JPEG
 import PDF
 import Platform
+import Synchronization
 
 /// Makes one PDF page per planned page, with every photo of the page drawn in its place, and hands the document
-/// to the build's commit. Runs after every render has ended, on the pages planned from the photos that rendered.
+/// to the build's commit. It depends on the render operations of the pages it draws (`draws(_:)`): it starts when
+/// they have ended, and ends `skipped(because:)` when one of them did not succeed, for the orchestration to plan
+/// the book again without the photo (docs/design.md §2).
 final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     /// A photo ready to draw: where the plan puts it, and the JPEG rendered for it in the build's private folder.
     struct Photo {
@@ -28,7 +31,8 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
 
     /// Everything the PDF is made of: its pages, its words, its dates, and where its JPEGs are embedded from.
     struct Contents {
-        var pages: [Page]
+        /// Known once the renders have ended (`pagesWhenDrawn`).
+        var pages: [Page] = []
         var words: PDFWords?
         /// The first page is a title page: it gets a bookmark and the label "Title", and the numbers printed on the
         /// others start at 2, as their labels do.
@@ -43,17 +47,36 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         var proof = false
     }
 
-    let contents: Contents
+    /// Set once, when the body starts, from `pagesWhenDrawn`; read by the body and, after it, by the orchestration.
+    private(set) var contents: Contents
     let commit: BookCommit
+    /// The pages with the files of the renders they draw, asked for once every render has succeeded; nil when a
+    /// planned photo has no render.
+    private let pagesWhenDrawn: () -> [Page]?
+    /// The render operations of this round that the pages draw (renders of earlier rounds and of the cache have
+    /// ended before the round starts), with the photos they render, for a skip's reason.
+    private var renders: [(name: String, operation: BookOperation)] = []
+    /// Told when the body starts (the build's stage clock).
+    var started: (() -> Void)?
+    private let began = Mutex(false)
+    /// The body went past its renders: they all succeeded, and this operation's outcome is the book's.
+    var hasStarted: Bool { began.withLock { $0 } }
 
     var pages: [Page] { contents.pages }
     var words: PDFWords? { contents.words }
 
-    init(_ contents: Contents, commit: BookCommit, context: Context) {
+    init(_ contents: Contents, pages: @escaping () -> [Page]?, commit: BookCommit, context: Context) {
         self.contents = contents
+        self.pagesWhenDrawn = pages
         self.commit = commit
         super.init(context)
         name = "build \(commit.outputPath)"
+    }
+
+    /// The book draws what `render` makes: this operation starts after it has ended. Call before queueing.
+    func draws(_ render: ResizeCropOperation) {
+        renders.append(("rendering \(render.job.info.file.path)", render))
+        addDependency(render)
     }
 
     /// The pages of the committed book, 0 unless it was committed; derived from the recorded outcome, read under
@@ -61,6 +84,11 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     var pagesWritten: Int { outcome == .succeeded ? pages.count : 0 }
 
     override func run() -> Outcome {
+        if let reason = reasonToSkip(inputs: renders) { return .skipped(because: reason) }
+        began.withLock { $0 = true }
+        started?()
+        guard let drawn = pagesWhenDrawn() else { return .failed("internal error: a planned photo has no render") }
+        contents.pages = drawn
         if pages.isEmpty { return .skipped(because: "no photo could be used") }
         do {
             let document = try PDFDocument()

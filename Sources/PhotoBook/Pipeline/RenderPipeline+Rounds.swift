@@ -11,6 +11,14 @@ extension RenderPipeline {
         var render: ResizeCropOperation
         var photo: PhotoID
         var key: RenderKey
+
+        /// What the render made, once it has succeeded.
+        var made: Render? {
+            job.rendered.withLock { $0 }.map { path in
+                Render(path: path, passThrough: job.passThrough, blocksShown: job.blocksShown.withLock { $0 },
+                       placed: job.placed)
+            }
+        }
     }
 
     /// A render is reusable for any cell with the same crop and pixel size: where it is drawn is the page's affair.
@@ -130,9 +138,10 @@ extension RenderPipeline {
         }
     }
 
-    /// Runs one round's decodes and renders to their end. Each decode is followed by its own render in the queue,
-    /// and renders run first when ready, so decoded photos do not pile up: a few per worker whatever the number.
-    func run(_ chains: [Chain], first: Bool) {
+    /// Runs one round's decodes and renders, and the PDF that depends on them, to their end. Each decode is
+    /// followed by its own render in the queue, and renders run first when ready, so decoded photos do not pile
+    /// up: a few per worker whatever the number.
+    func run(_ chains: [Chain], build: BuildPDFOperation, first: Bool) {
         // The queue stays suspended until the whole round is in it, so a signal that came meanwhile cancels
         // every operation before any of them starts.
         queue.isSuspended = true
@@ -140,7 +149,7 @@ extension RenderPipeline {
         // costliest photos started early, the cheap ones fill the cores at the end instead of one long one.
         let costs = chains.map(\.job.estimatedCost)
         let order = chains.indices.sorted { a, b in costs[a] != costs[b] ? costs[a] > costs[b] : a < b }
-        queue.addOperations(order.flatMap { [chains[$0].decode, chains[$0].render] as [Operation] },
+        queue.addOperations(order.flatMap { [chains[$0].decode, chains[$0].render] as [Operation] } + [build],
                             waitUntilFinished: false)
         if first { hooks.graphReady?() }
         if session.isCancelled { queue.cancelAllOperations() }
@@ -151,6 +160,7 @@ extension RenderPipeline {
             chain.decode.recordIfAbsent(.cancelled)
             chain.render.recordIfAbsent(.cancelled)
         }
+        build.recordIfAbsent(.cancelled)
     }
 
     /// A photo failed if a stage of it failed; it was cancelled if it did not get to the end otherwise.

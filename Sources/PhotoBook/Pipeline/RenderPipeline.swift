@@ -22,6 +22,8 @@ public final class RenderPipeline: Sendable {
     private let undated = Mutex<[String]>([])
     /// Where the time goes, for the report.
     let clock = StageClock()
+    /// The PDF operation of each round, in order: every one but the last ended skipped (tests look at the graph).
+    let pdfOperations = Mutex<[BuildPDFOperation]>([])
     /// The build's large buffers (decoded photos, pages, libjpeg's blocks), handed to every operation that takes or
     /// gives them back: each worker lets go of a decoded photo and a page, or libjpeg's blocks, at a time, and the
     /// pool keeps about that much for the next photo (BufferPool.swift); the save empties it (BuildPDFOperation).
@@ -103,14 +105,20 @@ public final class RenderPipeline: Sendable {
         }
 
         // Rounds of renders: plan the photos still in the book, render what the plan needs and no earlier round
-        // made, and plan again without any photo that failed only when it was decoded, so that it leaves no hole.
-        // A photo whose crop and pixel size did not change keeps its render (in a grid of equal cells, the photos
-        // after a failed one move up without being rendered again). Each round removes at least one photo.
+        // made, and build the PDF of that plan, an operation that depends on the round's renders. When a photo
+        // fails only when it is decoded, that PDF ends skipped and the book is planned again without the photo, so
+        // that it leaves no hole. A photo whose crop and pixel size did not change keeps its render (in a grid of
+        // equal cells, the photos after a failed one move up without being rendered again). Each round removes at
+        // least one photo.
         var alive = prepared.photos.map(\.id)
         cache?.findDigests(of: prepared.photos.map(\.info.file.filePath), workers: plan.settings.jobs)
         var renders: [RenderKey: Render] = [:]
         var directory: String?
         var round = 0
+        var commit = BookCommit(outputPath: outputPath, session: session, hooks: hooks)
+        commit.sizeLimit = plan.settings.fileSizeLimit
+        commit.refusesLargeFile = plan.settings.refusesLargeFile
+        var build: BuildPDFOperation
         while true {
             clock.enter(.plan)
             switch plan.plan(prepared, alive: alive) {
@@ -127,9 +135,10 @@ public final class RenderPipeline: Sendable {
             let chains = makeChains(planned!.plan, prepared: prepared, renders: &renders, reports: &reports,
                                     directory: directory!, round: round)
             if let reason = session.abortReason { return stopped(.failed(reason)) }
-            if chains.isEmpty { break }
+            build = makeBuild(planned!.plan, prepared: prepared, chains: chains, renders: renders, commit: commit)
+            pdfOperations.withLock { [build] in $0.append(build) }
             clock.enter(.render)
-            run(chains, first: round == 0)
+            run(chains, build: build, first: round == 0)
             round += 1
 
             var failed = false
@@ -141,11 +150,7 @@ public final class RenderPipeline: Sendable {
                 reports[index].addDecodeNotes(of: chain.job)
                 switch reports[index].outcome {
                 case .succeeded:
-                    if let path = chain.job.rendered.withLock({ $0 }) {
-                        renders[chain.key] = Render(path: path, passThrough: chain.job.passThrough,
-                                                    blocksShown: chain.job.blocksShown.withLock { $0 },
-                                                    placed: chain.job.placed)
-                    }
+                    if let render = chain.made { renders[chain.key] = render }
                 case .failed:
                     failed = true
                     alive.removeAll { $0 == chain.photo }
@@ -153,32 +158,21 @@ public final class RenderPipeline: Sendable {
                     break
                 }
             }
+            // The PDF began: every render it draws succeeded, and its outcome is the book's.
+            if build.hasStarted { break }
             if let reason = session.abortReason { return stopped(.failed(reason)) }
             if session.isCancelled { return stopped(.cancelled) }
-            if !failed { break }
+            // A render that did not succeed without a cancel is a photo that failed.
+            guard failed else { return stopped(.failed("internal error: the book's pages were not rendered")) }
             if let refusal = plan.refusal(usable: alive.count, of: files.count - prepared.duplicates, afterRender: true) {
                 return stopped(.skipped(because: refusal))
             }
         }
 
-        // Renders an earlier plan needed and the final one does not are gone before the PDF is written.
-        clock.enter(.pdf)
         let final = planned!.plan
-        guard let (pages, pageReports) = pdfPages(final, prepared: prepared, renders: renders, reports: &reports) else {
+        guard let pageReports = record(final, prepared: prepared, renders: renders, reports: &reports) else {
             return stopped(.failed("internal error: a planned photo has no render"))
         }
-        var commit = BookCommit(outputPath: outputPath, session: session, hooks: hooks)
-        commit.sizeLimit = plan.settings.fileSizeLimit
-        commit.refusesLargeFile = plan.settings.refusesLargeFile
-        let contents = BuildPDFOperation.Contents(pages: pages, words: plan.words,
-                                                  hasTitlePage: final.pages.first?.kind == .title,
-                                                  creationDate: plan.settings.creationDate,
-                                                  imagesInMemory: plan.settings.imagesInMemory,
-                                                  pdfx: plan.settings.pdfx, proof: plan.settings.proof)
-        let build = BuildPDFOperation(contents, commit: commit, context: operations)
-        if session.isCancelled { return stopped(.cancelled) }
-        queue.addOperations([build], waitUntilFinished: true)
-        build.recordIfAbsent(.cancelled)
         if let reason = session.abortReason { return stopped(.failed(reason)) }
         var report = BuildReport(photos: reports, book: build.outcome!, pagesWritten: build.pagesWritten, seconds: 0,
                                  pages: pageReports)
@@ -195,55 +189,93 @@ public final class RenderPipeline: Sendable {
         return report
     }
 
-    /// The final plan's pages with the renders they draw, and each photo's report completed from where it is;
-    /// nil when a planned photo has no render. Renders no page draws are removed.
-    private func pdfPages(_ plan: BookPlan, prepared: PreparedBook, renders: [RenderKey: Render],
-                          reports: inout [PhotoReport]) -> ([BuildPDFOperation.Page], [PageReport])? {
-        var used: Set<RenderKey> = []
-        var pages: [BuildPDFOperation.Page] = []
-        var pageReports: [PageReport] = []
-        var reported: Set<PhotoID> = []
+    /// The PDF of `plan`, drawing the renders of earlier rounds and those `chains` make: it depends on the chains'
+    /// renders, and takes its pages from them once they have all succeeded. Renders no page draws are removed
+    /// before the PDF is written.
+    private func makeBuild(_ plan: BookPlan, prepared: PreparedBook, chains: [Chain], renders: [RenderKey: Render],
+                           commit: BookCommit) -> BuildPDFOperation {
+        let contents = BuildPDFOperation.Contents(words: self.plan.words,
+                                                  hasTitlePage: plan.pages.first?.kind == .title,
+                                                  creationDate: self.plan.settings.creationDate,
+                                                  imagesInMemory: self.plan.settings.imagesInMemory,
+                                                  pdfx: self.plan.settings.pdfx, proof: self.plan.settings.proof)
+        let build = BuildPDFOperation(contents, pages: { [session] in
+            var all = renders
+            for chain in chains { if let render = chain.made { all[chain.key] = render } }
+            guard let drawn = Self.drawn(plan, renders: all) else { return nil }
+            let used = Set(drawn.flatMap { $0.photos.map(\.key) })
+            for (key, render) in all where !used.contains(key) { session.remove(temporaryFile: render.path) }
+            return drawn.map { page in
+                BuildPDFOperation.Page(plan: page.plan, photos: page.photos.map { photo in
+                    .init(info: prepared.photo(photo.placed.photo).info, placement: photo.placed,
+                          passThrough: photo.render.passThrough, path: photo.render.path,
+                          blocksShown: photo.render.blocksShown)
+                })
+            }
+        }, commit: commit, context: operations)
+        build.started = { [clock] in clock.enter(.pdf) }
+        for chain in chains { build.draws(chain.render) }
+        return build
+    }
+
+    /// A planned page with the render each of its photos is drawn from.
+    struct DrawnPage {
+        var plan: PlannedPage
+        /// Each photo's render, and its placement with the crop the render aimed (PhotoJob.aimsAtRender).
+        var photos: [(key: RenderKey, render: Render, placed: PlacedPhoto)]
+    }
+
+    /// The pages of `plan` with their renders; nil when a planned photo has no render.
+    static func drawn(_ plan: BookPlan, renders: [RenderKey: Render]) -> [DrawnPage]? {
+        var pages: [DrawnPage] = []
         for page in plan.pages {
-            var photos: [BuildPDFOperation.Photo] = []
+            var photos: [(key: RenderKey, render: Render, placed: PlacedPhoto)] = []
             for planned in page.photos {
-                let photo = planned.photo, info = prepared.photo(photo).info
-                let key = RenderKey(photo: photo, planned)
+                let key = RenderKey(photo: planned.photo, planned)
                 guard let render = renders[key] else { return nil }
                 // The render may have aimed the crop (PhotoJob.aimsAtRender): the page and the report show its.
                 var placed = planned
                 (placed.crop, placed.cropSource) = (render.placed.crop, render.placed.cropSource)
-                used.insert(key)
-                let blocksShown = render.blocksShown
-                photos.append(.init(info: info, placement: placed, passThrough: render.passThrough, path: render.path,
-                                    blocksShown: blocksShown))
-                let index = photo.index
+                photos.append((key, render, placed))
+            }
+            pages.append(DrawnPage(plan: page, photos: photos))
+        }
+        return pages
+    }
+
+    /// Each photo's report completed from where the final plan puts it, and the pages' reports; nil when a
+    /// planned photo has no render.
+    private func record(_ plan: BookPlan, prepared: PreparedBook, renders: [RenderKey: Render],
+                        reports: inout [PhotoReport]) -> [PageReport]? {
+        guard let drawn = Self.drawn(plan, renders: renders) else { return nil }
+        var reported: Set<PhotoID> = []
+        for page in drawn {
+            for (_, render, placed) in page.photos {
+                let photo = placed.photo, info = prepared.photo(photo).info, index = photo.index
                 // A spread's photo is reported where it starts, on the left-hand page; its crop is what both
                 // halves show, as its crop share already counts.
                 guard reported.insert(photo).inserted else {
                     reports[index].crop = reports[index].crop.map { $0.union(placed.crop) }
                     continue
                 }
-                reports[index].record(placed, onPage: page.number, settings: self.plan.settings)
+                reports[index].record(placed, onPage: page.plan.number, settings: self.plan.settings)
                 reports[index].crop = placed.crop
                 reports[index].passThrough = render.passThrough
-                reports[index].losslessCrop = blocksShown != nil
+                reports[index].losslessCrop = render.blocksShown != nil
                 if render.passThrough {
                     // The photo's own JPEG is embedded whole; the page shows the crop of it.
                     reports[index].pixelWidth = info.uprightWidth
                     reports[index].pixelHeight = info.uprightHeight
                 }
-                if let blocksShown {
+                if let blocksShown = render.blocksShown {
                     // What the PDF holds: the copied blocks, whole MCUs around the crop.
                     reports[index].pixelWidth = Int(blocksShown.width.rounded())
                     reports[index].pixelHeight = Int(blocksShown.height.rounded())
                 }
                 reports[index].caption = prepared.photo(photo).caption
             }
-            pages.append(.init(plan: page, photos: photos))
-            pageReports.append(PageReport(kind: page.kind, photos: page.photos.map(\.photo)))
         }
-        for (key, render) in renders where !used.contains(key) { session.remove(temporaryFile: render.path) }
-        return (pages, pageReports)
+        return drawn.map { PageReport(kind: $0.plan.kind, photos: $0.plan.photos.map(\.photo)) }
     }
 }
 
