@@ -49,7 +49,7 @@ final class HEIFByteReader {
         do throws(CodecError) {
             let bytes = try source.read(from: Int(position), count: wanted)
             guard bytes.count == wanted else {
-                failure = .failed("corrupt HEIF (truncated file: it shrank while it was read)")
+                failure = .corrupt("corrupt HEIF (truncated file: it shrank while it was read)")
                 return false
             }
             bytes.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: wanted) }

@@ -67,7 +67,7 @@ public struct HEIFCodec: ImageCodec {
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         if shouldCancel() { throw .cancelled }
         let kind = try Self.kind(of: source)
-        guard request.picture == 0 else { throw .failed("\(kind) file has no picture \(request.picture + 1)") }
+        guard request.picture == 0 else { throw .internalError("\(kind) file has no picture \(request.picture + 1)") }
         let file = try HEIFFile(source, kind: kind)
         let (width, height) = try Self.size(of: file)
         // The coded size (ispe) is what libheif allocates planes for; the shown size may be cropped from it. A
@@ -79,12 +79,12 @@ public struct HEIFCodec: ImageCodec {
         switch HEIFBoxes.derivedCanvases(of: source) {
         case .sizes(let canvases): sizes += canvases.map { ($0.width, $0.height) }
         // libheif has read these boxes already: if this parser cannot, nothing tells what libheif will allocate.
-        case .unreadable(let why): throw .failed("corrupt \(kind) (\(why))")
+        case .unreadable(let why): throw .corrupt("corrupt \(kind) (\(why))")
         }
         for (w, h) in sizes {
             let (pixels, overflow) = w.multipliedReportingOverflow(by: h)
             if overflow || pixels > request.maxPixels {
-                throw .failed("\(kind) image is \(w)x\(h) pixels, more than the limit of \(request.maxPixels)")
+                throw .tooLarge("\(kind) image is \(w)x\(h) pixels, more than the limit of \(request.maxPixels)")
             }
         }
         if shouldCancel() { throw .cancelled }
@@ -94,7 +94,7 @@ public struct HEIFCodec: ImageCodec {
         // The decoded size is the truth: libheif 1.15 computes the handle's size from the properties in their
         // ipma order, so an irot listed before the ispe leaves the handle's size unturned.
         guard let region = request.region.clamped(width: picture.width, height: picture.height) else {
-            throw .failed("\(kind) region \(request.region) lies outside the \(picture.width)x\(picture.height) picture")
+            throw .internalError("\(kind) region \(request.region) lies outside the \(picture.width)x\(picture.height) picture")
         }
         let factor = BoxShrink.factor(for: region, minimumWidth: request.minimumWidth,
                                       minimumHeight: request.minimumHeight)
@@ -124,8 +124,8 @@ public struct HEIFCodec: ImageCodec {
     static func kind(of source: any ByteSource) throws(CodecError) -> String {
         let prefix = try source.prefix(64)
         guard let brand = HEIFBrand(prefix: prefix) else {
-            throw .failed(prefix.count < 12 ? "corrupt HEIF (truncated file: only \(prefix.count) bytes)"
-                                            : "not a HEIF image (no 'ftyp' box)")
+            throw prefix.count < 12 ? .corrupt("corrupt HEIF (truncated file: only \(prefix.count) bytes)")
+                                    : .unsupported("not a HEIF image (no 'ftyp' box)")
         }
         return brand.kind
     }
@@ -135,7 +135,7 @@ public struct HEIFCodec: ImageCodec {
     /// alone is `heif_image_handle_get_ispe_width`); it is 0 when the image has no `ispe`.
     static func size(of file: HEIFFile) throws(CodecError) -> (Int, Int) {
         let width = Int(heif_image_handle_get_width(file.handle)), height = Int(heif_image_handle_get_height(file.handle))
-        guard width > 0, height > 0 else { throw .failed("corrupt \(file.kind) (the image has no size)") }
+        guard width > 0, height > 0 else { throw .corrupt("corrupt \(file.kind) (the image has no size)") }
         return (width, height)
     }
 }

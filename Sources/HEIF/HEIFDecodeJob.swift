@@ -58,7 +58,7 @@ final class HEIFDecodeJob: @unchecked Sendable {
             thread = try DetachableThread { job.runAndSignal() }
         } catch {
             running.withLock { $0 -= 1 }
-            throw .failed("cannot start a thread to decode the \(file.kind) image (\(error))")
+            throw .outOfMemory("cannot start a thread to decode the \(file.kind) image (\(error))")
         }
         while job.finished.wait(timeout: .now() + pollInterval) == .timedOut {
             if shouldCancel() {
@@ -79,7 +79,7 @@ final class HEIFDecodeJob: @unchecked Sendable {
 
     private func run() -> Result<any HEIFRows, CodecError> {
         guard let options = heif_decoding_options_alloc() else {
-            return .failure(.failed("not enough memory to decode the \(file.kind) image"))
+            return .failure(.outOfMemory("not enough memory to decode the \(file.kind) image"))
         }
         defer { heif_decoding_options_free(options) }
         // The bitstream's own picture size is what the decoders allocate: bounded as the file's sizes are. Our
@@ -117,10 +117,10 @@ final class HEIFDecodeJob: @unchecked Sendable {
             if let image { heif_image_release(image) }
             return .failure(failure)
         }
-        guard let image else { return .failure(.failed("corrupt \(file.kind) (libheif decoded no image)")) }
+        guard let image else { return .failure(.corrupt("corrupt \(file.kind) (libheif decoded no image)")) }
         guard let picture = HEIFPicture(image, premultiplied: heif_image_handle_is_premultiplied_alpha(file.handle) != 0)
         else {
-            return .failure(.failed("corrupt \(file.kind) (libheif did not give planar RGB of 8 to 16 bits)"))
+            return .failure(.corrupt("corrupt \(file.kind) (libheif did not give planar RGB of 8 to 16 bits)"))
         }
         picture.tilesLeftOut = tilesLeftOut
         return .success(picture)

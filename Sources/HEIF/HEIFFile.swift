@@ -25,7 +25,7 @@ final class HEIFFile {
     /// fails now, at probe; what it reads is bounded by the file's size, never by a size the file declares.
     init(_ source: any ByteSource, kind: String) throws(CodecError) {
         self.kind = kind
-        guard let context = heif_context_alloc() else { throw .failed("not enough memory to read the \(kind) file") }
+        guard let context = heif_context_alloc() else { throw .outOfMemory("not enough memory to read the \(kind) file") }
         let reader = HEIFByteReader(source)
         let table = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)
         table.initialize(to: HEIFByteReader.functions)
@@ -48,7 +48,7 @@ final class HEIFFile {
             heif_context_free(context)
             table.deinitialize(count: 1)
             table.deallocate()
-            throw primary ?? .failed("corrupt \(kind) (no primary image)")
+            throw primary ?? .corrupt("corrupt \(kind) (no primary image)")
         }
         self.context = context
         self.reader = reader
@@ -111,18 +111,18 @@ final class HEIFFile {
         let message = error.message.map { String(cString: $0) } ?? "unknown error"
         switch (error.code, error.subcode) {
         case (heif_error_Memory_allocation_error, heif_suberror_Security_limit_exceeded):
-            return .failed("\(kind) image is too large (libheif: \(message))")
+            return .tooLarge("\(kind) image is too large (libheif: \(message))")
         case (heif_error_Memory_allocation_error, _):
-            return .failed("not enough memory to decode the \(kind) image (libheif: \(message))")
+            return .outOfMemory("not enough memory to decode the \(kind) image (libheif: \(message))")
         case (heif_error_Unsupported_filetype, _):
-            return .failed("not a \(kind) image libheif can read (\(message))")
+            return .unsupported("not a \(kind) image libheif can read (\(message))")
         case (heif_error_Unsupported_feature, _):
-            return .failed("\(kind) image uses a feature libheif \(libraryVersion) cannot decode (\(message))")
+            return .unsupported("\(kind) image uses a feature libheif \(libraryVersion) cannot decode (\(message))")
         default:
             // libheif 1.15 stops reading the top-level boxes at the first one cut short and then complains of a
             // missing box ("No 'meta' box"): the file's own box sizes tell a truncated file from a damaged one.
-            if let cut = HEIFBoxes.truncation(of: source) { return .failed("corrupt \(kind) (truncated file: \(cut))") }
-            return .failed("corrupt \(kind) (\(message))")
+            if let cut = HEIFBoxes.truncation(of: source) { return .corrupt("corrupt \(kind) (truncated file: \(cut))") }
+            return .corrupt("corrupt \(kind) (\(message))")
         }
     }
 

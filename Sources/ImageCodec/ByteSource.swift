@@ -54,7 +54,7 @@ public final class FileSource: ByteSource {
                     try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]),
                                         at: offset + filled)
                 }
-            }.mapError { CodecError.failed("cannot read: \($0)") }.get()
+            }.mapError { CodecError.failed(.unreadable("cannot read: \($0)", $0)) }.get()
             if read == 0 { break }  // the file shrank since it was opened: the codec judges what is there
             filled += read
         }

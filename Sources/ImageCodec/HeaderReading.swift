@@ -16,7 +16,7 @@ public enum HeaderReading {
         if let header = try parse(prefix, prefix.count == prefixLength) { return header }
         let bytes = try source.prefix(headerLimit)
         guard let header = try parse(bytes, false) else {
-            throw .failed("corrupt image (its header does not end)")
+            throw .corrupt("corrupt image (its header does not end)")
         }
         return header
     }

@@ -1,3 +1,4 @@
+import Platform
 import Imaging
 
 /// One image format, as the engine sees it: recognised by its first bytes, probed without pixels, decoded
@@ -21,7 +22,7 @@ public protocol ImageCodec: Sendable {
 
     /// The headers of every picture the file holds that is a photo, in file order (one for most files; a
     /// multi-page TIFF has one per page; thumbnails, masks and reduced copies are not pictures). Reads no pixel
-    /// data and allocates nothing in proportion to the declared size. Throws `.failed(reason)` for a file
+    /// data and allocates nothing in proportion to the declared size. Throws `.failed(failure)` for a file
     /// that is not a readable image of this format.
     func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader]
 
@@ -107,13 +108,25 @@ public let imageSignatureLength = 64
 public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `shouldCancel` returned true at a safe point.
     case cancelled
-    /// The file cannot be used, worded for the person who owns it ("corrupt HEIF (truncated file)").
-    case failed(String)
+    /// The file cannot be used: its kind, and its words for the person who owns it ("corrupt HEIF (truncated
+    /// file)").
+    case failed(Failure)
 
-    public var description: String {
+    public static func corrupt(_ message: String) -> CodecError { .failed(.corrupt(message)) }
+    public static func unsupported(_ message: String) -> CodecError { .failed(.unsupported(message)) }
+    public static func tooLarge(_ message: String) -> CodecError { .failed(.tooLarge(message)) }
+    public static func changedOnDisk(_ message: String) -> CodecError { .failed(.changedOnDisk(message)) }
+    public static func outOfMemory(_ message: String) -> CodecError { .failed(.outOfMemory(message)) }
+    /// A request the codec's caller should not have made (a region outside the picture).
+    public static func internalError(_ message: String) -> CodecError { .failed(.internalError(message)) }
+
+    /// The kind and the words, a cancel included.
+    public var failure: Failure {
         switch self {
-        case .cancelled: return "cancelled"
-        case .failed(let reason): return reason
+        case .cancelled: return Failure(.cancelled, "cancelled")
+        case .failed(let failure): return failure
         }
     }
+
+    public var description: String { failure.message }
 }

@@ -1,4 +1,5 @@
 import ImageCodec
+import Platform
 import Imaging
 
 /// The colour space libjpeg infers from a JPEG's markers (JFIF, Adobe APP14, component ids).
@@ -50,6 +51,16 @@ public enum JPEGError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corrupt(let why): return "corrupt JPEG (\(why))"
         case .tooLarge(let w, let h, let limit): return "image is \(w)x\(h) pixels, more than the limit of \(limit)"
         case .cancelled: return "cancelled"
+        }
+    }
+
+    /// The kind of the failure, with these words, as it crosses the codec interface.
+    public var failure: Failure {
+        switch self {
+        case .notJPEG, .unsupported: return Failure(.unsupported, description)
+        case .corrupt: return Failure(.corrupt, description)
+        case .tooLarge: return Failure(.tooLarge, description)
+        case .cancelled: return Failure(.cancelled, description)
         }
     }
 }

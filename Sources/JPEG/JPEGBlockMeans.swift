@@ -71,7 +71,7 @@ extension JPEGCodec {
     public func blockMeans(_ source: any ByteSource, maxPixels: Int, pool: BufferPool,
                            shouldCancel: () -> Bool) throws(CodecError) -> RGBImage {
         let data = try source.readAll()
-        guard JPEGDecoder.isJPEG(data) else { throw .failed(JPEGError.notJPEG.description) }
+        guard JPEGDecoder.isJPEG(data) else { throw .failed(JPEGError.notJPEG.failure) }
         if shouldCancel() { throw .cancelled }
         let result: Result<RGBImage, JPEGError> = data.withUnsafeBufferPointer { bytes in
             withCancellationProbe(shouldCancel) { probe in

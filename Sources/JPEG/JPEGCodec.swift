@@ -140,6 +140,6 @@ public struct JPEGCodec: ImageCodec {
     }
 
     static func codecError(_ error: JPEGError) -> CodecError {
-        error == .cancelled ? .cancelled : .failed(error.description)
+        error == .cancelled ? .cancelled : .failed(error.failure)
     }
 }

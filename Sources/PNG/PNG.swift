@@ -1,4 +1,5 @@
 import ImageCodec
+import Platform
 import Imaging
 
 /// What the header of a PNG says (IHDR and the ancillary chunks before the image data).
@@ -45,6 +46,16 @@ public enum PNGError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corrupt(let why): return "corrupt PNG (\(why))"
         case .tooLarge(let w, let h, let limit): return "image is \(w)x\(h) pixels, more than the limit of \(limit)"
         case .cancelled: return "cancelled"
+        }
+    }
+
+    /// The kind of the failure, with these words, as it crosses the codec interface.
+    public var failure: Failure {
+        switch self {
+        case .notPNG: return Failure(.unsupported, description)
+        case .corrupt: return Failure(.corrupt, description)
+        case .tooLarge: return Failure(.tooLarge, description)
+        case .cancelled: return Failure(.cancelled, description)
         }
     }
 }

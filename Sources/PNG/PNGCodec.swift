@@ -59,6 +59,6 @@ public struct PNGCodec: ImageCodec {
     }
 
     static func codecError(_ error: PNGError) -> CodecError {
-        error == .cancelled ? .cancelled : .failed(error.description)
+        error == .cancelled ? .cancelled : .failed(error.failure)
     }
 }

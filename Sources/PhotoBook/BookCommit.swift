@@ -30,7 +30,7 @@ struct BookCommit: Sendable {
         let template = "\(directory)/.\(FileSystem.baseName(outputPath)).photobook-XXXXXX"
         let temporary: String, descriptor: FileDescriptor
         switch session.makeTemporaryFile(template: template) {
-        case .failure(let failure): return .failed("cannot create a temporary file in \(directory): \(failure)")
+        case .failure(let failure): return .failed(.outputFailed("cannot create a temporary file in \(directory): \(failure)", failure))
         case .success(let file): (temporary, descriptor) = file
         }
 
@@ -58,14 +58,14 @@ struct BookCommit: Sendable {
         } catch {
             session.remove(temporaryFile: temporary)
             // A save stopped because the build was cancelled is a cancellation, not a failure.
-            return session.isCancelled ? .cancelled : .failed(error.reason)
+            return session.isCancelled ? .cancelled : .failed(.outputFailed(error.reason))
         }
 
         // The file size is known only now: too large for the service under --strict, it is never committed.
         if refusesLargeFile, let limit = sizeLimit, let size = writtenSize.bytes.withLock({ $0 }),
            let finding = Preflight.fileSize(size, limit: limit) {
             session.remove(temporaryFile: temporary)
-            return .skipped(because: "\(finding.message), and --strict is set")
+            return .skipped(because: .refused("\(finding.message), and --strict is set"))
         }
         hooks.beforeCommit?()
         switch session.commit(temporaryFile: temporary, { FileSystem.rename(temporary, to: outputPath) }) {
@@ -74,7 +74,7 @@ struct BookCommit: Sendable {
             return .cancelled
         case .failure(let failure)?:
             session.remove(temporaryFile: temporary)
-            return .failed("cannot write the book: \(failure)")
+            return .failed(.outputFailed("cannot write the book: \(failure)", failure))
         case .success?:
             hooks.afterCommit?()
             // The rename is done; a failing directory sync cannot undo it, so it is not a failure of the build.

@@ -117,7 +117,7 @@ struct BookRenderPlan: RenderPlan {
             usable = arrangement.order.map { usable[$0] }
         }
         guard options.layout.problem == nil else {
-            return .failure(PlanStop(outcome: .failed("the page options leave no room for a photo")))
+            return .failure(PlanStop(outcome: .failed(.refused("the page options leave no room for a photo"))))
         }
         var warnings: [BuildWarning] = []
         let captions = findCaptions(usable, warnings: &warnings)
@@ -131,7 +131,7 @@ struct BookRenderPlan: RenderPlan {
         let found = options.given.map { Planner.plan(photos: photos, pages: $0.pages(of: alive), options: options.layout, text: text) }
             ?? Planner.plan(photos: photos, options: options.layout, text: text)
         guard let plan = found else {
-            return .failure(PlanStop(outcome: .failed(planProblem(photos, alive: alive, text: text))))
+            return .failure(PlanStop(outcome: .failed(.refused(planProblem(photos, alive: alive, text: text)))))
         }
         var warnings = Self.textWarnings(plan) { prepared.photo($0).info.file.path }
         // The pages as built: title, blanks and --pad-to's included. Checked on every plan, so that a book that a
@@ -139,16 +139,16 @@ struct BookRenderPlan: RenderPlan {
         let pageCount = options.pageLimits?.check(pages: plan.pages.count)
         if let message = pageCount?.message {
             if options.strict {
-                return .failure(PlanStop(outcome: .skipped(because: "\(message), and --strict is set"),
+                return .failure(PlanStop(outcome: .skipped(because: .refused("\(message), and --strict is set")),
                                          pageCount: pageCount))
             }
             warnings.append(BuildWarning(path: nil, message: message))
         }
         if let minimum = options.minimumDPI, let low = Self.firstBelow(minimum, in: plan, options: options.layout) {
             let path = prepared.photo(low.photo.photo).info.file.path
-            return .failure(PlanStop(outcome: .failed(
+            return .failure(PlanStop(outcome: .failed(.refused(
                 "page \(low.page): \(path) would print at \(Int(low.photo.printedDPI(options.layout).rounded(.down))) dpi, below the "
-                    + "minimum of \(Int(minimum)) dpi asked for"), pageCount: pageCount))
+                    + "minimum of \(Int(minimum)) dpi asked for")), pageCount: pageCount))
         }
         let preflight = Preflight.check(plan, options: options.layout, measure: options.text?.font) {
             prepared.photo($0).info.file.path
@@ -156,7 +156,7 @@ struct BookRenderPlan: RenderPlan {
         // The density is warned of by photo (the summary's and the report's own); the rest here, by page.
         warnings += preflight.filter { $0.kind != .lowResolution }.map { BuildWarning(path: nil, message: $0.message) }
         if options.strict, let refused = preflight.first(where: \.refusedWhenStrict) {
-            return .failure(PlanStop(outcome: .skipped(because: "\(refused.message), and --strict is set"),
+            return .failure(PlanStop(outcome: .skipped(because: .refused("\(refused.message), and --strict is set")),
                                      pageCount: pageCount, preflight: preflight))
         }
         return .success(PlannedDocument(plan: plan, photos: photos, warnings: warnings, pageCount: pageCount,

@@ -16,7 +16,7 @@ public final class BuildSession: Sendable {
         /// Set by `removeTemporaryFiles()`: from then on no temporary file may be created.
         var tornDown = false
         /// Why the build stopped itself (a fault of the machine, not of a photo), when it did.
-        var abortReason: String?
+        var abortReason: Failure?
     }
 
     /// Refused: the build's temporary files were already removed (the program is about to exit).
@@ -43,7 +43,7 @@ public final class BuildSession: Sendable {
 
     /// Stops the build because of a fault that is no photo's fault (a full or unwritable temporary folder):
     /// every operation stops at its next safe point and the build fails with `reason`. Ignored once committed.
-    func abort(because reason: String) {
+    func abort(because reason: Failure) {
         guarded.withLock { guarded in
             guard guarded.state == .running else { return }
             guarded.state = .cancelled
@@ -52,7 +52,7 @@ public final class BuildSession: Sendable {
     }
 
     /// Why the build stopped itself, or nil when it did not (a user's cancellation has no reason here).
-    public var abortReason: String? { guarded.withLock { $0.abortReason } }
+    public var abortReason: Failure? { guarded.withLock { $0.abortReason } }
 
     /// Runs `rename` under the lock unless the build was cancelled first; on success the build is committed.
     /// - Returns: nil when cancellation won and `rename` never ran, else what `rename` returned.

@@ -29,24 +29,24 @@ public struct ColorProfile: Sendable, Equatable {
     /// and is the PDF reader's to refuse.
     static func check(_ bytes: [UInt8], components: Int) -> Result<ColorProfile, PhotoError> {
         guard bytes.count <= maximumSize else {
-            return .failure(PhotoError("ICC profile is larger than \(maximumSize >> 20) MB"))
+            return .failure(.tooLarge("ICC profile is larger than \(maximumSize >> 20) MB"))
         }
         guard bytes.count >= 128 else {
-            return .failure(PhotoError("ICC profile is truncated (\(bytes.count) bytes, shorter than its header)"))
+            return .failure(.corrupt("ICC profile is truncated (\(bytes.count) bytes, shorter than its header)"))
         }
         let declared = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
         guard declared == bytes.count else {
-            return .failure(PhotoError("ICC profile is \(bytes.count) bytes but its header says \(declared)"))
+            return .failure(.corrupt("ICC profile is \(bytes.count) bytes but its header says \(declared)"))
         }
         guard bytes[36..<40].elementsEqual("acsp".utf8) else {
-            return .failure(PhotoError("ICC profile has no 'acsp' signature"))
+            return .failure(.corrupt("ICC profile has no 'acsp' signature"))
         }
         let name = String(decoding: bytes[16..<20], as: UTF8.self)
         guard let space = Space(rawValue: name) else {
-            return .failure(PhotoError("ICC profile is for colour space '\(Self.printable(name))', not the photo's"))
+            return .failure(.unsupported("ICC profile is for colour space '\(Self.printable(name))', not the photo's"))
         }
         guard space.components == components else {
-            return .failure(PhotoError("ICC profile is for \(space.components)-component colour ('\(name)') "
+            return .failure(.unsupported("ICC profile is for \(space.components)-component colour ('\(name)') "
                                        + "but the photo has \(components) component\(components == 1 ? "" : "s")"))
         }
         return .success(ColorProfile(bytes: bytes, space: space))

@@ -2,6 +2,7 @@ import HEIF
 import ImageCodec
 import JPEG
 import PNG
+import Platform
 import TIFF
 import WebP
 
@@ -41,11 +42,11 @@ public struct ImageFormat: Sendable, Equatable, CustomStringConvertible {
     }()
 
     /// Why bytes that should be a photo are not one.
-    static func unrecognised(_ bytes: [UInt8]) -> String {
-        if bytes.isEmpty { return "empty file" }
-        for codec in codecs { if let damage = codec.damageInSignature(bytes) { return damage } }
-        if let other = OtherFileKind(sniffing: bytes) { return "\(other), not a photo photobook reads (\(names))" }
-        return "not an image photobook reads (\(names))"
+    static func unrecognised(_ bytes: [UInt8]) -> Failure {
+        if bytes.isEmpty { return .corrupt("empty file") }
+        for codec in codecs { if let damage = codec.damageInSignature(bytes) { return .corrupt(damage) } }
+        if let other = OtherFileKind(sniffing: bytes) { return .unsupported("\(other), not a photo photobook reads (\(names))") }
+        return .unsupported("not an image photobook reads (\(names))")
     }
 }
 

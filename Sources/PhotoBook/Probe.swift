@@ -95,11 +95,8 @@ public typealias CaptureDate = EXIF.CaptureDate
 /// Its owner's rating and pick label (defined by the EXIF module, which reads them).
 public typealias OwnerMarks = EXIF.OwnerMarks
 
-/// A reason a photo cannot be used, worded for the person who owns it.
-public struct PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}
+/// A reason a photo cannot be used: its kind, and its words for the person who owns it.
+public typealias PhotoError = Failure
 
 /// Reads what photobook needs to know about a photo from its headers, never its pixels.
 public enum Probe {
@@ -113,37 +110,37 @@ public enum Probe {
                                  = { path in Result { () throws(FileSystem.Failure) in try FileSource(path: path) } })
         -> Result<PhotoInfo, PhotoError> {
         Result { () throws(PhotoError) in
-            let source = try open(file.filePath).mapError { PhotoError("cannot read: \($0)") }.get()
+            let source = try open(file.filePath).mapError { PhotoError.unreadable("cannot read: \($0)", $0) }.get()
             return try probe(file, source: source, maxPixels: maxPixels)
         }
     }
 
     /// The headers of the photo `source` holds: its format from its first bytes, then what its codec reads.
     static func probe(_ photo: PhotoFile, source file: any ByteSource, maxPixels: Int) throws(PhotoError) -> PhotoInfo {
-        if let refusal = Discovery.rawRefusal(photo.filePath) { throw PhotoError(refusal) }
+        if let refusal = Discovery.rawRefusal(photo.filePath) { throw .unsupported(refusal) }
         // One read for the signature and, for most formats, the whole header.
         let source: PrefixCachedSource, signature: [UInt8]
         do throws(CodecError) {
             source = try PrefixCachedSource(file)
             signature = try source.prefix(ImageFormat.signatureLength)
         } catch {
-            throw PhotoError(error)
+            throw error.failure
         }
-        guard let format = ImageFormat(sniffing: signature) else { throw PhotoError(ImageFormat.unrecognised(signature)) }
+        guard let format = ImageFormat(sniffing: signature) else { throw ImageFormat.unrecognised(signature) }
         let headers: [ImageHeader]
         do throws(CodecError) {
             headers = try format.codec.probe(source)
         } catch {
-            throw PhotoError(error)
+            throw error.failure
         }
-        guard !headers.isEmpty else { throw PhotoError("the \(format.name) file holds no picture") }
-        guard photo.picture < headers.count else { throw PhotoError("the file changed while photobook ran") }
+        guard !headers.isEmpty else { throw .corrupt("the \(format.name) file holds no picture") }
+        guard photo.picture < headers.count else { throw .changed }
         let header = headers[photo.picture]
         let width = header.width, height = header.height
-        guard width > 0, height > 0 else { throw PhotoError("image has no pixels (\(width)x\(height))") }
+        guard width > 0, height > 0 else { throw .corrupt("image has no pixels (\(width)x\(height))") }
         guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels,
               width <= maxPixels, height <= maxPixels else {
-            throw PhotoError("image is \(width)x\(height) pixels, more than the limit of \(maxPixels) (see --max-pixels)")
+            throw .tooLarge("image is \(width)x\(height) pixels, more than the limit of \(maxPixels) (see --max-pixels)")
         }
         let metadata = header.exif.map(EXIFParser.parse) ?? EXIFMetadata()
         let orientation: Orientation
@@ -190,6 +187,4 @@ public enum Probe {
     }
 }
 
-extension PhotoError {
-    init(_ error: CodecError) { self.init(error.description) }
-}
+

@@ -28,7 +28,7 @@ enum CoverSummary {
         }
         for warning in report.warnings { say.warning(warning.message, path: warning.path) }
         let failed = report.photos.compactMap { photo -> (String, String)? in
-            if case .failed(let why) = photo.outcome { return (photo.path, why) }
+            if case .failed(let why) = photo.outcome { return (photo.path, why.message) }
             return nil
         }
         switch report.book {

@@ -205,7 +205,7 @@ public enum PhotoBookCLI {
                 if deeper > 0 { inSubfolders = " (\(deeper) in subfolders: add -r to include them)" }
             }
             say.error("no photos found in \(command.inputs.joined(separator: ", "))\(inSubfolders), nothing was written")
-            let none = BuildReport(photos: [], book: .skipped(because: "no photos found"), pagesWritten: 0,
+            let none = BuildReport(photos: [], book: .skipped(because: .refused("no photos found")), pagesWritten: 0,
                                    seconds: 0)
             return writeReport(none, command: command, options: options, status: .failure, say: say, early: early)
         }

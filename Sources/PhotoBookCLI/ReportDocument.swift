@@ -1,5 +1,6 @@
 import Foundation
 import PhotoBook
+import Platform
 
 /// The JSON account of one build (`--report`): what was asked, what became of the book and of every photo, and
 /// where the time went. Plain values, encoded by Foundation's `JSONEncoder`; docs/report.schema.json describes
@@ -7,7 +8,8 @@ import PhotoBook
 /// PDF page; crops are in pixels of the upright photo (its EXIF orientation applied), origin at its top left.
 struct ReportDocument: Codable, Equatable {
     /// Goes up when a field changes meaning or goes away; new fields may appear without it.
-    static let schemaVersion = 1
+    /// 2: `failureKind` beside every failed or skipped outcome's `reason` (issue 32).
+    static let schemaVersion = 2
 
     var schema: Int
     /// `photobook 0.1.0`.
@@ -45,6 +47,8 @@ struct ReportDocument: Codable, Equatable {
         /// or `cancelled` (interrupted).
         var outcome: String
         var reason: String?
+        /// With `reason`: its kind (`Failure.Kind`), for programs.
+        var failureKind: String?
         /// Pages in the written book: 0 unless it was written.
         var pagesWritten: Int
         /// Blank pages added at the end for --pad-to.
@@ -81,6 +85,8 @@ struct ReportDocument: Codable, Equatable {
         /// `succeeded`, `failed`, `skipped` or `cancelled`.
         var outcome: String
         var reason: String?
+        /// With `reason`: its kind (`Failure.Kind`: corrupt, unsupported, tooLarge...), for programs.
+        var failureKind: String?
         /// Where it is in the book, once the final plan is made.
         var page: Int?
         var cell: Box?
@@ -178,7 +184,8 @@ struct ReportDocument: Codable, Equatable {
         self.exitStatus = exitStatus.rawValue
         self.options = options
         let (bookOutcome, bookReason) = Self.describe(report.book)
-        book = Book(output: options.output, outcome: bookOutcome, reason: bookReason,
+        book = Book(output: options.output, outcome: bookOutcome, reason: bookReason?.message,
+                    failureKind: bookReason?.kind.rawValue,
                     pagesWritten: report.pagesWritten, blankPages: report.blankPages,
                     // The planned pages end with the --pad-to blanks, which `blankPages` counts instead.
                     pages: report.pages.dropLast(report.blankPages).enumerated().map {
@@ -196,7 +203,8 @@ struct ReportDocument: Codable, Equatable {
                let shortfall = Summary.shortfall(dpi, target: printDPI ?? options.dpi) {
                 warnings.append("prints at \(Int(dpi.rounded())) dpi\(printDPI == nil ? "" : " in the book for print"), \(shortfall)")
             }
-            return Photo(index: index, path: photo.path, outcome: outcome, reason: reason, page: photo.page,
+            return Photo(index: index, path: photo.path, outcome: outcome, reason: reason?.message,
+                         failureKind: reason?.kind.rawValue, page: photo.page,
                          cell: photo.cell.map { Box(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
                          crop: photo.crop.map { Box(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
                          cropShare: photo.cropShare,
@@ -229,7 +237,7 @@ struct ReportDocument: Codable, Equatable {
     }
 
     /// The outcome's name and its reason, if it has one.
-    static func describe(_ outcome: Outcome) -> (String, String?) {
+    static func describe(_ outcome: Outcome) -> (String, Failure?) {
         switch outcome {
         case .succeeded: return ("succeeded", nil)
         case .failed(let reason): return ("failed", reason)

@@ -140,7 +140,7 @@ enum Summary {
     }
 
     private static func reason(_ photo: PhotoReport) -> String {
-        if case .failed(let why) = photo.outcome { return why }
+        if case .failed(let why) = photo.outcome { return why.message }
         return photo.outcome.description
     }
 }

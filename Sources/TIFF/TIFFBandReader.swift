@@ -32,7 +32,7 @@ struct TIFFBandReader {
     private func checkInFile(_ index: Int, _ what: String) throws(CodecError) {
         let (offset, count) = file.strile(index)
         guard offset <= UInt64(file.fileSize), count <= UInt64(file.fileSize) - offset else {
-            throw .failed("truncated TIFF (\(what) \(index) lies past the end of the file)")
+            throw .corrupt("truncated TIFF (\(what) \(index) lies past the end of the file)")
         }
     }
 
@@ -40,7 +40,7 @@ struct TIFFBandReader {
         let (ab, o1) = a.multipliedReportingOverflow(by: b)
         let (abc, o2) = ab.multipliedReportingOverflow(by: c)
         guard !o1, !o2, abc <= TIFFFile.maxSingleAllocation else {
-            throw .failed("unsupported TIFF (its strips or tiles are too large to read in bands)")
+            throw .unsupported("unsupported TIFF (its strips or tiles are too large to read in bands)")
         }
         return abc
     }
@@ -131,7 +131,7 @@ struct TIFFBandReader {
     /// data, or libtiff's RGBA tiles), converted into a band as tall as a tile.
     private func readTiles(_ shouldCancel: () -> Bool, _ emit: Emit) throws(CodecError) {
         let tileWidth = page.tileWidth, tileHeight = page.tileHeight
-        guard tileWidth > 0, tileHeight > 0 else { throw .failed("corrupt TIFF (tiles of no size)") }
+        guard tileWidth > 0, tileHeight > 0 else { throw .corrupt("corrupt TIFF (tiles of no size)") }
         let planeSamples = page.isPlanar ? converter?.used ?? [0] : [0]
         let planeCount = planeSamples.count
         let tileBytes = converter == nil ? try Self.bytes(tileWidth, tileHeight, 4) : file.tileSize

@@ -69,7 +69,7 @@ public struct TIFFCodec: ImageCodec {
             }
         } while true
         guard !headers.isEmpty else {
-            throw .failed("corrupt TIFF (only reduced-resolution copies or masks, no full picture)")
+            throw .corrupt("corrupt TIFF (only reduced-resolution copies or masks, no full picture)")
         }
         // Read last: TIFFReadEXIFDirectory leaves the EXIF IFD current, and nothing after it needs the page's.
         for (index, offset) in exifOffsets where headers[index].captureDate == nil {
@@ -124,18 +124,19 @@ public struct TIFFCodec: ImageCodec {
             file.clearError()
             guard directory < Self.maxDirectories, file.readNextDirectory() else {
                 let reason = file.lastErrorText
-                throw .failed(reason.isEmpty ? "the TIFF has no page \(request.picture + 1)" : TIFFFile.describe(reason))
+                // The probe counted the pages: a page that is not there now is a file that changed, or a damaged one.
+                throw reason.isEmpty ? .changedOnDisk("the TIFF has no page \(request.picture + 1)") : .corrupt(TIFFFile.describe(reason))
             }
             directory += 1
             page = try TIFFPage(file)
             if page.isPhoto { photos += 1 }
         }
         guard let pixels = page.pixelCount, pixels <= request.maxPixels, pixels <= Int.max / 16 else {
-            throw .failed("image is \(page.width)x\(page.height) pixels, more than the limit of \(request.maxPixels)")
+            throw .tooLarge("image is \(page.width)x\(page.height) pixels, more than the limit of \(request.maxPixels)")
         }
         if shouldCancel() { throw .cancelled }
         guard let region = request.region.clamped(width: page.width, height: page.height) else {
-            throw .failed("the part of the picture asked for lies outside it")
+            throw .internalError("the part of the picture asked for lies outside it")
         }
         let factor = BoxShrink.factor(for: region, minimumWidth: request.minimumWidth,
                                       minimumHeight: request.minimumHeight)
@@ -151,7 +152,7 @@ public struct TIFFCodec: ImageCodec {
             converter = try TIFFRowConverter(page: page, file: file, profile: profile,
                                              maxWidth: max(region.width, page.isTiled ? page.tileWidth : 0))
         } else if let refusal = file.rgbaReaderRefusal() {
-            throw .failed("unsupported TIFF (\(page.detail): \(refusal))")
+            throw .unsupported("unsupported TIFF (\(page.detail): \(refusal))")
         }
 
         // The output buffer is made when the first row has been read: a header that claims a huge picture in a
@@ -170,12 +171,12 @@ public struct TIFFCodec: ImageCodec {
         }
         guard let shrink, shrink.isComplete else {
             shrink?.abandon()
-            throw .failed("corrupt TIFF (the picture's rows end early)")
+            throw .corrupt("corrupt TIFF (the picture's rows end early)")
         }
         let notes = file.pixelWarnings
         if let damage = notes.lazy.compactMap(Self.jpegDamage).first {
             shrink.abandon()
-            throw .failed("corrupt TIFF (\(damage))")
+            throw .corrupt("corrupt TIFF (\(damage))")
         }
         var decoded = shrink.finish(storedWidth: page.width, storedHeight: page.height)
         decoded.notes = notes

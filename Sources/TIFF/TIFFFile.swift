@@ -30,10 +30,10 @@ final class TIFFFile {
         let context = Unmanaged.passUnretained(reader).toOpaque()
         guard let file = pbtiff_open(Self.clientName, context, readCallback, UInt64(source.count),
                                      tmsize_t(Self.maxSingleAllocation)) else {
-            throw .failed("not enough memory to open a TIFF")
+            throw .outOfMemory("not enough memory to open a TIFF")
         }
         guard let tif = pbtiff_tiff(file) else {
-            let failure = reader.failure ?? .failed(Self.describe(String(cString: pbtiff_error(file))))
+            let failure = reader.failure ?? .corrupt(Self.describe(String(cString: pbtiff_error(file))))
             pbtiff_close(file)
             throw failure
         }
@@ -54,11 +54,11 @@ final class TIFFFile {
         // Trap: libtiff's fax decoder only warns ("Premature EOL at line 15 of strip 0") and then fails with no
         // error of its own: the warning is the reason.
         if text.isEmpty, let since = warningsSince, let warning = lastWarning(since: since) { text = warning }
-        if text.isEmpty { return .failed(Self.describe(fallback)) }
+        if text.isEmpty { return .corrupt(Self.describe(fallback)) }
         if let place, !["strip", "tile", "scanline", "row"].contains(where: { text.contains($0) }) {
             text += " in \(place)"
         }
-        return .failed(Self.describe(text))
+        return .corrupt(Self.describe(text))
     }
 
     /// libtiff's words as the photo's owner reads them: "corrupt TIFF (Read error on strip 3)".

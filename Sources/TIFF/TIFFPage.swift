@@ -28,7 +28,7 @@ struct TIFFPage {
     init(_ file: TIFFFile) throws(CodecError) {
         guard let width = file.u32(TIFFTAG_IMAGEWIDTH), let height = file.u32(TIFFTAG_IMAGELENGTH),
               width > 0, height > 0 else {
-            throw .failed("corrupt TIFF (the picture has no width or height)")
+            throw .corrupt("corrupt TIFF (the picture has no width or height)")
         }
         self.width = Int(width)
         self.height = Int(height)

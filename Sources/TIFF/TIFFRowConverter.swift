@@ -66,7 +66,7 @@ final class TIFFRowConverter {
             colour = .grey(minIsWhite: page.photometric == PHOTOMETRIC_MINISWHITE)
         case PHOTOMETRIC_PALETTE:
             guard let map = file.colorMap(entries: 1 << page.bitsPerSample) else {
-                throw .failed("corrupt TIFF (a palette picture without a colour map)")
+                throw .corrupt("corrupt TIFF (a palette picture without a colour map)")
             }
             // Some old writers put 8-bit values in the 16-bit map; libtiff's RGBA reader guesses the same way.
             let eightBit = (map.red + map.green + map.blue).allSatisfy { $0 < 256 }
@@ -93,7 +93,7 @@ final class TIFFRowConverter {
         used = Array(0..<colourCount) + (page.alpha.map { [$0.index] } ?? [])
         let (count, overflow) = maxWidth.multipliedReportingOverflow(by: used.count)
         guard !overflow, count <= TIFFFile.maxSingleAllocation else {
-            throw .failed("unsupported TIFF (rows of \(maxWidth) pixels)")
+            throw .unsupported("unsupported TIFF (rows of \(maxWidth) pixels)")
         }
         unpacked = [UInt8](repeating: 0, count: count)
         inks = page.isCMYK && used.count != 4 ? [UInt8](repeating: 0, count: maxWidth * 4) : []

@@ -64,26 +64,26 @@ public struct WebPCodec: ImageCodec {
 
     public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
-        guard request.picture == 0 else { throw .failed("a WebP holds one picture, not \(request.picture + 1)") }
+        guard request.picture == 0 else { throw .internalError("a WebP holds one picture, not \(request.picture + 1)") }
         if shouldCancel() { throw .cancelled }
         let layout = try WebPLayout.read(source)
         let features = try Self.features(source, layout)
         let width = Int(features.width), height = Int(features.height)
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= request.maxPixels else {
-            throw .failed("image is \(width)x\(height) pixels, more than the limit of \(request.maxPixels)")
+            throw .tooLarge("image is \(width)x\(height) pixels, more than the limit of \(request.maxPixels)")
         }
         if features.has_animation != 0 {
             return try decodeFirstFrame(source, layout, canvasWidth: width, canvasHeight: height, request,
                                         pool: pool, shouldCancel: shouldCancel)
         }
         guard let range = layout.still, let bitstream = layout.bitstream else {
-            throw .failed("corrupt WebP (no image data)")
+            throw .corrupt("corrupt WebP (no image data)")
         }
         guard let plan = WebPDecodePlan.make(width: width, height: height, region: request.region,
                                              minimumWidth: request.minimumWidth, minimumHeight: request.minimumHeight,
                                              lossy: !bitstream.lossless) else {
-            throw .failed("the region asked for lies outside the \(width)x\(height) picture")
+            throw .internalError("the region asked for lies outside the \(width)x\(height) picture")
         }
         let bytes = try Self.read(source, range)
         if shouldCancel() { throw .cancelled }
@@ -161,15 +161,15 @@ public struct WebPCodec: ImageCodec {
     private func decodeFirstFrame(_ source: any ByteSource, _ layout: WebPLayout, canvasWidth: Int, canvasHeight: Int,
                                   _ request: DecodeRequest, pool: BufferPool,
                                   shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
-        guard let frame = layout.firstFrame else { throw .failed("corrupt WebP (an animation without frames)") }
+        guard let frame = layout.firstFrame else { throw .corrupt("corrupt WebP (an animation without frames)") }
         guard frame.x + frame.width <= canvasWidth, frame.y + frame.height <= canvasHeight else {
-            throw .failed("corrupt WebP (its first frame lies outside the canvas)")
+            throw .corrupt("corrupt WebP (its first frame lies outside the canvas)")
         }
         let bytes = try Self.read(source, frame.data)
         let (found, status) = WebPIncrementalDecoder.features(bytes)
         guard let features = found else { throw WebPIncrementalDecoder.failure(status) }
         guard Int(features.width) == frame.width, Int(features.height) == frame.height else {
-            throw .failed("corrupt WebP (its first frame is \(features.width)x\(features.height) pixels, "
+            throw .corrupt("corrupt WebP (its first frame is \(features.width)x\(features.height) pixels, "
                           + "its header says \(frame.width)x\(frame.height))")
         }
         let bitstream = WebPLayout.bitstream(inFrame: bytes)
@@ -178,7 +178,7 @@ public struct WebPCodec: ImageCodec {
         // Frame offsets are even, so an even canvas region is an even crop of the frame.
         guard let plan = WebPDecodePlan.make(width: canvasWidth, height: canvasHeight, region: request.region,
                                              minimumWidth: Int.max, minimumHeight: Int.max, lossy: lossy) else {
-            throw .failed("the region asked for lies outside the \(canvasWidth)x\(canvasHeight) picture")
+            throw .internalError("the region asked for lies outside the \(canvasWidth)x\(canvasHeight) picture")
         }
         let region = plan.covers
         let factor = BoxShrink.factor(for: region, minimumWidth: request.minimumWidth,
@@ -227,16 +227,16 @@ public struct WebPCodec: ImageCodec {
     static func features(_ source: any ByteSource, _ layout: WebPLayout) throws(CodecError) -> WebPBitstreamFeatures {
         // libwebp reads the VP8/VP8L frame header (10 and 5 bytes) after the chunk header.
         let wanted = layout.still.map { $0.upperBound - layout.bitstream!.payloadSize + 32 } ?? 64
-        guard wanted <= HeaderReading.headerLimit else { throw .failed("corrupt WebP (its header does not end)") }
+        guard wanted <= HeaderReading.headerLimit else { throw .corrupt("corrupt WebP (its header does not end)") }
         let bytes = try source.prefix(min(wanted, layout.riffEnd))
         let (found, status) = WebPIncrementalDecoder.features(bytes)
         guard let features = found else { throw WebPIncrementalDecoder.failure(status) }
-        guard features.width > 0, features.height > 0 else { throw .failed("corrupt WebP (a picture of no pixels)") }
+        guard features.width > 0, features.height > 0 else { throw .corrupt("corrupt WebP (a picture of no pixels)") }
         if features.has_animation == 0 {
-            guard layout.still != nil else { throw .failed("corrupt WebP (no image data)") }
+            guard layout.still != nil else { throw .corrupt("corrupt WebP (no image data)") }
             try checkPlausible(layout.bitstream, width: Int(features.width), height: Int(features.height))
         } else if layout.firstFrame == nil {
-            throw .failed("corrupt WebP (an animation without frames)")
+            throw .corrupt("corrupt WebP (an animation without frames)")
         }
         return features
     }
@@ -249,7 +249,7 @@ public struct WebPCodec: ImageCodec {
         guard let bitstream, !bitstream.lossless else { return }
         let macroblocks = ((width + 15) / 16) * ((height + 15) / 16)
         guard bitstream.payloadSize >= macroblocks / 8 else {
-            throw .failed("corrupt WebP (\(bitstream.payloadSize) bytes of image data cannot hold "
+            throw .corrupt("corrupt WebP (\(bitstream.payloadSize) bytes of image data cannot hold "
                           + "\(width)x\(height) pixels)")
         }
     }
@@ -257,7 +257,7 @@ public struct WebPCodec: ImageCodec {
     /// The bytes of `range`, all of them, or a truncated file.
     static func read(_ source: any ByteSource, _ range: Range<Int>) throws(CodecError) -> [UInt8] {
         let bytes = try source.read(from: range.lowerBound, count: range.count)
-        guard bytes.count == range.count else { throw .failed("corrupt WebP (truncated file)") }
+        guard bytes.count == range.count else { throw .corrupt("corrupt WebP (truncated file)") }
         return bytes
     }
 

@@ -31,7 +31,7 @@ final class WebPIncrementalDecoder {
         config = .allocate(capacity: 1)
         guard WebPInitDecoderConfig(config) != 0 else {
             config.deallocate()
-            throw .failed("unsupported WebP (libwebp's decoder does not match its headers)")
+            throw .unsupported("unsupported WebP (libwebp's decoder does not match its headers)")
         }
         config.pointee.options.use_cropping = 1
         config.pointee.options.crop_left = Int32(options.crop.x)
@@ -51,7 +51,7 @@ final class WebPIncrementalDecoder {
         // No bytes yet: they come through WebPIUpdate, step by step, so that cancellation is asked between steps.
         guard let decoder = WebPIDecode(nil, 0, config) else {
             config.deallocate()
-            throw .failed("not enough memory to decode the WebP")
+            throw .outOfMemory("not enough memory to decode the WebP")
         }
         self.decoder = decoder
     }
@@ -92,7 +92,7 @@ final class WebPIncrementalDecoder {
         guard status == VP8_STATUS_OK else { throw failure(status) }
         let output = session.config.pointee.output
         guard Int(output.width) == options.outputWidth, Int(output.height) == options.outputHeight else {
-            throw .failed("corrupt WebP (decoded \(output.width)x\(output.height) pixels, not the "
+            throw .corrupt("corrupt WebP (decoded \(output.width)x\(output.height) pixels, not the "
                           + "\(options.outputWidth)x\(options.outputHeight) asked for)")
         }
     }
@@ -107,11 +107,11 @@ final class WebPIncrementalDecoder {
     /// The user's words for a libwebp status.
     static func failure(_ status: VP8StatusCode) -> CodecError {
         switch status {
-        case VP8_STATUS_SUSPENDED, VP8_STATUS_NOT_ENOUGH_DATA: return .failed("corrupt WebP (truncated file)")
-        case VP8_STATUS_OUT_OF_MEMORY: return .failed("not enough memory to decode the WebP")
-        case VP8_STATUS_UNSUPPORTED_FEATURE: return .failed("unsupported WebP (a feature libwebp 1.2 cannot decode)")
-        case VP8_STATUS_INVALID_PARAM: return .failed("corrupt WebP (its headers do not fit its picture)")
-        default: return .failed("corrupt WebP (damaged image data)")
+        case VP8_STATUS_SUSPENDED, VP8_STATUS_NOT_ENOUGH_DATA: return .corrupt("corrupt WebP (truncated file)")
+        case VP8_STATUS_OUT_OF_MEMORY: return .outOfMemory("not enough memory to decode the WebP")
+        case VP8_STATUS_UNSUPPORTED_FEATURE: return .unsupported("unsupported WebP (a feature libwebp 1.2 cannot decode)")
+        case VP8_STATUS_INVALID_PARAM: return .corrupt("corrupt WebP (its headers do not fit its picture)")
+        default: return .corrupt("corrupt WebP (damaged image data)")
         }
     }
 

@@ -55,13 +55,13 @@ struct WebPLayout {
         guard isWebP(header) else {
             let cutInSignature = header.count < 12 && header.count >= 4 && header.starts(with: riff)
                 && header.count > 8 && header[8...].elementsEqual(webp.prefix(header.count - 8))
-            throw .failed(cutInSignature ? "corrupt WebP (truncated file)" : "not a WebP file")
+            throw cutInSignature ? .corrupt("corrupt WebP (truncated file)") : .unsupported("not a WebP file")
         }
         let riffSize = Int(littleEndian32(header, at: 4))
         // libwebp refuses a RIFF too small for one chunk header after "WEBP" (webp_dec.c, ParseRIFF).
-        guard riffSize >= 12 else { throw .failed("corrupt WebP (its RIFF header is damaged)") }
+        guard riffSize >= 12 else { throw .corrupt("corrupt WebP (its RIFF header is damaged)") }
         let riffEnd = 8 + riffSize
-        guard riffEnd <= source.count else { throw .failed("corrupt WebP (truncated file)") }
+        guard riffEnd <= source.count else { throw .corrupt("corrupt WebP (truncated file)") }
         var layout = WebPLayout(riffEnd: riffEnd)
 
         var position = 12
@@ -73,21 +73,21 @@ struct WebPLayout {
                 break
             }
             let chunkHeader = try source.read(from: position, count: 8)
-            guard chunkHeader.count == 8 else { throw .failed("corrupt WebP (truncated file)") }
+            guard chunkHeader.count == 8 else { throw .corrupt("corrupt WebP (truncated file)") }
             let name = String(decoding: chunkHeader[0..<4], as: UTF8.self)
             let size = Int(littleEndian32(chunkHeader, at: 4))
             let payload = position + 8
             guard size <= riffEnd - payload else {
                 // The RIFF size was checked against the file: a chunk past it is damage, not a cut.
                 if layout.still == nil && layout.firstFrame == nil {
-                    throw .failed("corrupt WebP (a chunk runs past the end of the file)")
+                    throw .corrupt("corrupt WebP (a chunk runs past the end of the file)")
                 }
                 layout.notes.append("a chunk after the image runs past the end of the file")
                 break
             }
             switch name {
             case "VP8X":
-                guard position == 12, size >= 10 else { throw .failed("corrupt WebP (damaged VP8X chunk)") }
+                guard position == 12, size >= 10 else { throw .corrupt("corrupt WebP (damaged VP8X chunk)") }
                 let bytes = try source.read(from: payload, count: 10)
                 layout.extended = (bytes[0], 1 + Int(littleEndian24(bytes, at: 4)), 1 + Int(littleEndian24(bytes, at: 7)))
             case "ICCP" where layout.iccProfile == nil && layout.iccNote == nil:
@@ -111,7 +111,7 @@ struct WebPLayout {
             case "ANMF":
                 layout.frameCount += 1
                 guard layout.firstFrame == nil else { break }
-                guard size >= 16 + 8 else { throw .failed("corrupt WebP (damaged animation frame)") }
+                guard size >= 16 + 8 else { throw .corrupt("corrupt WebP (damaged animation frame)") }
                 let bytes = try source.read(from: payload, count: 16)
                 layout.firstFrame = Frame(x: 2 * Int(littleEndian24(bytes, at: 0)),
                                           y: 2 * Int(littleEndian24(bytes, at: 3)),

@@ -80,7 +80,7 @@ import TestSupport
             try HEIFFixtures.codec.decode(source, .whole(width: 160, height: 107, maxPixels: 160 * 107),
                                           pool: BufferPool(), shouldCancel: { false })
         }
-        #expect(throws: CodecError.failed("HEIC image is 160x107 pixels, more than the limit of 17119")) {
+        #expect(throws: CodecError.tooLarge("HEIC image is 160x107 pixels, more than the limit of 17119")) {
             try HEIFFixtures.codec.decode(source, .whole(width: 160, height: 107, maxPixels: 160 * 107 - 1),
                                           pool: BufferPool(), shouldCancel: { false })
         }
@@ -88,7 +88,7 @@ import TestSupport
 
     @Test func onlyPictureZeroExists() throws {
         let source = try HEIFFixtures.source("photo.heic")
-        #expect(throws: CodecError.failed("HEIC file has no picture 2")) {
+        #expect(throws: CodecError.internalError("HEIC file has no picture 2")) {
             try HEIFFixtures.codec.decode(source, .whole(width: 160, height: 107, maxPixels: 1 << 20, picture: 1),
                                           pool: BufferPool(), shouldCancel: { false })
         }

@@ -19,7 +19,7 @@ import TestSupport
         }
         let (width, height) = (canvas.width, canvas.height)
         #expect(width * height > 1 << 24)
-        #expect(throws: CodecError.failed("HEIC image is \(width)x\(height) pixels, more than the limit of 16777216")) {
+        #expect(throws: CodecError.tooLarge("HEIC image is \(width)x\(height) pixels, more than the limit of 16777216")) {
             try HEIFFixtures.codec.decode(source, .whole(width: 120, height: 80, maxPixels: 1 << 24),
                                           pool: BufferPool(), shouldCancel: { false })
         }

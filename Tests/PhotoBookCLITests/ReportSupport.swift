@@ -12,6 +12,7 @@ struct ReadReport: Decodable {
         var output: String
         var outcome: String
         var reason: String?
+        var failureKind: String?
         var pagesWritten: Int
         var blankPages: Int
         var pages: [Page]
@@ -23,6 +24,7 @@ struct ReadReport: Decodable {
         var path: String
         var outcome: String
         var reason: String?
+        var failureKind: String?
         var page: Int?
         var cell: Box?
         var crop: Box?

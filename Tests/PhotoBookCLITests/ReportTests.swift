@@ -47,7 +47,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         try ReportSchema.expectValid(reportPath)
         let report = try ReadReport(path: reportPath)
-        #expect(report.schema == 1 && report.exitStatus == 0)
+        #expect(report.schema == 2 && report.exitStatus == 0)
         #expect(report.book.outcome == "succeeded" && report.book.reason == nil && report.book.output == out)
         #expect(report.book.pages.map(\.number) == [1, 2, 3])
         #expect(report.book.pages.allSatisfy { $0.arrangement == "grid 2x1" })
@@ -115,13 +115,38 @@ import Testing
         try ReportSchema.expectValid(reportPath)
         let report = try ReadReport(path: reportPath)
         let broken = try #require(report.photo(named: "broken.jpg"))
-        #expect(broken.outcome == "failed")
-        #expect(broken.reason?.contains("JPEG") == true, "\(broken.reason ?? "no reason")")
+        #expect(broken.outcome == "failed" && broken.failureKind == "corrupt")
         #expect(run.stderr.contains(broken.reason ?? "?"), "the report and the warning agree: \(run.stderr)")
         #expect(broken.page == nil && broken.cell == nil && broken.pixelWidth == nil)
         #expect(report.book.outcome == "succeeded" && report.book.pagesWritten == 2)
         #expect(report.photos.filter { $0.outcome == "succeeded" }.count == 3)
         try expectReport(report, matches: out, scratch: scratch)
+    }
+
+    /// Issue 32: each photo left out says what kind of trouble it met, beside its words, so that a script can
+    /// tell a damaged file from one photobook does not read, a missing one, one too large, or a copy.
+    @Test func aFolderOfBrokenPhotosIsReportedByKind() throws {
+        let scratch = try Scratch()
+        let photos = try scratch.sub("photos")
+        try DistinctPhotos.write(into: photos, count: 2)
+        try DistinctPhotos.writeTruncated(into: photos)
+        _ = try scratch.write("photos/notes.jpg", Array("a shopping list, not a photo\n".utf8))
+        _ = try scratch.write("photos/empty.jpg", [])
+        try FileManager.default.createSymbolicLink(atPath: photos + "/gone.jpg", withDestinationPath: scratch.file("nowhere.jpg"))
+        // 2.16 megapixels against a limit of 1: refused by its header, before any pixel is read.
+        _ = try scratch.copy(Fixtures.path("exif-orientation/Landscape_1.jpg"), to: "photos/large.jpg")
+        _ = try scratch.copy(photos + "/a.jpg", to: "photos/copy of a.jpg")
+        let out = scratch.file("book.pdf"), reportPath = scratch.file("report.json")
+        let run = try Run.photobook(["build", photos, "-o", out, "--max-pixels", "1000000", "--report", reportPath])
+        #expect(run.status == 0, "\(run.stderr)")
+        try ReportSchema.expectValid(reportPath)
+        let report = try ReadReport(path: reportPath)
+        var kinds: [String: String] = [:]
+        for photo in report.photos { kinds[URL(fileURLWithPath: photo.path).lastPathComponent] = photo.failureKind ?? photo.outcome }
+        #expect(kinds == ["a.jpg": "succeeded", "b.jpg": "succeeded", "broken.jpg": "corrupt", "notes.jpg": "unsupported",
+                          "empty.jpg": "corrupt", "gone.jpg": "unreadable", "large.jpg": "tooLarge",
+                          "copy of a.jpg": "duplicate"], "\(kinds)")
+        #expect(report.book.outcome == "succeeded" && report.book.failureKind == nil)
     }
 
     @Test func aStrictFailureIsReportedAndWritesNoBook() throws {
@@ -137,6 +162,7 @@ import Testing
         let report = try ReadReport(path: reportPath)
         #expect(report.exitStatus == 1 && report.options.strict)
         #expect(report.book.outcome == "skipped" && report.book.pagesWritten == 0)
+        #expect(report.book.failureKind == "refused")
         #expect(report.book.reason?.contains("--strict") == true, "\(report.book.reason ?? "no reason")")
         #expect(report.photo(named: "broken.jpg")?.outcome == "failed")
         #expect(Scratch.listing(scratch.path) == ["photos", "report.json"])
@@ -152,6 +178,7 @@ import Testing
         try ReportSchema.expectValid(reportPath)
         let report = try ReadReport(path: reportPath)
         #expect(report.book.outcome == "skipped" && report.book.reason == "no photo could be used")
+        #expect(report.book.failureKind == "refused")
         #expect(report.photos.map(\.outcome) == ["failed"])
 
         // A folder with no photo at all: nothing to probe, still a report.
@@ -243,7 +270,7 @@ import Testing
         let text = try String(contentsOfFile: reportPath, encoding: .utf8)
         let breakages = [
             text.replacingOccurrences(of: "\"outcome\" : \"succeeded\"", with: "\"outcome\" : \"done\""),
-            text.replacingOccurrences(of: "\"schema\" : 1", with: "\"schema\" : 2"),
+            text.replacingOccurrences(of: "\"schema\" : 2", with: "\"schema\" : 1"),
             text.replacingOccurrences(of: "\"timings\"", with: "\"timing\""),
         ]
         for (n, broken) in breakages.enumerated() {

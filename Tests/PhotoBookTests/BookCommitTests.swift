@@ -52,7 +52,7 @@ struct BookCommitTests {
         let session = BuildSession()
         let outcome = BookCommit(outputPath: folder.output, session: session, hooks: BuildHooks())
             .commit { _ in throw WriteFailed() }
-        #expect(outcome == .failed("cannot write the book: disk on fire"))
+        #expect(outcome == .failed(.outputFailed("cannot write the book: disk on fire")))
         #expect(folder.contents == "old book")
         #expect(folder.entries == ["book.pdf"])
         #expect(session.state == .running)

@@ -92,8 +92,8 @@ import Platform
         guard case .failed(let reason) = report.photos[0].outcome else {
             Issue.record("expected failed, got \(report.photos[0].outcome)"); return
         }
-        #expect(!reason.isEmpty)
-        #expect(report.book == .skipped(because: "no photo could be used"))
+        #expect(reason.kind == .corrupt && !reason.message.isEmpty)
+        #expect(report.book == .skipped(because: .refused("no photo could be used")))
         #expect(!fixture.outputExists)
         #expect(fixture.leftovers.isEmpty)
         #expect(fixture.completionCount == 1)
@@ -132,8 +132,8 @@ import Platform
         #expect(renders.count == 2 && rounds[0].dependencies.count == 2)
         #expect(Set(renders.map(\.job.info.file.path)) == [fixture.folder + "/in/a.jpg", fixture.folder + "/in/b.jpg"])
         let failed = renders.first { $0.job.info.file.path.hasSuffix("b.jpg") }
-        #expect(failed?.outcome == .skipped(because: "decoding failed"))
-        #expect(rounds[0].outcome == .skipped(because: "rendering \(fixture.folder)/in/b.jpg was skipped"))
+        #expect(failed?.outcome == .skipped(because: .inputFailed("decoding failed")))
+        #expect(rounds[0].outcome == .skipped(because: .inputFailed("rendering \(fixture.folder)/in/b.jpg was skipped")))
         #expect(!rounds[0].hasStarted)
         // a.jpg keeps its render: the second round renders nothing and its PDF has nothing to wait for.
         #expect(rounds[1].dependencies.isEmpty)

@@ -42,7 +42,7 @@ import Testing
         let truncated = ReplanTests.truncated(try ReplanTests.photo(width: 900, height: 600, seed: 1))
         let fixture = try ContractTests.Fixture(photos: [("front.jpg", good), ("back.jpg", truncated)])
         let report = try Self.cover(fixture, spine: 2, title: "Title").run()
-        #expect(report.book == .skipped(because: "the cover needs every photo it names"))
+        #expect(report.book == .skipped(because: .refused("the cover needs every photo it names")))
         #expect(report.photos[0].outcome == .succeeded)
         guard case .failed = report.photos[1].outcome else {
             Issue.record("the back photo: \(report.photos[1].outcome)")

@@ -67,7 +67,7 @@ struct ProbeTests {
         let folder = try Folder()
         let whole = JPEGStructure.withLargeAPP2(try Self.jpeg(), total: 700_000)
         let (result, reads) = Self.probe(try folder.photo("cut.jpg", Array(whole.prefix(600_000))))
-        #expect(result == .failure(PhotoError("corrupt JPEG (truncated file: premature end of data)")))
+        #expect(result == .failure(PhotoError.corrupt("corrupt JPEG (truncated file: premature end of data)")))
         #expect(reads == [Self.prefix, Self.longer])
     }
 
@@ -75,7 +75,7 @@ struct ProbeTests {
         let folder = try Folder()
         let whole = JPEGStructure.withLargeAPP2(try Self.jpeg(), total: 300_000)
         let (result, reads) = Self.probe(try folder.photo("cut.jpg", Array(whole.prefix(200_000))))
-        #expect(result == .failure(PhotoError("corrupt JPEG (truncated file: premature end of data)")))
+        #expect(result == .failure(PhotoError.corrupt("corrupt JPEG (truncated file: premature end of data)")))
         #expect(reads == [Self.prefix], "the first read had the whole file")
     }
 
@@ -90,7 +90,7 @@ struct ProbeTests {
         let folder = try Folder()
         let text = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
         let (result, reads) = Self.probe(try folder.photo("notes.jpg", text))
-        #expect(result == .failure(PhotoError("not an image photobook reads (\(ImageFormat.names))")))
+        #expect(result == .failure(PhotoError.unsupported("not an image photobook reads (\(ImageFormat.names))")))
         #expect(reads == [Self.prefix])
     }
 
@@ -98,7 +98,7 @@ struct ProbeTests {
         let folder = try Folder()
         let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xD8] + [UInt8](repeating: 0x55, count: 1 << 20)
         let (result, reads) = Self.probe(try folder.photo("damaged.jpg", bytes))
-        #expect(result == .failure(PhotoError("corrupt JPEG (invalid JPEG file structure: two SOI markers)")))
+        #expect(result == .failure(PhotoError.corrupt("corrupt JPEG (invalid JPEG file structure: two SOI markers)")))
         #expect(reads == [Self.prefix])
     }
 
@@ -107,7 +107,7 @@ struct ProbeTests {
         let file = try folder.photo("gone.jpg", try Self.jpeg())
         try FileManager.default.removeItem(atPath: file.path)
         let (result, reads) = Self.probe(file)
-        #expect(result == .failure(PhotoError("cannot read: no such file or directory")))
+        #expect(result == .failure(Failure(.unreadable, "cannot read: no such file or directory", errno: ENOENT)))
         #expect(reads == [], "nothing is read from a file that cannot be opened")
     }
 }

@@ -52,7 +52,7 @@ import TestSupport
     /// A cut JPEG strip: libjpeg only warns and fills the rest with grey, which nobody wants printed.
     @Test func aCutJPEGStripFailsAsACutJPEGDoes() throws {
         let cut = MemorySource(try Self.jpegTIFF { Array($0.prefix($0.count / 2)) })
-        #expect(throws: CodecError.failed("corrupt TIFF (JPEG data: Premature end of JPEG file)")) {
+        #expect(throws: CodecError.corrupt("corrupt TIFF (JPEG data: Premature end of JPEG file)")) {
             try TIFFTestSupport.decodeWhole(cut)
         }
     }
@@ -66,7 +66,8 @@ import TestSupport
             try TIFFTestSupport.decodeWhole(cut)
         } throws: { error in
             guard case .failed(let reason) = error as? CodecError else { return false }
-            return reason.hasPrefix("corrupt TIFF (Premature EOL at line ") || reason.hasPrefix("corrupt TIFF (Premature EOF")
+            return reason.kind == .corrupt && (reason.message.hasPrefix("corrupt TIFF (Premature EOL at line ")
+                                               || reason.message.hasPrefix("corrupt TIFF (Premature EOF"))
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import ImageCodec
 import Testing
+import Platform
 import TIFF
 import TestSupport
 
@@ -20,7 +21,7 @@ import TestSupport
         let cut = MemorySource(Array(Self.scan[..<(Self.scan.count * 6 / 10)]))
         let header = try #require(try codec.probe(cut).first)
         #expect(header.width == 64 && header.height == 64)
-        #expect(throws: CodecError.failed("truncated TIFF (strip 9 lies past the end of the file)")) {
+        #expect(throws: CodecError.corrupt("truncated TIFF (strip 9 lies past the end of the file)")) {
             try codec.decode(cut, .whole(width: 64, height: 64, maxPixels: 1 << 20),
                              pool: BufferPool(), shouldCancel: { false })
         }
@@ -33,7 +34,7 @@ import TestSupport
             try codec.probe(MemorySource(Array(bytes[..<(bytes.count / 2)])))
         } throws: { error in
             guard case .failed(let reason) = error as? CodecError else { return false }
-            return reason.hasPrefix("corrupt TIFF (") && reason.count > 16
+            return reason.kind == .corrupt && reason.message.hasPrefix("corrupt TIFF (") && reason.message.count > 16
         }
     }
 
@@ -46,7 +47,7 @@ import TestSupport
         } throws: { error in
             guard case .failed(let reason) = error as? CodecError else { return false }
             // libtiff's LZW decoder's words, and where: "corrupt TIFF (Using code not yet in table in row 5)".
-            return reason.hasPrefix("corrupt TIFF (") && reason.contains(" in row ")
+            return reason.kind == .corrupt && reason.message.hasPrefix("corrupt TIFF (") && reason.message.contains(" in row ")
         }
     }
 
@@ -85,7 +86,7 @@ import TestSupport
                              pool: BufferPool(), shouldCancel: { false })
         }
         var asked = 0
-        #expect(throws: CodecError.failed("image is 48x32 pixels, more than the limit of 1535")) {
+        #expect(throws: CodecError.tooLarge("image is 48x32 pixels, more than the limit of 1535")) {
             try codec.decode(source, .whole(width: 48, height: 32, maxPixels: 48 * 32 - 1),
                              pool: BufferPool()) { asked += 1; return false }
         }
@@ -108,7 +109,7 @@ import TestSupport
         #expect(headers.map(\.width) == [24, 16, 32])
         // libtiff 4.5 ends a looping chain without a word (no error, no warning): the loop is simply its end.
         #expect(headers.allSatisfy { $0.warnings.isEmpty })
-        #expect(throws: CodecError.failed("the TIFF has no page 4")) {
+        #expect(throws: CodecError.changedOnDisk("the TIFF has no page 4")) {
             try codec.decode(MemorySource(bytes), .whole(width: 32, height: 32, maxPixels: 1 << 20, picture: 3),
                              pool: BufferPool(), shouldCancel: { false })
         }
@@ -134,13 +135,13 @@ import TestSupport
     @Test func readFailureIsTheSourcesReason() throws {
         let bytes = try Fixtures.bytes("tiff/rgb8-lzw.tif")
         let source = FailingSource(bytes, failingPast: 2000)
-        #expect(throws: CodecError.failed("cannot read: Input/output error")) {
+        #expect(throws: CodecError.failed(.unreadable("cannot read: Input/output error", FileSystem.Failure(code: EIO)))) {
             try TIFFTestSupport.decodeWhole(source)
         }
     }
 
     @Test func notATIFF() {
-        #expect(throws: CodecError.failed("corrupt TIFF (Can not read TIFF directory count)")) {
+        #expect(throws: CodecError.corrupt("corrupt TIFF (Can not read TIFF directory count)")) {
             try codec.probe(MemorySource(Array("II*\0 but nothing else here".utf8)))
         }
     }
@@ -172,7 +173,7 @@ struct FailingSource: ByteSource {
     init(_ bytes: [UInt8], failingPast: Int) { self.bytes = bytes; self.failingPast = failingPast }
     var count: Int { bytes.count }
     func read(from offset: Int, count: Int) throws(CodecError) -> [UInt8] {
-        if offset + count > failingPast && offset < bytes.count - 1024 { throw .failed("cannot read: Input/output error") }
+        if offset + count > failingPast && offset < bytes.count - 1024 { throw .failed(.unreadable("cannot read: Input/output error", FileSystem.Failure(code: EIO))) }
         return try MemorySource(bytes).read(from: offset, count: count)
     }
 }

@@ -7,7 +7,7 @@ import TestSupport
 /// Files cut short, damaged or lying about their size fail with a reason, never a crash, a hang or a huge
 /// allocation; a decode stops when asked to.
 struct WebPHostileInputTests {
-    static let truncated = CodecError.failed("corrupt WebP (truncated file)")
+    static let truncated = CodecError.corrupt("corrupt WebP (truncated file)")
 
     /// Cut anywhere: the RIFF size then promises more than the file has, which is caught before libwebp runs.
     @Test(arguments: ["lossy.webp", "lossless.webp", "alpha-lossy.webp", "animated.webp", "icc.webp"])
@@ -31,14 +31,14 @@ struct WebPHostileInputTests {
         var cut = Array(try WebPTestSupport.bytes(name).prefix(2000))
         Self.put32(&cut, at: 4, UInt32(cut.count - 8))
         Self.put32(&cut, at: 16, UInt32(cut.count - 20))
-        #expect(throws: CodecError.failed(reason)) { try WebPTestSupport.decodeWhole(cut) }
+        #expect(throws: CodecError.corrupt(reason)) { try WebPTestSupport.decodeWhole(cut) }
     }
 
     @Test func damagedVP8StartCodeFails() throws {
         var bytes = try WebPTestSupport.bytes("lossy.webp")
         #expect(bytes[23..<26].elementsEqual([0x9D, 0x01, 0x2A]))
         bytes[24] = 0x77
-        #expect(throws: CodecError.failed("corrupt WebP (damaged image data)")) { try WebPTestSupport.probe(bytes) }
+        #expect(throws: CodecError.corrupt("corrupt WebP (damaged image data)")) { try WebPTestSupport.probe(bytes) }
     }
 
     /// Bytes of the image data overwritten: lossy data has no check (a damaged VP8 frame decodes to some
@@ -60,7 +60,8 @@ struct WebPHostileInputTests {
                 #expect(decoded.image.width == header.width && decoded.image.height == header.height)
             } catch {
                 guard case .failed(let reason) = error else { Issue.record("unexpected \(error)"); continue }
-                #expect(reason.contains("WebP") || reason.contains("region"), "\(reason)")
+                #expect(reason.kind == .corrupt || reason.kind == .unsupported, "\(reason)")
+                #expect(reason.message.contains("WebP"), "\(reason)")
                 failures += 1
             }
         }
@@ -72,7 +73,7 @@ struct WebPHostileInputTests {
     @Test func tinyLossyFileClaimingAHugeSizeIsRefused() throws {
         var bytes = try WebPTestSupport.bytes("lossy.webp")
         bytes[26] = 0xFF; bytes[27] = 0x3F; bytes[28] = 0xFF; bytes[29] = 0x3F
-        let reason = CodecError.failed("corrupt WebP (4140 bytes of image data cannot hold 16383x16383 pixels)")
+        let reason = CodecError.corrupt("corrupt WebP (4140 bytes of image data cannot hold 16383x16383 pixels)")
         #expect(throws: reason) { try WebPTestSupport.probe(bytes) }
         #expect(throws: reason) {
             try WebPTestSupport.codec.decode(MemorySource(bytes), .whole(width: 16383, height: 16383, maxPixels: .max),
@@ -88,7 +89,7 @@ struct WebPHostileInputTests {
         Self.put32(&bytes, at: 21, (bits & 0xF000_0000) | 16383 | 16383 << 14)
         let header = try WebPTestSupport.probe(bytes)
         #expect(header.width == 16384 && header.height == 16384)
-        #expect(throws: CodecError.failed("image is 16384x16384 pixels, more than the limit of 100000000")) {
+        #expect(throws: CodecError.tooLarge("image is 16384x16384 pixels, more than the limit of 100000000")) {
             try WebPTestSupport.decodeWhole(bytes)
         }
     }
@@ -100,14 +101,14 @@ struct WebPHostileInputTests {
     }
 
     @Test func pixelLimitIsCheckedBeforeDecoding() throws {
-        #expect(throws: CodecError.failed("image is 151x101 pixels, more than the limit of 15000")) {
+        #expect(throws: CodecError.tooLarge("image is 151x101 pixels, more than the limit of 15000")) {
             try WebPTestSupport.decodeWhole(try WebPTestSupport.bytes("lossy.webp"), maxPixels: 15000)
         }
     }
 
     @Test func otherFilesAreNotWebP() {
-        #expect(throws: CodecError.failed("not a WebP file")) { try WebPTestSupport.probe(Array("RIFF\u{4}\u{0}\u{0}\u{0}AVI LIST".utf8)) }
-        #expect(throws: CodecError.failed("not a WebP file")) { try WebPTestSupport.probe([]) }
+        #expect(throws: CodecError.unsupported("not a WebP file")) { try WebPTestSupport.probe(Array("RIFF\u{4}\u{0}\u{0}\u{0}AVI LIST".utf8)) }
+        #expect(throws: CodecError.unsupported("not a WebP file")) { try WebPTestSupport.probe([]) }
     }
 
     // MARK: - Cancellation

@@ -124,7 +124,7 @@ struct WebPRegionTests {
 
     @Test func regionOutsideThePictureFails() throws {
         let bytes = try WebPTestSupport.bytes("lossy.webp")
-        #expect(throws: CodecError.failed("the region asked for lies outside the 151x101 picture")) {
+        #expect(throws: CodecError.internalError("the region asked for lies outside the 151x101 picture")) {
             try WebPTestSupport.decode(bytes, region: PixelRegion(x: 151, y: 0, width: 10, height: 10),
                                        minimumWidth: 10, minimumHeight: 10)
         }

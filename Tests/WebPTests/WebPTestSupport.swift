@@ -13,7 +13,7 @@ enum WebPTestSupport {
 
     static func probe(_ bytes: [UInt8]) throws(CodecError) -> ImageHeader {
         let headers = try codec.probe(MemorySource(bytes))
-        guard headers.count == 1 else { throw .failed("\(headers.count) headers") }
+        guard headers.count == 1 else { throw .internalError("\(headers.count) headers") }
         return headers[0]
     }
 

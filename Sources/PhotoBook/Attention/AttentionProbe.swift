@@ -35,7 +35,7 @@ enum AttentionProbe {
         do {
             source = try FileSource(path: info.file.filePath)
         } catch {
-            return .failure(.failed("cannot read: \(error)"))
+            return .failure(.failed(.unreadable("cannot read: \(error)", error)))
         }
         guard source.count <= info.largestSoundFileSize else {
             if let picture { pool.giveBack(picture.pixels) }
@@ -50,7 +50,7 @@ enum AttentionProbe {
                 return AttentionMap.measure(thumbnail, orientation: info.orientation)
             }
             if let picture { return measure(picture, info: info, pool: pool) }
-            guard isCheap(info) else { throw CodecError.failed("too large to measure without a thumbnail") }
+            guard isCheap(info) else { throw CodecError.tooLarge("too large to measure without a thumbnail") }
             if let means = blockMeans(of: info, source: source, maxPixels: maxPixels, pool: pool,
                                       isCancelled: isCancelled) {
                 return means
@@ -62,7 +62,7 @@ enum AttentionProbe {
             let decoded = try info.format.codec.decode(source, request, pool: pool, shouldCancel: isCancelled)
             guard decoded.storedWidth == width, decoded.storedHeight == height else {
                 pool.giveBack(decoded.image.pixels)
-                throw CodecError.failed("the file changed while photobook ran")
+                throw CodecError.failed(.changed)
             }
             let small = shrunk(decoded.image, pool: pool)
             defer { pool.giveBack(small.pixels) }

@@ -79,7 +79,7 @@ struct CoverRenderPlan: RenderPlan {
         guard let cover = CoverPlanner.plan(geometry: options.geometry, front: photos[0],
                                             back: photos.count > 1 ? photos[1] : nil, dpi: options.dpi,
                                             crop: options.crop, words: words)
-        else { return .failure(PlanStop(outcome: .failed("the cover's sizes cannot make a PDF page"))) }
+        else { return .failure(PlanStop(outcome: .failed(.refused("the cover's sizes cannot make a PDF page")))) }
         return .success(PlannedDocument(plan: BookPlan(pages: [cover.page]), photos: photos,
                                         warnings: cover.warnings.map { BuildWarning(path: nil, message: $0) }))
     }

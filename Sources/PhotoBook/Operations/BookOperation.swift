@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Platform
 import Synchronization
 
 /// An operation of the book graph: it records exactly one `Outcome` when its body runs, and none when the
@@ -47,13 +48,13 @@ class BookOperation: Operation, @unchecked Sendable {
 
     /// Why a dependent must not do its work, or nil when every input succeeded.
     /// A queue dependency only waits for the input to finish; it says nothing about success.
-    func reasonToSkip(inputs: [(name: String, operation: BookOperation)]) -> String? {
+    func reasonToSkip(inputs: [(name: String, operation: BookOperation)]) -> Failure? {
         for input in inputs {
             switch input.operation.outcome {
             case .succeeded: continue
-            case .failed: return "\(input.name) failed"
-            case .skipped: return "\(input.name) was skipped"
-            case .cancelled, nil: return "\(input.name) was cancelled"
+            case .failed: return .inputFailed("\(input.name) failed")
+            case .skipped: return .inputFailed("\(input.name) was skipped")
+            case .cancelled, nil: return Failure(.cancelled, "\(input.name) was cancelled")
             }
         }
         return nil

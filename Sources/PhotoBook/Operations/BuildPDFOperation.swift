@@ -87,9 +87,9 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         if let reason = reasonToSkip(inputs: renders) { return .skipped(because: reason) }
         began.withLock { $0 = true }
         started?()
-        guard let drawn = pagesWhenDrawn() else { return .failed("internal error: a planned photo has no render") }
+        guard let drawn = pagesWhenDrawn() else { return .failed(.internalError("internal error: a planned photo has no render")) }
         contents.pages = drawn
-        if pages.isEmpty { return .skipped(because: "no photo could be used") }
+        if pages.isEmpty { return .skipped(because: .refused("no photo could be used")) }
         do {
             let document = try PDFDocument()
             try document.setInfo(producer: PhotoBookVersion.string, creator: PhotoBookVersion.string,
@@ -127,7 +127,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                     var bytes: [UInt8]?
                     if contents.imagesInMemory || shaded {
                         switch FileSystem.readFile(photo.path) {
-                        case .failure(let failure): return .failed("cannot read temporary file \(photo.path): \(failure)")
+                        case .failure(let failure): return .failed(.outputFailed("cannot read temporary file \(photo.path): \(failure)", failure))
                         case .success(let data): bytes = data
                         }
                     }
@@ -165,7 +165,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
             pool.removeAll()
             return commit.commit { path in try save(document, to: path) }
         } catch {
-            return .failed(String(describing: error))
+            return .failed(.outputFailed(String(describing: error)))
         }
     }
 

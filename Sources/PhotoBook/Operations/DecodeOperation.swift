@@ -23,22 +23,22 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
         do {
             source = try FileSource(path: info.file.filePath)
         } catch {
-            return .failed("cannot read: \(error)")
+            return .failed(.unreadable("cannot read: \(error)", error))
         }
         let codec = info.format.codec
         let signature: [UInt8]
         do {
             signature = try source.prefix(ImageFormat.signatureLength)
         } catch {
-            return .failed(error.description)
+            return .failed(error.failure)
         }
         guard codec.recognises(signature) else {
-            return .failed("\(ImageFormat.unrecognised(signature)) (the file changed while photobook ran)")
+            return .failed(.changedOnDisk("\(ImageFormat.unrecognised(signature).message) (the file changed while photobook ran)"))
         }
         // No sound file of the size the header declared needs much more than its raw pixels: refuse to load a
         // file far larger than that (a video renamed .jpg, or junk appended to a photo).
         if source.count > info.largestSoundFileSize {
-            return .failed("the file is \(source.count >> 20) MB, far more than a \(info.storedWidth)x\(info.storedHeight) image needs")
+            return .failed(.tooLarge("the file is \(source.count >> 20) MB, far more than a \(info.storedWidth)x\(info.storedHeight) image needs"))
         }
         if shouldStop { return .cancelled }
 
@@ -85,11 +85,11 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
         } catch .cancelled {
             return .cancelled
         } catch {
-            return .failed(error.description)
+            return .failed(error.failure)
         }
     }
 
-    static let changed = Outcome.failed("the file changed while photobook ran")
+    static let changed = Outcome.failed(.changed)
 
     private func isProbedSize(_ width: Int, _ height: Int) -> Bool {
         width == job.info.storedWidth && height == job.info.storedHeight

@@ -58,7 +58,7 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
                     options.colorModel = .ycck
                     let conversion: ConversionToCMYK
                     switch cmykConversion(to: cmyk) {
-                    case .failure(let reason): return .failed(reason.description)
+                    case .failure(let reason): return .failed(.unsupported(reason.description))
                     case .success(let made): conversion = made
                     }
                     // Band by band as the encoder takes them: the page's RGB and one band of CMYK, never a CMYK page.
@@ -71,7 +71,7 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
             } catch .cancelled {
                 return .cancelled
             } catch {
-                return .failed("cannot encode the page: \(error)")
+                return .failed(.internalError("cannot encode the page: \(error)"))
             }
         }
         if shouldStop { return .cancelled }
@@ -90,7 +90,7 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
     private func makePage() -> Result<Page, Stopped> {
         let image: RGBImage, covers: Rect, scale: Double
         switch job.decoded.withLock({ photo in defer { photo = nil }; return photo }) {
-        case nil: return .failure(Stopped(outcome: .failed("internal error: no decoded image")))
+        case nil: return .failure(Stopped(outcome: .failed(.internalError("internal error: no decoded image"))))
         case .original(let bytes)?: return .success(.original(bytes))
         case .transcoded(let bytes, let blocksShown)?:
             job.blocksShown.withLock { $0 = blocksShown }
@@ -175,7 +175,7 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         // build stops and fails, rather than quietly leaving out every photo that did not fit.
         switch session.createTemporaryFile(path) {
         case .failure(let failure):
-            if !session.isCancelled { session.abort(because: "cannot create a temporary file in \(directory): \(failure)") }
+            if !session.isCancelled { session.abort(because: .outputFailed("cannot create a temporary file in \(directory): \(failure)", failure)) }
             return .cancelled
         case .success(let opened): descriptor = opened
         }
@@ -183,7 +183,7 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
             try descriptor.closeAfter { (file) throws(FileSystem.Failure) in try file.writeAll(bytes) }
         } catch {
             session.remove(temporaryFile: path)
-            session.abort(because: "cannot write a temporary file in \(directory): \(error)")
+            session.abort(because: .outputFailed("cannot write a temporary file in \(directory): \(error)", error))
             return .cancelled
         }
         job.rendered.withLock { $0 = path }

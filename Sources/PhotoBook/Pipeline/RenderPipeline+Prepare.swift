@@ -1,3 +1,5 @@
+import Platform
+
 /// Everything before the first pixel: the probe, the plan's choice of photos and words, and the dry run.
 extension RenderPipeline {
     /// Probe, order, words: everything before the plan, or the report of a PDF that stops here.
@@ -23,7 +25,7 @@ extension RenderPipeline {
                 reports[index].regionCount = info.regions.count
                 reports[index].notes = info.notes
             case .failure(let error)?:
-                reports[index].outcome = .failed(error.description)
+                reports[index].outcome = .failed(error)
                 hooks.photoFinished?(file.path)
             }
         }
@@ -31,7 +33,7 @@ extension RenderPipeline {
         if session.isCancelled { return stop(.cancelled) }
         let duplicates = leaveOutDuplicates(&usable, reports: &reports)
         if let refusal = plan.refusal(usable: usable.count, of: files.count - duplicates.count, afterRender: false) {
-            return stop(.skipped(because: refusal))
+            return stop(.skipped(because: .refused(refusal)))
         }
         clock.enter(.plan)
         switch plan.prepare(usable) {
@@ -47,13 +49,13 @@ extension RenderPipeline {
                 for (id, decision) in chosen.decisions {
                     reports[id.index].selection = decision
                     guard !decision.chosen, let reason = decision.reason else { continue }
-                    reports[id.index].outcome = .skipped(because: "not chosen: " + reason.words)
+                    reports[id.index].outcome = .skipped(because: Failure(.notChosen, "not chosen: " + reason.words))
                     // Done with, as a copy left out is: the progress counts it.
                     hooks.photoFinished?(reports[id.index].path)
                 }
                 photos = chosen.photos
                 warnings += chosen.warnings
-                if photos.isEmpty { return stop(.skipped(because: "no photo could be used")) }
+                if photos.isEmpty { return stop(.skipped(because: .refused("no photo could be used"))) }
             }
             return .success(PreparedBook(reports: reports, photos: photos, warnings: warnings,
                                          undated: words.undated, duplicates: duplicates.count))
@@ -75,7 +77,7 @@ extension RenderPipeline {
                 why += " (\(kept.info.uprightWidth)x\(kept.info.uprightHeight) pixels, this one "
                     + "\(left.info.uprightWidth)x\(left.info.uprightHeight))"
             }
-            reports[left.id.index].outcome = .skipped(because: why)
+            reports[left.id.index].outcome = .skipped(because: Failure(.duplicate, why))
             reports[left.id.index].duplicateOf = kept.info.file.path
             // Done with, as a photo that fails its probe is: the progress counts it.
             hooks.photoFinished?(left.info.file.path)

@@ -124,14 +124,14 @@ extension RenderPipeline {
         let path = "\(directory)/page-\(sequence.next()).jpg"
         switch session.createTemporaryFile(path) {
         case .failure(let failure):
-            if !session.isCancelled { session.abort(because: "cannot create a temporary file in \(directory): \(failure)") }
+            if !session.isCancelled { session.abort(because: .outputFailed("cannot create a temporary file in \(directory): \(failure)", failure)) }
             return nil
         case .success(let descriptor):
             do {
                 try descriptor.closeAfter { (file) throws(FileSystem.Failure) in try file.writeAll(jpeg) }
             } catch {
                 session.remove(temporaryFile: path)
-                session.abort(because: "cannot write a temporary file in \(directory): \(error)")
+                session.abort(because: .outputFailed("cannot write a temporary file in \(directory): \(error)", error))
                 return nil
             }
             return path

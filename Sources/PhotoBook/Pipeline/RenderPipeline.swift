@@ -128,7 +128,7 @@ public final class RenderPipeline: Sendable {
             if directory == nil {
                 let (parent, template) = plan.settings.workingFolder(for: outputPath)
                 switch session.makeTemporaryDirectory(template: template) {
-                case .failure(let failure): return stopped(.failed("cannot create a temporary folder in \(parent): \(failure)"))
+                case .failure(let failure): return stopped(.failed(.outputFailed("cannot create a temporary folder in \(parent): \(failure)", failure)))
                 case .success(let path): directory = path
                 }
             }
@@ -163,15 +163,15 @@ public final class RenderPipeline: Sendable {
             if let reason = session.abortReason { return stopped(.failed(reason)) }
             if session.isCancelled { return stopped(.cancelled) }
             // A render that did not succeed without a cancel is a photo that failed.
-            guard failed else { return stopped(.failed("internal error: the book's pages were not rendered")) }
+            guard failed else { return stopped(.failed(.internalError("internal error: the book's pages were not rendered"))) }
             if let refusal = plan.refusal(usable: alive.count, of: files.count - prepared.duplicates, afterRender: true) {
-                return stopped(.skipped(because: refusal))
+                return stopped(.skipped(because: .refused(refusal)))
             }
         }
 
         let final = planned!.plan
         guard let pageReports = record(final, prepared: prepared, renders: renders, reports: &reports) else {
-            return stopped(.failed("internal error: a planned photo has no render"))
+            return stopped(.failed(.internalError("internal error: a planned photo has no render")))
         }
         if let reason = session.abortReason { return stopped(.failed(reason)) }
         var report = BuildReport(photos: reports, book: build.outcome!, pagesWritten: build.pagesWritten, seconds: 0,
