@@ -14,6 +14,7 @@ public struct HEIFCodec: ImageCodec {
     public init() {}
 
     public var name: String { "HEIF" }
+    public var libraryVersion: String { HEIFLibrary.version }
     /// Not "avifs": an AVIF image sequence is an animation, not a photo (one that also holds a still primary
     /// image is still read when it comes under another name: `recognises` knows its brand).
     public var fileExtensions: Set<String> { ["heic", "heif", "hif", "avif"] }

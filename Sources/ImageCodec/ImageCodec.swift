@@ -3,7 +3,9 @@ import Imaging
 
 /// One image format, as the engine sees it: recognised by its first bytes, probed without pixels, decoded
 /// region by region at a scale. Every format photobook reads is one value of this protocol in its own module,
-/// registered once (`PhotoBook/Codecs.swift`); the engine never asks which format it holds.
+/// registered once (`PhotoBook/Codecs.swift`); the engine never asks which format it holds, only what it can
+/// do: its library's version, a thumbnail, and, for a format whose compressed blocks the PDF reads as they are
+/// (`blocks`), its own bytes, crops of its blocks and a picture of their means.
 ///
 /// The shape is libvips' loader class (`is_a`, `header`, `load`), with swift-png's habit of handing back the
 /// metadata the codec meets (ICC, EXIF, XMP) so that nobody parses the file for it again.
@@ -47,23 +49,15 @@ public protocol ImageCodec: Sendable {
     /// renamed .jpg, or junk appended) is refused before it is read.
     func largestSoundFile(pixels: Int) -> Int
 
-    /// The file's own bytes when they can go into the PDF unchanged (a JPEG the PDF's DCTDecode reads), after
-    /// proving them sound by a full decode (its buffers from `pool`); nil when this format never goes into a PDF
-    /// as it is.
-    func verifiedOriginal(_ source: any ByteSource, maxPixels: Int, pool: BufferPool,
-                          shouldCancel: () -> Bool) throws(CodecError) -> OriginalImage?
-    /// True when `losslessCrop` can make crops of this format's files (false: it always says nil).
-    var makesLosslessCrops: Bool { get }
-    /// A new JPEG of the picture's own compressed blocks under `region`, turned by `orientation`, with no
-    /// decode and no re-encode (its large buffers from `pool`); nil when the format or this file cannot do that
-    /// (then its pixels are decoded).
-    func losslessCrop(_ source: any ByteSource, region: PixelRegion, orientation: Orientation, maxPixels: Int,
-                      pool: BufferPool, shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop?
-    /// As `losslessCrop(_:region:...)`, the region chosen by `place` once the blocks are read, from a picture
-    /// of 1/8 of the stored one made from them (for an attention map: no second read of the file's blocks).
-    func losslessCrop(_ source: any ByteSource, placing place: @escaping (RGBImage) -> PixelRegion,
-                      orientation: Orientation, maxPixels: Int, pool: BufferPool,
-                      shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop?
+    /// The name and version of the library that decodes this format ("libjpeg-turbo 2001005"), for the render
+    /// cache's key: another version may decode other pixels.
+    var libraryVersion: String { get }
+    /// What the format's compressed blocks can do without a decode, when the PDF reads them as they are (JPEG's
+    /// DCT blocks: DCTDecode); nil for every other format, whose pixels are always decoded.
+    var blocks: (any BlockCodec)? { get }
+    /// True when the EXIF thumbnail (IFD1) of a file of this format shows the picture as `decode` gives it
+    /// (a JPEG's: its stored orientation); false where the format's own turns may differ from it (a HEIF's).
+    var exifThumbnailShowsStoredPicture: Bool { get }
     /// A small copy of picture 0 that the file carries beside it (a HEIF's `thmb` item), decoded in the
     /// orientation `decode` gives the picture, at most `maxPixels`; nil when it has none or it cannot be read.
     /// For an attention map: it need not be exact, only cheap.
@@ -77,15 +71,35 @@ extension ImageCodec {
         let (raw, overflow) = pixels.multipliedReportingOverflow(by: 4)
         return overflow ? Int.max : max(64 << 20, raw + (16 << 20))
     }
-    public func verifiedOriginal(_ source: any ByteSource, maxPixels: Int, pool: BufferPool,
-                                 shouldCancel: () -> Bool) throws(CodecError) -> OriginalImage? { nil }
-    public var makesLosslessCrops: Bool { false }
-    public func losslessCrop(_ source: any ByteSource, region: PixelRegion, orientation: Orientation, maxPixels: Int,
-                             pool: BufferPool, shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop? { nil }
-    public func losslessCrop(_ source: any ByteSource, placing place: @escaping (RGBImage) -> PixelRegion,
-                             orientation: Orientation, maxPixels: Int, pool: BufferPool,
-                             shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop? { nil }
+    public var blocks: (any BlockCodec)? { nil }
+    public var exifThumbnailShowsStoredPicture: Bool { false }
     public func thumbnail(_ source: any ByteSource, maxPixels: Int) -> RGBImage? { nil }
+}
+
+/// A format whose compressed blocks the PDF reads as they are (JPEG: DCTDecode), so that a photo needs no
+/// decode to go into the book: its own bytes, proved sound, or a new file of the blocks under a crop. Only JPEG
+/// is one (`ImageCodec.blocks`); the engine asks for the capability, never for the format.
+public protocol BlockCodec: Sendable {
+    /// The file's own bytes when they can go into the PDF unchanged (a JPEG the PDF's DCTDecode reads), after
+    /// proving them sound by a full decode (its buffers from `pool`); nil when this format never goes into a PDF
+    /// as it is.
+    func verifiedOriginal(_ source: any ByteSource, maxPixels: Int, pool: BufferPool,
+                          shouldCancel: () -> Bool) throws(CodecError) -> OriginalImage?
+    /// A new JPEG of the picture's own compressed blocks under `region`, turned by `orientation`, with no
+    /// decode and no re-encode (its large buffers from `pool`); nil when the format or this file cannot do that
+    /// (then its pixels are decoded).
+    func losslessCrop(_ source: any ByteSource, region: PixelRegion, orientation: Orientation, maxPixels: Int,
+                      pool: BufferPool, shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop?
+    /// As `losslessCrop(_:region:...)`, the region chosen by `place` once the blocks are read, from a picture
+    /// of 1/8 of the stored one made from them (for an attention map: no second read of the file's blocks).
+    func losslessCrop(_ source: any ByteSource, placing place: @escaping (RGBImage) -> PixelRegion,
+                      orientation: Orientation, maxPixels: Int, pool: BufferPool,
+                      shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop?
+    /// A picture of picture 0 made of the means of its blocks (1/8 of the stored size, from the DC terms alone:
+    /// no decode), the same picture `losslessCrop(_:placing:...)` shows its `place`; a cheap preview for an
+    /// attention map or the choice's measures.
+    func blockMeans(_ source: any ByteSource, maxPixels: Int, pool: BufferPool,
+                    shouldCancel: () -> Bool) throws(CodecError) -> RGBImage
 }
 
 /// What a codec's decode costs, per pixel (see `ImageCodec.cost`).

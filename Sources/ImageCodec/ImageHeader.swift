@@ -24,7 +24,7 @@ public struct ImageHeader: Sendable, Equatable {
     /// Metadata the format keeps outside EXIF (a TIFF's own tags), taken before what `exif` says.
     public var captureDate: CaptureDate?
     public var description: String?
-    /// The file's own bytes can go into the PDF unchanged (`ImageCodec.verifiedOriginal`).
+    /// The file's own bytes can go into the PDF unchanged (`BlockCodec.verifiedOriginal`).
     public var isEmbeddableAsIs: Bool = false
     /// Said to the user as warnings of this photo ("animated WebP: only its first frame is used").
     public var warnings: [String] = []
@@ -143,7 +143,7 @@ public struct DecodedImage: Sendable {
     }
 }
 
-/// A file's own bytes, proven sound, to go into the PDF unchanged (`ImageCodec.verifiedOriginal`).
+/// A file's own bytes, proven sound, to go into the PDF unchanged (`BlockCodec.verifiedOriginal`).
 public struct OriginalImage: Sendable {
     public var bytes: [UInt8]
     /// The picture's size as the file says now (the engine checks it against the probe).

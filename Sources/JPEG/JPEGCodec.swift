@@ -5,10 +5,15 @@ import Imaging
 
 /// JPEG through the one codec interface: libjpeg-turbo's DCT-scaled region decode, the file's own bytes when a
 /// PDF can take them as they are, and lossless crops of its blocks.
-public struct JPEGCodec: ImageCodec {
+public struct JPEGCodec: ImageCodec, BlockCodec {
     public init() {}
 
     public var name: String { "JPEG" }
+    public var libraryVersion: String { JPEGLibrary.version }
+    /// Its own bytes into the PDF, crops of its DCT blocks, their means as a preview (JPEGLosslessCrop).
+    public var blocks: (any BlockCodec)? { self }
+    /// IFD1's thumbnail is of the stored picture; EXIF's orientation turns both alike.
+    public var exifThumbnailShowsStoredPicture: Bool { true }
     public var fileExtensions: Set<String> { ["jpg", "jpeg", "jpe", "jfif"] }
     // Per pixel, measured with perf on 12-megapixel photos: the entropy decoding reads every block of the file
     // whatever is kept (~3); decoded pixels are upsampled and colour-converted (~2).
@@ -93,8 +98,6 @@ public struct JPEGCodec: ImageCodec {
             throw Self.codecError(error)
         }
     }
-
-    public var makesLosslessCrops: Bool { true }
 
     public func losslessCrop(_ source: any ByteSource, region: PixelRegion, orientation: Orientation, maxPixels: Int,
                              pool: BufferPool, shouldCancel: () -> Bool) throws(CodecError) -> LosslessCrop? {

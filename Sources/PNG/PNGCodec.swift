@@ -9,6 +9,7 @@ public struct PNGCodec: ImageCodec {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     public var name: String { "PNG" }
+    public var libraryVersion: String { PNGLibrary.version }
     public var fileExtensions: Set<String> { ["png"] }
     // Measured with perf on 12-megapixel photos: inflating and unfiltering every row (~35 a stored pixel); the
     // decode hands out the stored pixels themselves.

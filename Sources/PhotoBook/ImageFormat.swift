@@ -1,14 +1,5 @@
-import HEIF
 import ImageCodec
-import JPEG
-import PNG
 import Platform
-import TIFF
-import WebP
-
-/// The image formats photobook reads, one codec each, in the order their signatures are tried. Adding a
-/// format is a module of its own and one line here; nothing else in the engine names a format.
-let codecs: [any ImageCodec] = [JPEGCodec(), PNGCodec(), HEIFCodec(), WebPCodec(), TIFFCodec()]
 
 /// An image format photobook reads, recognised by its first bytes, never by the file name.
 public struct ImageFormat: Sendable, Equatable, CustomStringConvertible {

@@ -11,6 +11,7 @@ public struct TIFFCodec: ImageCodec {
     public init() {}
 
     public var name: String { "TIFF" }
+    public var libraryVersion: String { TIFFLibrary.version }
     public var fileExtensions: Set<String> { ["tif", "tiff"] }
 
     /// The most directories of the main chain looked at: a chain longer than any real document is a trap.

@@ -14,6 +14,7 @@ public struct WebPCodec: ImageCodec {
     public init() {}
 
     public var name: String { "WebP" }
+    public var libraryVersion: String { WebPLibrary.version }
     public var fileExtensions: Set<String> { ["webp"] }
 
     public func recognises(_ prefix: [UInt8]) -> Bool { WebPLayout.isWebP(prefix) }

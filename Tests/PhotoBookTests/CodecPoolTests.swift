@@ -47,12 +47,13 @@ struct CodecPoolTests {
         let source = try FileSource(path: Fixtures.path("exif-orientation/Landscape_6.jpg"))
         let codec = try #require(ImageFormat(sniffing: try source.prefix(ImageFormat.signatureLength))).codec
         let header = try #require(try codec.probe(source).first)
+        let blocks = try #require(codec.blocks, "a JPEG's blocks go into the PDF as they are")
         let pool = Self.countingPool()
-        _ = try #require(try codec.verifiedOriginal(source, maxPixels: 1 << 26, pool: pool, shouldCancel: { false }))
+        _ = try #require(try blocks.verifiedOriginal(source, maxPixels: 1 << 26, pool: pool, shouldCancel: { false }))
         let proven = pool.statistics
         #expect(proven.allocated >= 1 && proven.outstandingBytes == 0)
         let region = PixelRegion(x: 16, y: 16, width: header.width / 2, height: header.height / 2)
-        _ = try #require(try codec.losslessCrop(source, region: region, orientation: .topLeft, maxPixels: 1 << 26,
+        _ = try #require(try blocks.losslessCrop(source, region: region, orientation: .topLeft, maxPixels: 1 << 26,
                                                 pool: pool, shouldCancel: { false }))
         #expect(pool.statistics.allocated + pool.statistics.reused > proven.allocated + proven.reused)
         #expect(pool.statistics.outstandingBytes == 0)

@@ -1,6 +1,5 @@
 import ImageCodec
 import Imaging
-import JPEG
 import Platform
 
 /// Makes a photo's attention map in the probe phase, before any plan, from the smallest decode its codec offers:
@@ -21,7 +20,7 @@ enum AttentionProbe {
     /// of its blocks), or a picture of another format small enough to decode whole. Larger ones without a
     /// thumbnail (a HEIF's `thmb` item, `ImageCodec.thumbnail`) keep their centre crops.
     static func isCheap(_ info: PhotoInfo) -> Bool {
-        info.format.codec is JPEGCodec || info.storedWidth * info.storedHeight <= largestWholeDecode
+        info.format.codec.blocks != nil || info.storedWidth * info.storedHeight <= largestWholeDecode
     }
 
     /// The map of `info`'s photo; a failure is the reason, for a warning (its crop then stays at the centre). Nil
@@ -77,7 +76,7 @@ enum AttentionProbe {
     static func exifThumbnail(of info: PhotoInfo, source: FileSource, pool: BufferPool) -> RGBImage? {
         let codec = info.format.codec
         // Only a JPEG's: the thumbnail is in the stored picture's orientation, which a HEIF's own turns may not be.
-        guard codec is JPEGCodec,
+        guard codec.exifThumbnailShowsStoredPicture,
               let headers = try? codec.probe(PrefixCachedSource(source)), info.file.picture < headers.count,
               let exif = headers[info.file.picture].exif, let bytes = EXIFThumbnail.jpeg(in: exif) else { return nil }
         let thumbnail = MemorySource(Array(bytes))
@@ -95,8 +94,8 @@ enum AttentionProbe {
     /// decode nearly is); nil for other formats and for JPEGs whose blocks a lossless crop does not copy.
     static func blockMeans(of info: PhotoInfo, source: FileSource, maxPixels: Int, pool: BufferPool,
                            isCancelled: () -> Bool) -> AttentionMap? {
-        guard let jpeg = info.format.codec as? JPEGCodec, info.file.picture == 0,
-              let means = try? jpeg.blockMeans(source, maxPixels: maxPixels, pool: pool, shouldCancel: isCancelled),
+        guard let blocks = info.format.codec.blocks, info.file.picture == 0,
+              let means = try? blocks.blockMeans(source, maxPixels: maxPixels, pool: pool, shouldCancel: isCancelled),
               means.width * 8 >= info.storedWidth, means.height * 8 >= info.storedHeight else { return nil }
         return measure(means, info: info, pool: pool)
     }

@@ -27,7 +27,7 @@ extension RenderPipeline {
             }
             // Regions come first in the crop rule: a photo that marks some never asks for attention.
             guard measuresAttention, info.regions.isEmpty,
-                  !(leavingToRender && info.format.codec.makesLosslessCrops) else {
+                  !(leavingToRender && info.format.codec.blocks != nil) else {
                 if let shared { pool.giveBack(shared.pixels) }
                 return
             }

@@ -1,10 +1,5 @@
 import Colour
-import HEIF
-import JPEG
 import Platform
-import PNG
-import TIFF
-import WebP
 
 /// Everything that decides the bytes of one rendered page image, written out as text: its SHA-256 is the
 /// render cache's key (docs/cache.md). A field added to the render must be added here.
@@ -25,9 +20,8 @@ struct RenderRequest {
 
     /// photobook's and the codec libraries' versions, and which build of photobook this is: a new one may
     /// render other bytes.
-    static let versions: String = [PhotoBookVersion.string, executableIdentity, JPEGLibrary.version,
-                                   PNGLibrary.version, HEIFLibrary.version, WebPLibrary.version, TIFFLibrary.version,
-                                   ColourLibrary.version].joined(separator: "; ")
+    static let versions: String = ([PhotoBookVersion.string, executableIdentity] + codecs.map(\.libraryVersion)
+                                   + [ColourLibrary.version]).joined(separator: "; ")
 
     /// The running executable's device, inode, size and modification time: a rebuilt or reinstalled photobook
     /// with the same version number (a fix between releases, a build from a checkout) does not read the renders

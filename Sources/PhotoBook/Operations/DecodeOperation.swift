@@ -57,8 +57,10 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
             if shouldStop { return .cancelled }
             if job.lossless && lossless == nil { lossless = try losslessCrop(source, codec: codec, stop: stop) }
             if job.passThrough {
-                guard let original = try codec.verifiedOriginal(source, maxPixels: maxPixels, pool: pool,
-                                                                 shouldCancel: stop),
+                // Only a format whose blocks the PDF reads is ever passed through (its probe said so).
+                guard let blocks = codec.blocks else { return .failed(.internalError("internal error: \(codec.name) passed through")) }
+                guard let original = try blocks.verifiedOriginal(source, maxPixels: maxPixels, pool: pool,
+                                                                  shouldCancel: stop),
                       isProbedSize(original.storedWidth, original.storedHeight) else { return Self.changed }
                 decoded = .original(original.bytes)
             } else if let crop = lossless {
@@ -129,8 +131,9 @@ extension DecodeOperation {
     /// for any other photo. A corrupt or truncated file throws here as it would when decoded.
     func losslessCrop(_ source: any ByteSource, codec: any ImageCodec,
                       stop: () -> Bool) throws(CodecError) -> LosslessCrop? {
-        try codec.losslessCrop(source, region: Self.wholePixels(job.storedCrop), orientation: job.info.orientation,
-                               maxPixels: maxPixels, pool: pool, shouldCancel: stop)
+        guard let blocks = codec.blocks else { return nil }
+        return try blocks.losslessCrop(source, region: Self.wholePixels(job.storedCrop), orientation: job.info.orientation,
+                                       maxPixels: maxPixels, pool: pool, shouldCancel: stop)
     }
 
     static func wholePixels(_ crop: Rect) -> PixelRegion {
@@ -143,7 +146,8 @@ extension DecodeOperation {
     func aimedLosslessCrop(_ source: any ByteSource, codec: any ImageCodec,
                            stop: () -> Bool) throws(CodecError) -> LosslessCrop? {
         let job = self.job, pool = self.pool
-        return try codec.losslessCrop(source, placing: { means in
+        guard let blocks = codec.blocks else { return nil }
+        return try blocks.losslessCrop(source, placing: { means in
             job.aim(with: AttentionProbe.measure(means, info: job.info, pool: pool))
             return Self.wholePixels(job.storedCrop)
         }, orientation: job.info.orientation, maxPixels: maxPixels, pool: pool, shouldCancel: stop)

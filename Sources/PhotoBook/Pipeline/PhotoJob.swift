@@ -46,7 +46,7 @@ final class PhotoJob: Sendable {
         self.aimsAtRender = aimsAtRender
         passThrough = !reencodes && info.isEmbeddableAsIs
             && (keepOriginals || placement.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight))
-        lossless = !reencodes && losslessCrops && info.format.codec.makesLosslessCrops && !passThrough && placement.copiesPixels
+        lossless = !reencodes && losslessCrops && info.format.codec.blocks != nil && !passThrough && placement.copiesPixels
     }
 }
 

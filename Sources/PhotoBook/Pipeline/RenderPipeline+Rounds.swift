@@ -69,7 +69,7 @@ extension RenderPipeline {
             // The plan left the crop at the centre for the render to aim (AttentionStep): a photo it cuts enough
             // for a map to move the crop (a map would leave a crop with less slack at the centre all the same).
             let aims = settings.aimsAtRender && !spread && info.attention == nil && info.regions.isEmpty
-                && info.format.codec.makesLosslessCrops && placed.cropSource == .centre
+                && info.format.codec.blocks != nil && placed.cropSource == .centre
                 && AttentionMap.canMove(size: (placed.crop.width, placed.crop.height),
                                         photo: (Double(info.uprightWidth), Double(info.uprightHeight)))
             let job = PhotoJob(info: info, placement: placed, keepOriginals: settings.keepOriginals,

@@ -1,6 +1,5 @@
 import ImageCodec
 import Imaging
-import JPEG
 import Platform
 
 /// Reads the picture the choice of photos measures (`PhotoTraits`) from the smallest decode that still shows
@@ -24,8 +23,8 @@ enum TraitsProbe {
         // Block means are a 1/8 picture: enough to see a blur of 8 pixels and more when that is 400 pixels
         // across or more (a 12 MP photo's is 500); a smaller photo is decoded at a larger scale instead.
         let side = max(width, height), eighth = side / 8 >= measuredSide * 4 / 5
-        if eighth, let jpeg = info.format.codec as? JPEGCodec, info.file.picture == 0,
-           let means = try? jpeg.blockMeans(source, maxPixels: maxPixels, pool: pool, shouldCancel: isCancelled),
+        if eighth, let blocks = info.format.codec.blocks, info.file.picture == 0,
+           let means = try? blocks.blockMeans(source, maxPixels: maxPixels, pool: pool, shouldCancel: isCancelled),
            means.width * 8 >= width, means.height * 8 >= height {
             return (means, true)
         }

@@ -1,0 +1,12 @@
+import HEIF
+import ImageCodec
+import JPEG
+import PNG
+import TIFF
+import WebP
+
+/// The image formats photobook reads, one codec each, in the order their signatures are tried. Adding a
+/// format is a module of its own and one line here: this is the only file of the engine that imports a format
+/// module to read photos (the renders' pages are JPEGs: ResizeCropOperation and BuildPDFOperation use the JPEG
+/// module's encoder and decoder for those, not as a codec of photos).
+let codecs: [any ImageCodec] = [JPEGCodec(), PNGCodec(), HEIFCodec(), WebPCodec(), TIFFCodec()]
