@@ -5,10 +5,10 @@ The trip: `photobook-corpus --trip` (BENCH_CHOOSE_COUNT files, 500 by default, 1
 with one sharp frame, retaken pairs, blurred, dark and blown photos, screenshots, documents, XMP ratings; its
 TRUTH.json says what each file is), made once in .bench/trip-v1-N/; then .bench/choose-v1-N/, the photos of the case:
 about 1 in 5 camera JPEGs (whole bursts and pairs together, never one whose rating is inside the JPEG) made HEIC
-with heif-enc (upright first with vips autorot, as bench.py's HEIC set; a 320-pixel thumbnail item, `-t 320`; the
-EXIF kept by heif-enc), their sidecars renamed with them, the rest hard links; its TRUTH.json names the HEICs.
+with heif-enc (upright first with vips autorot, as bench_photos.py's HEIC set; a 320-pixel thumbnail item, `-t 320`;
+the EXIF kept by heif-enc), their sidecars renamed with them, the rest hard links; its TRUTH.json names the HEICs.
 
-Timed, each run one process (bench.Run: wall, CPU and peak RSS from wait4):
+Timed, each run one process (bench_config.Run: wall, CPU and peak RSS from wait4):
   - `photobook build TRIP --pages 24 --layout auto --sort date --dry-run` alternating with `vipsthumbnail --size 256`
     of the same files, one process given them all, output to a scratch folder (BENCH_RUNS runs each): both medians,
     photobook / vips (target <= 1.0), time per photo, and the dry run's peak memory (target < 150 MB);
@@ -29,12 +29,13 @@ import json
 import os
 import shlex
 import shutil
-import statistics
 import time
 import zlib
 
-import bench
-from bench import CORES, JOBS, RUNS, RUNS_96, WORK, Case, rel, say
+import bench_config
+import bench_photos
+import bench_tables
+from bench_config import CORES, JOBS, RUNS, RUNS_96, WORK, Case, rel, say
 
 COUNT = int(os.environ.get("BENCH_CHOOSE_COUNT", "500"))
 PAGES = int(os.environ.get("BENCH_CHOOSE_PAGES", "24"))
@@ -52,12 +53,12 @@ def ensure_trip():
     if os.path.exists(os.path.join(TRIP, "TRUTH.json")):
         say(f"trip: {rel(TRIP)} (cached; delete it to regenerate)")
         return
-    bench.build_product("photobook-corpus")
+    bench_config.build_product("photobook-corpus")
     partial = TRIP + ".partial"
     shutil.rmtree(partial, ignore_errors=True)
-    wall, cpu = bench.run_checked([bench.CORPUS_TOOL, "--trip", "--out", partial, "--count", str(COUNT), "--days",
-                                   str(DAYS), "--seed", str(SEED), "--quality", "92", "--jobs", str(JOBS)],
-                                  "generating the trip")
+    wall, cpu = bench_config.run_checked([bench_config.CORPUS_TOOL, "--trip", "--out", partial, "--count", str(COUNT), "--days",
+                                          str(DAYS), "--seed", str(SEED), "--quality", "92", "--jobs", str(JOBS)],
+                                         "generating the trip")
     shutil.rmtree(TRIP, ignore_errors=True)
     os.rename(partial, TRIP)
     say(f"trip: generated {COUNT} files in {wall:.0f} s wall, {cpu:.0f} s CPU")
@@ -80,7 +81,7 @@ def ensure_choose_set():
         say(f"{rel(CHOOSE)}: cached; delete it to remake")
         with open(truth_path) as f:
             truth = json.load(f)
-        bench.warm(CHOOSE, [e["name"] for e in truth["files"]])
+        bench_photos.warm(CHOOSE, [e["name"] for e in truth["files"]])
         return truth
     with open(os.path.join(TRIP, "TRUTH.json")) as f:
         truth = json.load(f)
@@ -97,9 +98,9 @@ def ensure_choose_set():
         new = name
         if heif and heic_wanted(entry):
             new = os.path.splitext(name)[0] + ".heic"
-            upright = bench._upright(source, entry["orientation"], os.path.join(partial, ".scratch"))
-            bench._quiet(["heif-enc"] + bench.HEIC_ENCODE + ["-t", str(HEIC_THUMBNAIL), "-o",
-                                                              os.path.join(partial, new), upright])
+            upright = bench_photos._upright(source, entry["orientation"], os.path.join(partial, ".scratch"))
+            bench_photos._quiet(["heif-enc"] + bench_config.HEIC_ENCODE + ["-t", str(HEIC_THUMBNAIL), "-o",
+                                                                            os.path.join(partial, new), upright])
             if upright != source:
                 os.remove(upright)
             times = os.stat(source)
@@ -117,7 +118,7 @@ def ensure_choose_set():
     after = os.times()
     os.rmdir(os.path.join(partial, ".scratch"))
     heics = sum(1 for e in files if e["name"].endswith(".heic"))
-    truth = dict(truth, files=files, heic=f"{heics} made by heif-enc {' '.join(bench.HEIC_ENCODE)} -t {HEIC_THUMBNAIL}")
+    truth = dict(truth, files=files, heic=f"{heics} made by heif-enc {' '.join(bench_config.HEIC_ENCODE)} -t {HEIC_THUMBNAIL}")
     with open(os.path.join(partial, "TRUTH.json"), "w") as f:
         json.dump(truth, f, indent=1)
         f.write("\n")
@@ -125,7 +126,7 @@ def ensure_choose_set():
     os.rename(partial, CHOOSE)
     say(f"{rel(CHOOSE)}: made {heics} HEICs in {time.monotonic() - started:.0f} s wall, "
         f"{(after.children_user - before.children_user) + (after.children_system - before.children_system):.0f} s CPU")
-    bench.warm(CHOOSE, [e["name"] for e in files])
+    bench_photos.warm(CHOOSE, [e["name"] for e in files])
     return truth
 
 
@@ -188,12 +189,12 @@ def quality_rows(truth, report):
 
 
 def photobook_argv(inputs, *more):
-    return [bench.PHOTOBOOK, "build"] + inputs + ["--layout", "auto", "--sort", "date"] + list(more)
+    return [bench_config.PHOTOBOOK, "build"] + inputs + ["--layout", "auto", "--sort", "date"] + list(more)
 
 
 def shown(argv, limit=12):
     """A command for the notes; a long list of files cut short."""
-    words = [rel(bench.PHOTOBOOK) if a == bench.PHOTOBOOK else a for a in argv]
+    words = [rel(bench_config.PHOTOBOOK) if a == bench_config.PHOTOBOOK else a for a in argv]
     if len(words) > limit + 6:
         files = [w for w in words if w.startswith(rel(CHOOSE) + "/")]
         if len(files) > limit:
@@ -270,23 +271,23 @@ def choose_case():
     say(f"\nTargets (issue 31; {CORES} cores; medians of the runs above):")
     if dry.ok and vips and vips.ok:
         share = dry.median("wall") / vips.median("wall")
-        say("    " + bench.target_row(f"dry run / vipsthumbnail, {count} photos",
-                                      f"{share:.2f} ({dry.median('wall'):.2f} s / {vips.median('wall'):.2f} s)",
-                                      "<= 1.0", share <= 1.0))
+        say("    " + bench_tables.target_row(f"dry run / vipsthumbnail, {count} photos",
+                                             f"{share:.2f} ({dry.median('wall'):.2f} s / {vips.median('wall'):.2f} s)",
+                                             "<= 1.0", share <= 1.0))
     else:
         why = ("vipsthumbnail missing" if not vips else f"photobook failed: {dry.failed}" if not dry.ok
                else f"vipsthumbnail failed: {vips.failed}")
         say(f"    dry run / vipsthumbnail, goal <= 1.0: not measured ({why})")
     if dry.ok:
         peak = dry.median("peak")
-        say("    " + bench.target_row(f"peak memory, dry run of {count}", f"{peak / 1e6:.0f} MB", "< 150 MB",
-                                      peak < 150e6))
+        say("    " + bench_tables.target_row(f"peak memory, dry run of {count}", f"{peak / 1e6:.0f} MB", "< 150 MB",
+                                             peak < 150e6))
     else:
         say(f"    peak memory of the dry run, goal < 150 MB: not measured (photobook failed)")
     if build.ok and dry.ok and chosen_case and chosen_case.ok:
         whole, limit = build.median("wall"), dry.median("wall") + 1.2 * chosen_case.median("wall")
-        say("    " + bench.target_row(f"build / (dry run + 1.2 x chosen-only build)",
-                                      f"{whole / limit:.2f} ({whole:.2f} s / {limit:.2f} s)", "<= 1.0", whole <= limit))
+        say("    " + bench_tables.target_row(f"build / (dry run + 1.2 x chosen-only build)",
+                                             f"{whole / limit:.2f} ({whole:.2f} s / {limit:.2f} s)", "<= 1.0", whole <= limit))
         say(f"      ({whole:.2f} s against {dry.median('wall'):.2f} s + 1.2 x {chosen_case.median('wall'):.2f} s;"
             f" {whole / limit:.2f} of the allowance)")
     else:
@@ -300,11 +301,11 @@ def choose_case():
     for case in [dry, vips, build, chosen_case]:
         if case:
             say(f"  {case.name}, {case.photos} photos:\n    {case.shown}")
-    say(f"  the trip: {rel(bench.CORPUS_TOOL)} --trip --out {rel(TRIP)} --count {COUNT} --days {DAYS} --seed {SEED}"
+    say(f"  the trip: {rel(bench_config.CORPUS_TOOL)} --trip --out {rel(TRIP)} --count {COUNT} --days {DAYS} --seed {SEED}"
         f" --quality 92 --jobs {JOBS}")
-    say(f"  its HEICs, each: heif-enc {' '.join(bench.HEIC_ENCODE)} -t {HEIC_THUMBNAIL} -o {folder}/IMG_N.heic"
+    say(f"  its HEICs, each: heif-enc {' '.join(bench_config.HEIC_ENCODE)} -t {HEIC_THUMBNAIL} -o {folder}/IMG_N.heic"
         f" {rel(TRIP)}/IMG_N.jpg (vips autorot first for orientation 6)")
-    say(f"  machine at the end: {bench.machine()}.  The choice case took {time.monotonic() - started:.0f} s.")
+    say(f"  machine at the end: {bench_config.machine()}.  The choice case took {time.monotonic() - started:.0f} s.")
 
 
 def dry_row(case):

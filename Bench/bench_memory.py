@@ -32,7 +32,8 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench  # noqa: E402  (the corpus, the timed runs and the printing are shared)
+import bench_config  # noqa: E402  (the corpus, the timed runs and the printing are shared)
+import bench_photos  # noqa: E402
 
 LARGE = int(os.environ.get("BENCH_MEMORY_COUNT", "800"))
 LARGE_IN_MEMORY = os.environ.get("BENCH_MEMORY_IN_MEMORY", "") == "1"
@@ -84,16 +85,16 @@ class Build:
     """One photobook build, timed as in `make bench`, with its disk sampled."""
 
     def __init__(self, folder, count, output, in_memory=False, name=None, may_fail=False):
-        tmpdir = tempfile.mkdtemp(prefix="bench-memory-tmpdir-", dir=bench.WORK)
+        tmpdir = tempfile.mkdtemp(prefix="bench-memory-tmpdir-", dir=bench_config.WORK)
         # SOURCE_DATE_EPOCH: the book from page files and the one from memory must then be the same bytes.
         argv = ["env", f"TMPDIR={tmpdir}", "SOURCE_DATE_EPOCH=1700000000"] + (["PHOTOBOOK_TEST_IMAGES_IN_MEMORY=1"] if in_memory else []) + [
-            bench.HARNESS if in_memory else bench.PHOTOBOOK, "build", bench.rel(folder), "-o", bench.rel(output), "--no-cache", "--margin", "0", "--quiet",
+            bench_config.HARNESS if in_memory else bench_config.PHOTOBOOK, "build", bench_config.rel(folder), "-o", bench_config.rel(output), "--no-cache", "--margin", "0", "--quiet",
             # The 800 are copies of the 96: without this photobook would place each once (issue 21, duplicates).
             "--keep-duplicates"]
         self.command = " ".join(argv)
         sampler = DiskSampler(output, tmpdir)
         sampler.start()
-        run = bench.Run(argv, output, check=not may_fail)
+        run = bench_config.Run(argv, output, check=not may_fail)
         sampler.stop()
         shutil.rmtree(tmpdir, ignore_errors=True)
         self.count, self.wall, self.cpu, self.peak = count, run.wall, run.cpu, run.peak
@@ -102,12 +103,12 @@ class Build:
         if run.status != 0 or not os.path.exists(output):
             words = run.log.splitlines()
             self.failed = f"exit {run.status}: {words[-1][:300] if words else 'no output'}"
-            bench.say(f"  {self.name}: FAILED ({self.failed})   (load average {os.getloadavg()[0]:.1f})")
+            bench_config.say(f"  {self.name}: FAILED ({self.failed})   (load average {os.getloadavg()[0]:.1f})")
             return
         self.size = os.path.getsize(output)
         self.disk, self.tmp = sampler.peak_beside, sampler.peak_tmpdir
         self.left = sampler.left_beside + sampler.left_tmpdir
-        bench.say(f"  {self.row()}   (load average {os.getloadavg()[0]:.1f})")
+        bench_config.say(f"  {self.row()}   (load average {os.getloadavg()[0]:.1f})")
 
     def row(self):
         if self.failed:
@@ -120,15 +121,15 @@ class Build:
 
 def large_photo_set(count):
     """`count` photos, each its own file: copies of the corpus in turn (not hard links: one file is one photo)."""
-    sources = sorted(n for n in os.listdir(bench.CORPUS) if n.startswith("IMG_"))
-    folder = os.path.join(bench.WORK, f"photos-{count}")
+    sources = sorted(n for n in os.listdir(bench_config.CORPUS) if n.startswith("IMG_"))
+    folder = os.path.join(bench_config.WORK, f"photos-{count}")
     names = [f"P{i:04d}_{sources[i % len(sources)]}" for i in range(count)]
     if sorted(os.listdir(folder) if os.path.isdir(folder) else []) != names:
-        bench.say(f"making {bench.rel(folder)}: {count} copies of the corpus photos")
+        bench_config.say(f"making {bench_config.rel(folder)}: {count} copies of the corpus photos")
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
         for i, name in enumerate(names):
-            shutil.copyfile(os.path.join(bench.CORPUS, sources[i % len(sources)]), os.path.join(folder, name))
+            shutil.copyfile(os.path.join(bench_config.CORPUS, sources[i % len(sources)]), os.path.join(folder, name))
     return folder
 
 
@@ -140,9 +141,9 @@ def contents(path):
 def dry_run(folder, count, build):
     """Times `--dry-run` (headers and the plan, no pixels) on the photos of `build`: issue 12 asks that it plans
     500 twelve-megapixel photos in a small fraction of the build's time."""
-    argv = [bench.PHOTOBOOK, "build", bench.rel(folder), "--margin", "0", "--dry-run", "--keep-duplicates"]
+    argv = [bench_config.PHOTOBOOK, "build", bench_config.rel(folder), "--margin", "0", "--dry-run", "--keep-duplicates"]
     started = time.monotonic()
-    result = subprocess.run(argv, cwd=bench.ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+    result = subprocess.run(argv, cwd=bench_config.ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     wall = time.monotonic() - started
     if result.returncode != 0:
@@ -167,20 +168,20 @@ def heic_report():
     """Books of the bench's HEIC sets (whole pictures, then grids) against one of the 24 JPEGs they were made from:
     returns the Builds, the JPEG one first (the HEIC ones may have failed), or [] when there are no HEICs."""
     sets = [(photos, label, slug) for photos, label, slug in
-            [(bench.ensure_heic(), "HEICs", "memory-heic"), (bench.ensure_heic_grid(), "grid HEICs", "memory-heic-grid")]
+            [(bench_photos.ensure_heic(), "HEICs", "memory-heic"), (bench_photos.ensure_heic_grid(), "grid HEICs", "memory-heic-grid")]
             if photos]
     if not sets:
-        bench.say("  no HEIC book (no HEICs: heif-enc missing)")
+        bench_config.say("  no HEIC book (no HEICs: heif-enc missing)")
         return []
-    sources = bench.heic_sources()
-    jpeg_folder, _ = bench.linked_set(f"photos-heic-sources-{len(sources)}", [p[0] for p in sources])
+    sources = bench_photos.heic_sources()
+    jpeg_folder, _ = bench_photos.linked_set(f"photos-heic-sources-{len(sources)}", [p[0] for p in sources])
     for (folder, names), _, _ in sets:
-        bench.warm(folder, names)
-    jpeg = Build(jpeg_folder, len(sources), os.path.join(bench.WORK, "memory-heic-sources.pdf"),
+        bench_photos.warm(folder, names)
+    jpeg = Build(jpeg_folder, len(sources), os.path.join(bench_config.WORK, "memory-heic-sources.pdf"),
                  name=f"{len(sources)} JPEGs (HEICs' own)")
     builds = [jpeg]
     for (folder, names), label, slug in sets:
-        heic = Build(folder, len(names), os.path.join(bench.WORK, slug + ".pdf"), name=f"{len(names)} {label}",
+        heic = Build(folder, len(names), os.path.join(bench_config.WORK, slug + ".pdf"), name=f"{len(names)} {label}",
                      may_fail=True)
         heic.pixels = max(p[1] * p[2] for p in sources)
         builds.append(heic)
@@ -190,49 +191,49 @@ def heic_report():
 def heic_verdict(jpeg, heic):
     """The issue's memory figure for one HEIC book: a book of 12-MP HEICs peaks no higher than one of 12-MP JPEGs
     plus one decoded HEIC per worker."""
-    jobs = bench.CORES  # photobook's default --jobs, and Build passes none
+    jobs = bench_config.CORES  # photobook's default --jobs, and Build passes none
     if heic.failed:
-        bench.say(f"  {heic.name}: peak against the JPEG book's plus one decoded 12-MP HEIC per worker: not measured"
-                  f" (the book failed: {heic.failed})")
+        bench_config.say(f"  {heic.name}: peak against the JPEG book's plus one decoded 12-MP HEIC per worker: not measured"
+                         f" (the book failed: {heic.failed})")
         return
     growth = heic.peak - jpeg.peak
     strict = heic.pixels * HEIC_RGB_BYTES * jobs
     planes = heic.pixels * (HEIC_RGB_BYTES + HEIC_PLANE_BYTES) * jobs
-    bench.say(f"  {heic.name}: peak {heic.peak / 1e6:.0f} MB, {growth / 1e6:+.0f} MB on the JPEG book's {jpeg.peak / 1e6:.0f} MB;"
-              f" budget, the JPEG book's and one decoded {heic.pixels / 1e6:.0f}-MP HEIC's RGB per worker:"
-              f" {jpeg.peak / 1e6:.0f} + {heic.pixels / 1e6:.0f}e6 * {HEIC_RGB_BYTES} B * {jobs} workers ="
-              f" {(jpeg.peak + strict) / 1e6:.0f} MB, {verdict(growth <= strict)}; with libheif's YCbCr 4:2:0 copy and"
-              f" libde265's picture (+{HEIC_PLANE_BYTES:g} B a pixel) {(jpeg.peak + planes) / 1e6:.0f} MB,"
-              f" {verdict(growth <= planes)}")
+    bench_config.say(f"  {heic.name}: peak {heic.peak / 1e6:.0f} MB, {growth / 1e6:+.0f} MB on the JPEG book's {jpeg.peak / 1e6:.0f} MB;"
+                     f" budget, the JPEG book's and one decoded {heic.pixels / 1e6:.0f}-MP HEIC's RGB per worker:"
+                     f" {jpeg.peak / 1e6:.0f} + {heic.pixels / 1e6:.0f}e6 * {HEIC_RGB_BYTES} B * {jobs} workers ="
+                     f" {(jpeg.peak + strict) / 1e6:.0f} MB, {verdict(growth <= strict)}; with libheif's YCbCr 4:2:0 copy and"
+                     f" libde265's picture (+{HEIC_PLANE_BYTES:g} B a pixel) {(jpeg.peak + planes) / 1e6:.0f} MB,"
+                     f" {verdict(growth <= planes)}")
 
 
 def heic_only():
     """The HEIC book against the JPEG book alone (bench.py's BENCH_ONLY=formats)."""
-    bench.say("\nMemory of a book of HEICs against one of the same photos as JPEGs: A4, --margin 0, one photo per page")
+    bench_config.say("\nMemory of a book of HEICs against one of the same photos as JPEGs: A4, --margin 0, one photo per page")
     builds = heic_report()
     if builds:
-        bench.say("\nResults (peak = largest resident set of the photobook process):\n")
+        bench_config.say("\nResults (peak = largest resident set of the photobook process):\n")
         for build in builds:
-            bench.say("    " + build.row())
-        bench.say("")
+            bench_config.say("    " + build.row())
+        bench_config.say("")
         for heic in builds[1:]:
             heic_verdict(builds[0], heic)
-        bench.say("\nCommands (from the repository root):")
+        bench_config.say("\nCommands (from the repository root):")
         for build in builds:
-            bench.say(f"  {build.name}: {build.command}")
+            bench_config.say(f"  {build.name}: {build.command}")
 
 
 def report():
-    bench.say(f"\nMemory at any book size (issue 14): A4, --margin 0, one photo per page")
-    small_folder, _ = bench.photo_set(24)
-    small_out = os.path.join(bench.WORK, "memory-24.pdf")
-    memory_out = os.path.join(bench.WORK, "memory-24-from-memory.pdf")
+    bench_config.say(f"\nMemory at any book size (issue 14): A4, --margin 0, one photo per page")
+    small_folder, _ = bench_photos.photo_set(24)
+    small_out = os.path.join(bench_config.WORK, "memory-24.pdf")
+    memory_out = os.path.join(bench_config.WORK, "memory-24-from-memory.pdf")
     small = Build(small_folder, 24, small_out)
     from_memory = Build(small_folder, 24, memory_out, in_memory=True)
     same = contents(small_out) == contents(memory_out)
 
     large_folder = large_photo_set(LARGE)
-    large_out = os.path.join(bench.WORK, f"memory-{LARGE}.pdf")
+    large_out = os.path.join(bench_config.WORK, f"memory-{LARGE}.pdf")
     large = Build(large_folder, LARGE, large_out)
     os.remove(large_out)
     dry_row, dry_command = dry_run(large_folder, LARGE, large)
@@ -242,38 +243,38 @@ def report():
         builds.append(Build(large_folder, LARGE, large_out, in_memory=True))
         os.remove(large_out)
 
-    bench.say("\nResults (peak = largest resident set of the photobook process; disk sampled every 0.2 s):\n")
+    bench_config.say("\nResults (peak = largest resident set of the photobook process; disk sampled every 0.2 s):\n")
     for build in builds:
-        bench.say("    " + build.row())
+        bench_config.say("    " + build.row())
     growth = large.peak - small.peak
-    bench.say(f"\n  {LARGE}-photo peak under {PEAK_LIMIT / 1e6:.0f} MB: {large.peak / 1e6:.0f} MB, {verdict(large.peak < PEAK_LIMIT)}")
-    bench.say(f"  {LARGE} against 24 photos, within {GROWTH_LIMIT / 1e6:.0f} MB: {growth / 1e6:+.0f} MB, "
-              f"{verdict(growth <= GROWTH_LIMIT)}")
+    bench_config.say(f"\n  {LARGE}-photo peak under {PEAK_LIMIT / 1e6:.0f} MB: {large.peak / 1e6:.0f} MB, {verdict(large.peak < PEAK_LIMIT)}")
+    bench_config.say(f"  {LARGE} against 24 photos, within {GROWTH_LIMIT / 1e6:.0f} MB: {growth / 1e6:+.0f} MB, "
+                     f"{verdict(growth <= GROWTH_LIMIT)}")
     rate_small, rate_large = small.count / small.wall, large.count / large.wall
-    bench.say(f"  photos/s does not drop: {rate_small:.1f} at 24, {rate_large:.1f} at {LARGE}, "
-              f"{verdict(rate_large >= 0.9 * rate_small)} (10% allowed for a shared machine's noise); CPU per photo "
-              f"{1000 * small.cpu / small.count:.0f} ms at 24, {1000 * large.cpu / large.count:.0f} ms at {LARGE} "
-              f"(wall time also counts other work on the machine, and the probe and the save, which run on one core)")
-    bench.say(dry_row)
-    bench.say(f"  the 24-photo book from page files is byte for byte the one from memory (SOURCE_DATE_EPOCH set): "
-              f"{'yes' if same else 'NO'}; memory saved at 24 photos: {(from_memory.peak - small.peak) / 1e6:.0f} MB")
+    bench_config.say(f"  photos/s does not drop: {rate_small:.1f} at 24, {rate_large:.1f} at {LARGE}, "
+                     f"{verdict(rate_large >= 0.9 * rate_small)} (10% allowed for a shared machine's noise); CPU per photo "
+                     f"{1000 * small.cpu / small.count:.0f} ms at 24, {1000 * large.cpu / large.count:.0f} ms at {LARGE} "
+                     f"(wall time also counts other work on the machine, and the probe and the save, which run on one core)")
+    bench_config.say(dry_row)
+    bench_config.say(f"  the 24-photo book from page files is byte for byte the one from memory (SOURCE_DATE_EPOCH set): "
+                     f"{'yes' if same else 'NO'}; memory saved at 24 photos: {(from_memory.peak - small.peak) / 1e6:.0f} MB")
     for heic in heic_builds[1:]:
         heic_verdict(heic_builds[0], heic)
     done = [b for b in builds if not b.failed]
-    bench.say(f"  TMPDIR used: {max(b.tmp for b in done) / 1e6:.0f} MB at most; left behind anywhere: "
-              f"{sum(b.left for b in done) / 1e6:.0f} MB")
-    bench.say("\nCommands (from the repository root):")
+    bench_config.say(f"  TMPDIR used: {max(b.tmp for b in done) / 1e6:.0f} MB at most; left behind anywhere: "
+                     f"{sum(b.left for b in done) / 1e6:.0f} MB")
+    bench_config.say("\nCommands (from the repository root):")
     for build in builds:
-        bench.say(f"  {build.name}: {build.command}")
-    bench.say(f"  dry run: {dry_command}")
+        bench_config.say(f"  {build.name}: {build.command}")
+    bench_config.say(f"  dry run: {dry_command}")
 
 
 def main():
-    os.makedirs(bench.WORK, exist_ok=True)
-    bench.say(f"machine: {bench.machine()}")
-    bench.build_product("photobook")
-    bench.build_product("photobook-harness")
-    bench.ensure_corpus()
+    os.makedirs(bench_config.WORK, exist_ok=True)
+    bench_config.say(f"machine: {bench_config.machine()}")
+    bench_config.build_product("photobook")
+    bench_config.build_product("photobook-harness")
+    bench_photos.ensure_corpus()
     report()
 
 
