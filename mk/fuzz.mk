@@ -93,7 +93,9 @@ $(FUZZ_DIR)/TIFFShim.o: Sources/CTIFFShim/tiff_shim.c Sources/CTIFFShim/include/
 	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CTIFFShim.c) -I Sources/CTIFFShim/include -c $< -o $@
 
 # photobook's libheif decoder plugins (HEVC through libavcodec, AV1 through dav1d): fuzzed with libheif.
-$(FUZZ_DIR)/HEIFDecoders.o: Sources/CHEIFDecoders/heif_decoders.c Sources/CHEIFDecoders/include/heif_decoders.h $(FUZZ_DIR)/flags/CHEIFDecoders.c
+$(FUZZ_DIR)/HEIFDecoders.o: Sources/CHEIFDecoders/heif_decoders.c Sources/CHEIFDecoders/plugins.h Sources/CHEIFDecoders/include/heif_decoders.h $(FUZZ_DIR)/flags/CHEIFDecoders.c
+	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CHEIFDecoders.c) -I Sources/CHEIFDecoders/include -c $< -o $@
+$(FUZZ_DIR)/HEIFAV1.o: Sources/CHEIFDecoders/av1_plugin.c Sources/CHEIFDecoders/plugins.h Sources/CHEIFDecoders/include/heif_decoders.h $(FUZZ_DIR)/flags/CHEIFDecoders.c
 	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CHEIFDecoders.c) -I Sources/CHEIFDecoders/include -c $< -o $@
 
 # One Swift module: an object file and the .swiftmodule its dependents import. swiftc leaves an output it
@@ -135,5 +137,5 @@ $(FUZZ_DIR)/tiff: Fuzz/TIFFFuzzer.swift $(FUZZ_DIR)/TIFF.o $(FUZZ_DIR)/Colour.o 
                   $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/TIFFShim.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/TIFF.swift) $(FUZZ_LDFLAGS) -module-name TIFFFuzzer $^ -ltiff -llcms2 -o $@
 $(FUZZ_DIR)/heif: Fuzz/HEIFFuzzer.swift $(FUZZ_DIR)/HEIF.o $(FUZZ_DIR)/Colour.o $(FUZZ_DIR)/ImageCodec.o \
-                  $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/HEIFDecoders.o
+                  $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/HEIFDecoders.o $(FUZZ_DIR)/HEIFAV1.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/HEIF.swift) $(FUZZ_LDFLAGS) -module-name HEIFFuzzer $^ $$(pkg-config --libs libheif lcms2 libavcodec libavutil dav1d) -o $@

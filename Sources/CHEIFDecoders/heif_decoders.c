@@ -1,81 +1,59 @@
-#include "heif_decoders.h"
+#include "plugins.h"
 
-#include <libheif/heif_plugin.h>
-#include <libavcodec/avcodec.h>
 #include <libavutil/log.h>
 #include <libavutil/pixdesc.h>
-#include <dav1d/dav1d.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The plugins stand in for libheif 1.15's own and rely on how 1.15 calls them (a context's plugins of higher
- * priority first, on the thread of heif_decode_image when max_decoding_threads is 0, a grid's tiles in row-major
- * order, a plugin's failure ending heif_decode_image): a libheif whose behaviour may differ is refused when
- * photobook is built (here), and when it runs (pbheif_register_decoders), never decoded into wrong pixels. */
-#if LIBHEIF_NUMERIC_VERSION < ((1 << 24) | (15 << 16)) || LIBHEIF_NUMERIC_VERSION >= ((1 << 24) | (16 << 16))
-#error "photobook's HEIF decoder plugins are written for libheif 1.15 (Debian 12): check them against this libheif"
-#endif
-/* The HEVC frame (AVFrame's fields, AV_INPUT_BUFFER_PADDING_SIZE) and dav1d's picture kept across calls. */
-#if LIBAVCODEC_VERSION_MAJOR != 59
-#error "photobook's HEVC plugin is written for libavcodec 59 (FFmpeg 5.1, Debian 12): check it against this one"
-#endif
-#if DAV1D_API_VERSION_MAJOR != 6
-#error "photobook's AV1 plugin is written for dav1d's API 6 (dav1d 1.0, Debian 12): check it against this one"
-#endif
-
-/* Above libheif 1.15's own plugins (libde265 100, dav1d 150, aom 100). */
-enum { PRIORITY = 1000 };
-
 /* The decode under way on this thread (pbheif_arm), or NULL: the plugins then decode with no limit of ours, keep
  * nothing and skip no tile. The only state the plugins keep between libheif's calls; the caller owns it. */
-static _Thread_local struct pbheif_call *armed;
+_Thread_local struct pbheif_call *pbheif_armed;
 
-static const char kept_message[] = "photobook: the decoded picture was kept as its planes";
+const char pbheif_kept_message[] = "photobook: the decoded picture was kept as its planes";
 
-static void free_av1(Dav1dPicture **picture);
 
 void pbheif_arm(struct pbheif_call *call, uint64_t pixels) {
     memset(call, 0, sizeof *call);
     /* The coded picture is the shown one padded to whole coding blocks (a 160x107 HEIC codes 160x112), and a
      * grid's tiles may overhang its canvas: room for both, still far from what a lying header could ask. */
     call->max_pixels = pixels == 0 ? 0 : pixels > UINT64_MAX / 4 ? UINT64_MAX : 2 * pixels + (1u << 20);
-    armed = call;
+    pbheif_armed = call;
 }
 
 void pbheif_disarm(struct pbheif_call *call) {
     AVFrame *frame = call->kept_frame;
     av_frame_free(&frame);
     Dav1dPicture *picture = call->kept_av1;
-    free_av1(&picture);
+    pbheif_free_av1(&picture);
     call->kept_frame = call->kept_av1 = NULL;
-    if (armed == call) armed = NULL;
+    if (pbheif_armed == call) pbheif_armed = NULL;
 }
 
-static struct heif_error ok(void) {
+struct heif_error pbheif_ok(void) {
     struct heif_error e = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
     return e;
 }
 
 /* libheif keeps the pointer to `message` past the call: only string literals are handed out. */
-static struct heif_error failure(enum heif_suberror_code sub, const char *message) {
+struct heif_error pbheif_failure(enum heif_suberror_code sub, const char *message) {
     struct heif_error e = {heif_error_Decoder_plugin_error, sub, message};
     return e;
 }
 
-static struct heif_error out_of_memory(void) {
+struct heif_error pbheif_out_of_memory(void) {
     struct heif_error e = {heif_error_Memory_allocation_error, heif_suberror_Unspecified,
                            "not enough memory for the decoder"};
     return e;
 }
 
 /* A coded picture bigger than the limit is refused before the decoder allocates its planes. */
-static int over_limit(uint64_t width, uint64_t height) {
-    return armed && armed->max_pixels != 0 && width * height > armed->max_pixels;
+int pbheif_over_limit(uint64_t width, uint64_t height) {
+    return pbheif_armed && pbheif_armed->max_pixels != 0 && width * height > pbheif_armed->max_pixels;
 }
 
 /* One decoded picture's planes copied into a new heif_image: `planes` of `bits` (8 to 16; above 8, two bytes a
  * sample, native order), the chroma planes subsampled by 2^shift_x and 2^shift_y. */
-static struct heif_error picture_to_heif(int width, int height, int planes, int bits, int shift_x, int shift_y,
+struct heif_error pbheif_picture_to_heif(int width, int height, int planes, int bits, int shift_x, int shift_y,
                                          uint8_t *const data[3], const ptrdiff_t stride[3],
                                          const struct heif_color_profile_nclx *nclx, struct heif_image **out) {
     enum heif_colorspace space = planes == 1 ? heif_colorspace_monochrome : heif_colorspace_YCbCr;
@@ -84,8 +62,8 @@ static struct heif_error picture_to_heif(int width, int height, int planes, int 
     else if (shift_x == 1 && shift_y == 1) chroma = heif_chroma_420;
     else if (shift_x == 1 && shift_y == 0) chroma = heif_chroma_422;
     else if (shift_x == 0 && shift_y == 0) chroma = heif_chroma_444;
-    else return failure(heif_suberror_Unsupported_color_conversion, "unsupported chroma subsampling");
-    if (bits < 8 || bits > 16) return failure(heif_suberror_Unsupported_bit_depth, "unsupported bit depth");
+    else return pbheif_failure(heif_suberror_Unsupported_color_conversion, "unsupported chroma subsampling");
+    if (bits < 8 || bits > 16) return pbheif_failure(heif_suberror_Unsupported_bit_depth, "unsupported bit depth");
 
     struct heif_image *image = NULL;
     struct heif_error e = heif_image_create(width, height, space, chroma, &image);
@@ -106,12 +84,12 @@ static struct heif_error picture_to_heif(int width, int height, int planes, int 
     }
     if (nclx) heif_image_set_nclx_color_profile(image, nclx);
     *out = image;
-    return ok();
+    return pbheif_ok();
 }
 
 /* The colour description a bitstream carries; codes libheif's setters refuse stay "unspecified" (2), as
  * libheif's own plugins leave them. */
-static void describe(struct heif_color_profile_nclx *nclx, int primaries, int transfer, int matrix, int full) {
+void pbheif_describe(struct heif_color_profile_nclx *nclx, int primaries, int transfer, int matrix, int full) {
     nclx->color_primaries = heif_color_primaries_unspecified;
     nclx->transfer_characteristics = heif_transfer_characteristic_unspecified;
     nclx->matrix_coefficients = heif_matrix_coefficients_unspecified;
@@ -138,9 +116,9 @@ static int hevc_supports(enum heif_compression_format format) {
 
 static struct heif_error hevc_new(void **decoder) {
     hevc_stream *stream = calloc(1, sizeof *stream);
-    if (!stream) return out_of_memory();
+    if (!stream) return pbheif_out_of_memory();
     *decoder = stream;
-    return ok();
+    return pbheif_ok();
 }
 
 static void hevc_free(void *decoder) {
@@ -155,16 +133,16 @@ static struct heif_error hevc_push(void *decoder, const void *data, size_t size)
     const uint8_t *p = data;
     size_t at = 0;
     while (at < size) {
-        if (size - at < 4) return failure(heif_suberror_End_of_data, "NAL unit length cut short");
+        if (size - at < 4) return pbheif_failure(heif_suberror_End_of_data, "NAL unit length cut short");
         size_t n = ((size_t)p[at] << 24) | ((size_t)p[at + 1] << 16) | ((size_t)p[at + 2] << 8) | p[at + 3];
         at += 4;
-        if (n > size - at) return failure(heif_suberror_End_of_data, "NAL unit longer than the image data");
+        if (n > size - at) return pbheif_failure(heif_suberror_End_of_data, "NAL unit longer than the image data");
         size_t need = stream->length + 4 + n + AV_INPUT_BUFFER_PADDING_SIZE;
         if (need > stream->capacity) {
             size_t capacity = need > 2 * stream->capacity ? need : 2 * stream->capacity;
             /* av_realloc: the bytes become the packet's own buffer (hevc_decode), which av_free releases. */
             uint8_t *bytes = av_realloc(stream->bytes, capacity);
-            if (!bytes) return out_of_memory();
+            if (!bytes) return pbheif_out_of_memory();
             stream->bytes = bytes;
             stream->capacity = capacity;
         }
@@ -174,7 +152,7 @@ static struct heif_error hevc_push(void *decoder, const void *data, size_t size)
         stream->length += 4 + n;
         at += n;
     }
-    return ok();
+    return pbheif_ok();
 }
 
 static struct heif_error hevc_frame_to_heif(const AVFrame *frame, struct heif_image **out) {
@@ -183,20 +161,20 @@ static struct heif_error hevc_frame_to_heif(const AVFrame *frame, struct heif_im
                                      AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_BITSTREAM)) ||
         !(format->flags & AV_PIX_FMT_FLAG_PLANAR || format->nb_components == 1) ||
         (format->nb_components != 1 && format->nb_components != 3))
-        return failure(heif_suberror_Unsupported_color_conversion, "libavcodec gave an unsupported pixel format");
+        return pbheif_failure(heif_suberror_Unsupported_color_conversion, "libavcodec gave an unsupported pixel format");
     int bits = format->comp[0].depth;
     for (int c = 1; c < format->nb_components; c++)
         if (format->comp[c].depth != bits || format->comp[c].plane != c)
-            return failure(heif_suberror_Unsupported_bit_depth, "libavcodec gave planes of different depths");
+            return pbheif_failure(heif_suberror_Unsupported_bit_depth, "libavcodec gave planes of different depths");
     struct heif_color_profile_nclx *nclx = heif_nclx_color_profile_alloc();
-    if (!nclx) return out_of_memory();
+    if (!nclx) return pbheif_out_of_memory();
     /* FFmpeg's colour enums are the H.273 codes; the deprecated yuvj formats also mean full range. */
     int full = frame->color_range == AVCOL_RANGE_JPEG || frame->format == AV_PIX_FMT_YUVJ420P ||
                frame->format == AV_PIX_FMT_YUVJ422P || frame->format == AV_PIX_FMT_YUVJ444P;
-    describe(nclx, frame->color_primaries, frame->color_trc, frame->colorspace, full);
+    pbheif_describe(nclx, frame->color_primaries, frame->color_trc, frame->colorspace, full);
     uint8_t *data[3] = {frame->data[0], frame->data[1], frame->data[2]};
     ptrdiff_t stride[3] = {frame->linesize[0], frame->linesize[1], frame->linesize[2]};
-    struct heif_error e = picture_to_heif(frame->width, frame->height, format->nb_components, bits,
+    struct heif_error e = pbheif_picture_to_heif(frame->width, frame->height, format->nb_components, bits,
                                           format->log2_chroma_w, format->log2_chroma_h, data, stride, nclx, out);
     heif_nclx_color_profile_free(nclx);
     return e;
@@ -215,14 +193,14 @@ static int keep(AVFrame *frame) {
         if (format->comp[c].depth != 8 || format->comp[c].plane != c || format->comp[c].step != 1) return 0;
     int full = frame->color_range == AVCOL_RANGE_JPEG || frame->format == AV_PIX_FMT_YUVJ420P ||
                frame->format == AV_PIX_FMT_YUVJ422P || frame->format == AV_PIX_FMT_YUVJ444P;
-    describe(&armed->kept_nclx, frame->color_primaries, frame->color_trc, frame->colorspace, full);
-    AVFrame *earlier = armed->kept_frame;
+    pbheif_describe(&pbheif_armed->kept_nclx, frame->color_primaries, frame->color_trc, frame->colorspace, full);
+    AVFrame *earlier = pbheif_armed->kept_frame;
     av_frame_free(&earlier);
-    armed->kept_frame = frame;
+    pbheif_armed->kept_frame = frame;
     return 1;
 }
 
-static void free_av1(Dav1dPicture **picture) {
+void pbheif_free_av1(Dav1dPicture **picture) {
     if (!*picture) return;
     dav1d_picture_unref(*picture);
     free(*picture);
@@ -272,7 +250,7 @@ int pbheif_take_kept_picture(struct pbheif_call *call, struct pbheif_planes *pla
 void pbheif_release_planes(struct pbheif_planes *planes) {
     if (planes->owner_is_av1) {
         Dav1dPicture *picture = planes->owner;
-        free_av1(&picture);
+        pbheif_free_av1(&picture);
     } else {
         AVFrame *frame = planes->owner;
         av_frame_free(&frame);
@@ -297,42 +275,42 @@ static struct heif_error blank_tile(struct heif_image **out) {
         *heif_image_get_plane(image, channels[c], &stride) = 0;
     }
     *out = image;
-    return ok();
+    return pbheif_ok();
 }
 
 static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
     hevc_stream *stream = decoder;
-    if (armed && armed->skip) {
-        int index = armed->tile_index++;
-        if (index < armed->tile_count && armed->skip[index]) {
-            armed->tiles_skipped++;
+    if (pbheif_armed && pbheif_armed->skip) {
+        int index = pbheif_armed->tile_index++;
+        if (index < pbheif_armed->tile_count && pbheif_armed->skip[index]) {
+            pbheif_armed->tiles_skipped++;
             return blank_tile(out);
         }
     }
-    if (stream->length == 0) return failure(heif_suberror_End_of_data, "no image data");
+    if (stream->length == 0) return pbheif_failure(heif_suberror_End_of_data, "no image data");
     memset(stream->bytes + stream->length, 0, AV_INPUT_BUFFER_PADDING_SIZE);
     const AVCodec *codec = avcodec_find_decoder(AV_CODEC_ID_HEVC);
-    if (!codec) return failure(heif_suberror_Unsupported_codec, "libavcodec has no HEVC decoder");
+    if (!codec) return pbheif_failure(heif_suberror_Unsupported_codec, "libavcodec has no HEVC decoder");
     AVCodecContext *context = avcodec_alloc_context3(codec);
     AVPacket *packet = av_packet_alloc();
     AVFrame *frame = av_frame_alloc();
     struct heif_error e;
     if (!context || !packet || !frame) {
-        e = out_of_memory();
+        e = pbheif_out_of_memory();
         goto done;
     }
     context->thread_count = 1;
-    uint64_t max_pixels = armed ? armed->max_pixels : 0;
+    uint64_t max_pixels = pbheif_armed ? pbheif_armed->max_pixels : 0;
     if (max_pixels != 0) context->max_pixels = max_pixels > INT64_MAX ? INT64_MAX : (int64_t)max_pixels;
     if (avcodec_open2(context, codec, NULL) < 0) {
-        e = failure(heif_suberror_Unspecified, "libavcodec cannot open its HEVC decoder");
+        e = pbheif_failure(heif_suberror_Unspecified, "libavcodec cannot open its HEVC decoder");
         goto done;
     }
     /* A packet without a buffer of its own is copied by avcodec_send_packet (av_packet_ref): the bitstream
      * (2-4 MB for a phone's 12 MP) is handed over instead, and freed with the decoder. */
     packet->buf = av_buffer_create(stream->bytes, stream->capacity, av_buffer_default_free, NULL, 0);
     if (!packet->buf) {
-        e = out_of_memory();
+        e = pbheif_out_of_memory();
         goto done;
     }
     packet->data = stream->bytes;
@@ -344,19 +322,19 @@ static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
     avcodec_send_packet(context, NULL);
     int received = avcodec_receive_frame(context, frame);
     if (received < 0 || frame->width <= 0 || frame->height <= 0) {
-        e = failure(heif_suberror_Unspecified, "libavcodec decoded no picture");
+        e = pbheif_failure(heif_suberror_Unspecified, "libavcodec decoded no picture");
         goto done;
     }
-    if (over_limit((uint64_t)frame->width, (uint64_t)frame->height)) {
-        e = failure(heif_suberror_Security_limit_exceeded, "coded picture larger than the limit");
+    if (pbheif_over_limit((uint64_t)frame->width, (uint64_t)frame->height)) {
+        e = pbheif_failure(heif_suberror_Security_limit_exceeded, "coded picture larger than the limit");
         goto done;
     }
     /* The decoder's own state (its reference and SAO pictures, motion tables: ~20 MB for 12 MP) goes before the
      * picture is copied; the frame keeps its planes alive by reference. */
     avcodec_free_context(&context);
-    if (armed && armed->keep && keep(frame)) {
+    if (pbheif_armed && pbheif_armed->keep && keep(frame)) {
         frame = NULL;
-        e = failure(heif_suberror_Unspecified, kept_message);
+        e = pbheif_failure(heif_suberror_Unspecified, pbheif_kept_message);
         goto done;
     }
     e = hevc_frame_to_heif(frame, out);
@@ -367,111 +345,11 @@ done:
     return e;
 }
 
-static void no_strictness(void *decoder, int flag) { (void)decoder; (void)flag; }
+void pbheif_no_strictness(void *decoder, int flag) { (void)decoder; (void)flag; }
 
-static const struct heif_decoder_plugin hevc_plugin = {
-    3, hevc_name, NULL, NULL, hevc_supports, hevc_new, hevc_free, hevc_push, hevc_decode, no_strictness,
+const struct heif_decoder_plugin pbheif_hevc_plugin = {
+    3, hevc_name, NULL, NULL, hevc_supports, hevc_new, hevc_free, hevc_push, hevc_decode, pbheif_no_strictness,
     "photobook-libavcodec-hevc",
-};
-
-/* ---- AV1 through dav1d ---------------------------------------------------------------------------------- */
-
-typedef struct {
-    Dav1dContext *context;
-    Dav1dData data;
-} av1_decoder;
-
-static const char *av1_name(void) { return "photobook: AV1 through dav1d, one thread"; }
-
-static int av1_supports(enum heif_compression_format format) {
-    return format == heif_compression_AV1 ? PRIORITY : 0;
-}
-
-static struct heif_error av1_new(void **decoder) {
-    av1_decoder *d = calloc(1, sizeof *d);
-    if (!d) return out_of_memory();
-    Dav1dSettings settings;
-    dav1d_default_settings(&settings);
-    settings.n_threads = 1;
-    settings.max_frame_delay = 1;
-    settings.all_layers = 0;
-    /* dav1d checks this before it allocates a frame; 0 would be its own (no) limit. */
-    uint64_t max_pixels = armed ? armed->max_pixels : 0;
-    settings.frame_size_limit = max_pixels == 0 || max_pixels > UINT32_MAX ? 0 : (unsigned)max_pixels;
-    if (dav1d_open(&d->context, &settings) != 0) {
-        free(d);
-        return failure(heif_suberror_Unspecified, "dav1d cannot open a decoder");
-    }
-    *decoder = d;
-    return ok();
-}
-
-static void av1_free(void *decoder) {
-    av1_decoder *d = decoder;
-    if (!d) return;
-    if (d->data.sz) dav1d_data_unref(&d->data);
-    if (d->context) dav1d_close(&d->context);
-    free(d);
-}
-
-static struct heif_error av1_push(void *decoder, const void *data, size_t size) {
-    av1_decoder *d = decoder;
-    if (d->data.sz) return failure(heif_suberror_Unspecified, "image data pushed twice");
-    uint8_t *bytes = dav1d_data_create(&d->data, size);
-    if (!bytes) return out_of_memory();
-    memcpy(bytes, data, size);
-    return ok();
-}
-
-static struct heif_error av1_decode(void *decoder, struct heif_image **out) {
-    av1_decoder *d = decoder;
-    Dav1dPicture picture;
-    memset(&picture, 0, sizeof picture);
-    for (;;) {
-        int sent = d->data.sz ? dav1d_send_data(d->context, &d->data) : 0;
-        if (sent < 0 && sent != DAV1D_ERR(EAGAIN)) return failure(heif_suberror_Unspecified, "dav1d refused the image data");
-        int got = dav1d_get_picture(d->context, &picture);
-        if (got == 0) break;
-        if (got != DAV1D_ERR(EAGAIN) || d->data.sz == 0) {
-            /* All data sent and no picture yet: one last try once dav1d has drained. */
-            if (got == DAV1D_ERR(EAGAIN) && dav1d_get_picture(d->context, &picture) == 0) break;
-            return failure(heif_suberror_Unspecified, "dav1d decoded no picture");
-        }
-    }
-    /* 8-bit YCbCr in three planes, when asked: kept for the caller, as an HEVC frame is (keep). */
-    if (armed && armed->keep && picture.p.bpc == 8 && picture.p.layout != DAV1D_PIXEL_LAYOUT_I400) {
-        Dav1dPicture *kept = armed->kept_av1;
-        free_av1(&kept);
-        kept = malloc(sizeof *kept);
-        armed->kept_av1 = kept;
-        if (kept) {
-            describe(&armed->kept_nclx, picture.seq_hdr->pri, picture.seq_hdr->trc, picture.seq_hdr->mtrx,
-                     picture.seq_hdr->color_range);
-            *kept = picture;  /* the reference moves into the slot */
-            return failure(heif_suberror_Unspecified, kept_message);
-        }
-    }
-    int planes = picture.p.layout == DAV1D_PIXEL_LAYOUT_I400 ? 1 : 3;
-    int shift_x = picture.p.layout == DAV1D_PIXEL_LAYOUT_I420 || picture.p.layout == DAV1D_PIXEL_LAYOUT_I422;
-    int shift_y = picture.p.layout == DAV1D_PIXEL_LAYOUT_I420;
-    struct heif_color_profile_nclx *nclx = heif_nclx_color_profile_alloc();
-    struct heif_error e;
-    if (!nclx) {
-        e = out_of_memory();
-    } else {
-        describe(nclx, picture.seq_hdr->pri, picture.seq_hdr->trc, picture.seq_hdr->mtrx, picture.seq_hdr->color_range);
-        uint8_t *data[3] = {picture.data[0], picture.data[1], picture.data[2]};
-        ptrdiff_t stride[3] = {picture.stride[0], picture.stride[1], picture.stride[1]};
-        e = picture_to_heif(picture.p.w, picture.p.h, planes, picture.p.bpc, shift_x, shift_y, data, stride, nclx, out);
-        heif_nclx_color_profile_free(nclx);
-    }
-    dav1d_picture_unref(&picture);
-    return e;
-}
-
-static const struct heif_decoder_plugin av1_plugin = {
-    3, av1_name, NULL, NULL, av1_supports, av1_new, av1_free, av1_push, av1_decode, no_strictness,
-    "photobook-dav1d",
 };
 
 struct heif_error pbheif_register_decoders(struct heif_context *context) {
@@ -487,7 +365,7 @@ struct heif_error pbheif_register_decoders(struct heif_context *context) {
     av_log_set_level(AV_LOG_QUIET);
     /* heif_register_decoder is marked deprecated in 1.15 in favour of the process-wide registry, whose set of
      * plugins is not guarded against a decode running on another thread; a context's own list is. */
-    struct heif_error e = heif_register_decoder(context, &hevc_plugin);
+    struct heif_error e = heif_register_decoder(context, &pbheif_hevc_plugin);
     if (e.code != heif_error_Ok) return e;
-    return heif_register_decoder(context, &av1_plugin);
+    return heif_register_decoder(context, &pbheif_av1_plugin);
 }

@@ -1,4 +1,6 @@
 import Dispatch
+import ImageCodec
+import Platform
 import Synchronization
 
 extension Probe {
@@ -8,10 +10,11 @@ extension Probe {
     ///
     /// The probes read headers from disk, so one after another they left the other cores idle while a book of
     /// hundreds of photos was being looked at (issue 13); the work is handed out one file at a time, in order.
-    /// `then` does more for each photo probed, on the same worker (its attention map, AttentionStep.swift).
+    /// `then` does more for each photo probed, on the same worker, with the file the probe opened (its measures
+    /// and attention map, AttentionStep.swift): the file is opened once for all of it.
     static func probeAll(_ files: [PhotoFile], maxPixels: Int, jobs: Int,
                          isCancelled: @escaping @Sendable () -> Bool,
-                         then: (@Sendable (inout PhotoInfo) -> Void)? = nil) -> [Result<PhotoInfo, PhotoError>?] {
+                         then: (@Sendable (inout PhotoInfo, FileSource) -> Void)? = nil) -> [Result<PhotoInfo, PhotoError>?] {
         let results = Mutex<[Result<PhotoInfo, PhotoError>?]>(Array(repeating: nil, count: files.count))
         let next = Atomic<Int>(0)
         let workers = max(1, min(jobs, files.count))
@@ -19,9 +22,16 @@ extension Probe {
             while !isCancelled() {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < files.count else { return }
-                var result = probe(files[index], maxPixels: maxPixels)
-                if let then, case .success(var info) = result {
-                    then(&info)
+                var opened: FileSource?
+                var result = probe(files[index], maxPixels: maxPixels, open: { path in
+                    Result { () throws(FileSystem.Failure) in
+                        let source = try FileSource(path: path)
+                        opened = source
+                        return source
+                    }
+                })
+                if let then, let source = opened, case .success(var info) = result {
+                    then(&info, source)
                     result = .success(info)
                 }
                 results.withLock { $0[index] = result }

@@ -28,13 +28,20 @@ enum AttentionProbe {
     /// whole, so it is never read here, and the render refuses it by name, once.
     /// `picture`: the photo's block means or its 1/8 decode, when the choice of photos read them already
     /// (`TraitsProbe`): measured instead of read again when no thumbnail goes first; its buffer goes to `pool`.
-    static func map(of info: PhotoInfo, maxPixels: Int, pool: BufferPool, picture: RGBImage? = nil,
-                    isCancelled: () -> Bool) -> Result<AttentionMap, CodecError>? {
+    /// `opened`: the photo's file when the caller holds it open already (the probe's, the render's): not opened
+    /// again.
+    static func map(of info: PhotoInfo, source opened: FileSource? = nil, maxPixels: Int, pool: BufferPool,
+                    picture: RGBImage? = nil, isCancelled: () -> Bool) -> Result<AttentionMap, CodecError>? {
         let source: FileSource
-        do {
-            source = try FileSource(path: info.file.filePath)
-        } catch {
-            return .failure(.failed(.unreadable("cannot read: \(error)", error)))
+        if let opened {
+            source = opened
+        } else {
+            // Trap: `try opened ?? FileSource(...)` loses the typed throw (`??` takes a rethrowing autoclosure).
+            do {
+                source = try FileSource(path: info.file.filePath)
+            } catch {
+                return .failure(.failed(.unreadable("cannot read: \(error)", error)))
+            }
         }
         guard source.count <= info.largestSoundFileSize else {
             if let picture { pool.giveBack(picture.pixels) }

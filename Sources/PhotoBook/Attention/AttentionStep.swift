@@ -11,15 +11,15 @@ extension RenderPipeline {
     ///
     /// `leavingToRender`: a photo whose blocks a lossless crop may copy is measured by its render instead, from
     /// those blocks (`DecodeOperation.aim`), with the same map the probe would make (`AttentionProbe.map`).
-    func attentionStep(leavingToRender: Bool) -> (@Sendable (inout PhotoInfo) -> Void)? {
+    func attentionStep(leavingToRender: Bool) -> (@Sendable (inout PhotoInfo, FileSource) -> Void)? {
         let measuresTraits = plan.settings.measuresTraits, measuresAttention = plan.settings.measuresAttention
         guard measuresAttention || measuresTraits else { return nil }
         let pool = self.pool, session = self.session, maxPixels = plan.settings.maxPixels
         let measureStarted = hooks.measureStarted
-        return { info in
+        return { info, source in
             var shared: RGBImage?
             if measuresTraits { measureStarted?(info.file.path) }
-            if measuresTraits, !session.isCancelled, let source = try? FileSource(path: info.file.filePath),
+            if measuresTraits, !session.isCancelled,
                let read = TraitsProbe.picture(of: info, source: source, maxPixels: maxPixels, pool: pool,
                                               isCancelled: { session.isCancelled }) {
                 info.traits = PhotoTraits.measure(read.image, orientation: info.orientation)
@@ -31,7 +31,7 @@ extension RenderPipeline {
                 if let shared { pool.giveBack(shared.pixels) }
                 return
             }
-            guard let measured = AttentionProbe.map(of: info, maxPixels: maxPixels, pool: pool, picture: shared,
+            guard let measured = AttentionProbe.map(of: info, source: source, maxPixels: maxPixels, pool: pool, picture: shared,
                                                     isCancelled: { session.isCancelled }) else { return }
             // A file its map cannot be made from is a damaged one, which its render refuses by name: one warning
             // for it, not two. Its crop stays centred and the report's cropFrom says so.

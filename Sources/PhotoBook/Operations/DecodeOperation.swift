@@ -164,7 +164,7 @@ extension DecodeOperation {
     /// leaves it at the centre (the decode then says what is wrong with the file).
     func aim(_ source: FileSource) {
         let stop = { [unowned self] in self.shouldStop }
-        guard case .success(let map)? = AttentionProbe.map(of: job.info, maxPixels: maxPixels, pool: pool,
+        guard case .success(let map)? = AttentionProbe.map(of: job.info, source: source, maxPixels: maxPixels, pool: pool,
                                                            isCancelled: stop) else { return }
         job.aim(with: map)
     }
