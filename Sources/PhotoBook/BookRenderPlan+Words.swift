@@ -29,7 +29,8 @@ extension BookRenderPlan {
         }
         guard text.captions != .none else { return usable.map { _ in nil } }
         return usable.map { photo in
-            let found = Captions.caption(for: photo.info.file, source: text.captions, description: photo.info.description,
+            let found = Captions.caption(source: text.captions, path: photo.info.file.path,
+                                         sidecar: photo.info.captionSidecar, description: photo.info.description,
                                          captureDate: photo.info.captureDate)
             if let warning = found.warning { warnings.append(BuildWarning(path: photo.info.file.path, message: warning)) }
             guard let caption = found.caption else { return nil }

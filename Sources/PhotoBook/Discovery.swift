@@ -22,9 +22,13 @@ public struct PhotoFile: Sendable, Equatable {
     /// names cut short: `TakeoutNames`), whose date stands in for a photo without one and whose description is its
     /// owner's caption; nil when it has none.
     public var takeout: String?
+    /// The caption sidecar beside the file (`IMG_1.jpg.txt`, else `IMG_1.txt`: `Captions.sidecarFile(of:)`), read
+    /// by the probe; nil when there is none.
+    public var captionFile: String?
 
     public init(path: String, format: ImageFormat?, id: FileSystem.FileID, inputGroup: Int = 0, isNamed: Bool = false,
-                picture: Int = 0, filePath: String? = nil, sidecar: String? = nil, takeout: String? = nil) {
+                picture: Int = 0, filePath: String? = nil, sidecar: String? = nil, takeout: String? = nil,
+                captionFile: String? = nil) {
         self.path = path
         self.format = format
         self.id = id
@@ -34,6 +38,7 @@ public struct PhotoFile: Sendable, Equatable {
         self.filePath = filePath ?? path
         self.sidecar = sidecar
         self.takeout = takeout
+        self.captionFile = captionFile
     }
     /// The photos of one folder input share a group, and so do photos named one after another on the command
     /// line with no folder between them; groups are numbered in command-line order (`PhotoOrder` sorts by it).
@@ -250,15 +255,18 @@ public struct Discovery: Sendable {
         }
         seen[id] = path
         let pictures = format.map { Self.pictureCount(of: path, codec: $0.codec) } ?? 1
-        let sidecar = Self.sidecar(of: path), takeout = takeoutSidecar(of: path)
+        // Every sidecar is found here and read by the probe: planning reads no file.
+        let sidecar = Self.sidecar(of: path), takeout = takeoutSidecar(of: path), captionFile = Captions.sidecarFile(of: path)
         guard pictures > 1 else {
-            photos.append(PhotoFile(path: path, format: format, id: id, sidecar: sidecar, takeout: takeout))
+            photos.append(PhotoFile(path: path, format: format, id: id, sidecar: sidecar, takeout: takeout,
+                                    captionFile: captionFile))
             return
         }
         // A multi-page TIFF: one photo per page, in page order, each named by its page.
         for picture in 0..<pictures {
             photos.append(PhotoFile(path: "\(path) (page \(picture + 1) of \(pictures))", format: format, id: id,
-                                    picture: picture, filePath: path, sidecar: sidecar, takeout: takeout))
+                                    picture: picture, filePath: path, sidecar: sidecar, takeout: takeout,
+                                    captionFile: captionFile))
         }
     }
 

@@ -6,6 +6,8 @@ import Platform
 /// What photobook knows about a photo before decoding it: read from its headers only.
 public struct PhotoInfo: Sendable, Equatable {
     public var file: PhotoFile
+    /// The photo's caption sidecar (`PhotoFile.captionFile`) as read here, for `--captions auto`; nil without one.
+    public var captionSidecar: CaptionSidecar?
     /// Pixel size as stored in the file.
     public var storedWidth: Int
     public var storedHeight: Int
@@ -181,6 +183,7 @@ public enum Probe {
         case .unusable(let reason)?: info.colorProfileProblem = reason
         case nil: break
         }
+        info.captionSidecar = photo.captionFile.map(Captions.readSidecar)
         info.warnings = header.warnings + warnings
         info.notes = header.notes
         return info

@@ -104,8 +104,12 @@ struct TextPlanTests {
         return path
     }
 
-    func file(_ path: String) -> PhotoFile {
-        PhotoFile(path: path, format: ImageFormat(sniffing: [0xFF, 0xD8, 0xFF]), id: FileSystem.FileID(device: 0, inode: 0))
+    /// The caption of the photo at `path` as a build finds it: its sidecar found as discovery does, read as the
+    /// probe does.
+    func caption(of path: String, source: CaptionSource, description: String?,
+                 captureDate: CaptureDate?) -> (caption: String?, warning: String?) {
+        Captions.caption(source: source, path: path, sidecar: Captions.sidecarFile(of: path).map(Captions.readSidecar),
+                         description: description, captureDate: captureDate)
     }
 
     @Test func autoTakesTheSidecarThenTheDescription() throws {
@@ -115,17 +119,17 @@ struct TextPlanTests {
         try "  Lunch\nin   Ζαγόρι \n".write(toFile: a + ".txt", atomically: true, encoding: .utf8)
         try "from the short name".write(toFile: folder + "/IMG_1.txt", atomically: true, encoding: .utf8)
         try "short name only".write(toFile: folder + "/IMG_2.txt", atomically: true, encoding: .utf8)
-        #expect(Captions.caption(for: file(a), source: .auto, description: "exif", captureDate: nil).caption == "Lunch in Ζαγόρι")
-        #expect(Captions.caption(for: file(b), source: .auto, description: "exif", captureDate: nil).caption == "short name only")
-        #expect(Captions.caption(for: file(c), source: .auto, description: " From EXIF ", captureDate: nil).caption == "From EXIF")
-        #expect(Captions.caption(for: file(c), source: .auto, description: nil, captureDate: nil).caption == nil)
+        #expect(caption(of: a, source: .auto, description: "exif", captureDate: nil).caption == "Lunch in Ζαγόρι")
+        #expect(caption(of: b, source: .auto, description: "exif", captureDate: nil).caption == "short name only")
+        #expect(caption(of: c, source: .auto, description: " From EXIF ", captureDate: nil).caption == "From EXIF")
+        #expect(caption(of: c, source: .auto, description: nil, captureDate: nil).caption == nil)
         // A blank sidecar says: no caption, not even the description.
         try "  \n".write(toFile: c + ".txt", atomically: true, encoding: .utf8)
-        #expect(Captions.caption(for: file(c), source: .auto, description: "exif", captureDate: nil) == (nil, nil))
-        #expect(Captions.caption(for: file(a), source: .name, description: nil, captureDate: nil).caption == "IMG_1")
-        #expect(Captions.caption(for: file(a), source: .date, description: nil, captureDate: CaptureDate(exifDateTime: "2024:07:14 18:03:09")).caption
+        #expect(caption(of: c, source: .auto, description: "exif", captureDate: nil) == (nil, nil))
+        #expect(caption(of: a, source: .name, description: nil, captureDate: nil).caption == "IMG_1")
+        #expect(caption(of: a, source: .date, description: nil, captureDate: CaptureDate(exifDateTime: "2024:07:14 18:03:09")).caption
                 == "14 July 2024, 18:03")
-        #expect(Captions.caption(for: file(a), source: .none, description: "x", captureDate: nil).caption == nil)
+        #expect(caption(of: a, source: .none, description: "x", captureDate: nil).caption == nil)
     }
 
     @Test func aBadSidecarIsNamedAndThePhotoGoesInWithoutACaption() throws {
@@ -144,7 +148,7 @@ struct TextPlanTests {
         for (name, make, reason) in cases {
             let photo = folder + "/\(name).jpg"
             try make(photo + ".txt")
-            let result = Captions.caption(for: file(photo), source: .auto, description: "fallback", captureDate: nil)
+            let result = caption(of: photo, source: .auto, description: "fallback", captureDate: nil)
             #expect(result.caption == nil, "\(name)")
             #expect(result.warning?.contains("sidecar \(photo).txt") == true && result.warning?.contains(reason) == true,
                     "\(name): \(result.warning ?? "no warning")")

@@ -13,50 +13,75 @@ public enum CaptionSource: String, Sendable, CaseIterable {
     case none
 }
 
-/// Finds the captions of photos: reads sidecar files (the only I/O), and says what was wrong with a bad one.
+/// A caption sidecar as the probe read it (`Captions.readSidecar`): its caption (nil when blank: no caption, on
+/// purpose), or the warning that says why it cannot be used.
+public struct CaptionSidecar: Sendable, Equatable {
+    public var caption: String?
+    public var warning: String?
+    public init(caption: String? = nil, warning: String? = nil) {
+        self.caption = caption
+        self.warning = warning
+    }
+}
+
+/// Finds the captions of photos from their sidecars (found by discovery, read by the probe), and says what was
+/// wrong with a bad one.
 public enum Captions {
     /// The most a sidecar may hold: a caption is a few lines, and a larger file is a mistake, not a caption.
     public static let sidecarLimit = 64 * 1024
 
-    /// The caption of `file` from `source`, and a warning when a sidecar could not be used (the photo then goes
-    /// in without a caption from it). An existing sidecar that is blank means "no caption", on purpose.
-    public static func caption(for file: PhotoFile, source: CaptionSource, description: String?,
+    /// The caption from `source` of the photo at `path` (its name, for `.name`), given its caption sidecar as the
+    /// probe read it (`PhotoInfo.captionSidecar`), and a warning when that sidecar could not be used (the photo
+    /// then goes in without a caption from it). An existing sidecar that is blank means "no caption", on purpose.
+    /// Reads no file.
+    public static func caption(source: CaptionSource, path: String, sidecar: CaptionSidecar?, description: String?,
                                captureDate: CaptureDate?) -> (caption: String?, warning: String?) {
         switch source {
         case .none:
             return (nil, nil)
         case .name:
-            return (stripExtension(FileSystem.baseName(file.path)), nil)
+            return (stripExtension(FileSystem.baseName(path)), nil)
         case .date:
             return (captureDate.map(readableDate), nil)
         case .auto:
-            for path in sidecars(of: file.filePath) {
-                switch FileSystem.status(path) {
-                case .failure(let failure) where failure.isNoSuchFile:
-                    continue
-                case .failure(let failure):
-                    return (nil, "sidecar \(path) cannot be read (\(failure)); no caption")
-                case .success(let status) where status.kind == .directory:
-                    return (nil, "sidecar \(path) is a folder, not a text file; no caption")
-                case .success(let status) where status.kind != .regular:
-                    return (nil, "sidecar \(path) is not a regular file; no caption")
-                case .success(let status) where status.size > Int64(sidecarLimit):
-                    return (nil, "sidecar \(path) is \(status.size / 1024) KB, more than a caption can be "
-                                 + "(at most \(sidecarLimit / 1024) KB); no caption")
-                case .success:
-                    switch FileSystem.readFile(path, limit: sidecarLimit) {
-                    case .failure(let failure):
-                        return (nil, "sidecar \(path) cannot be read (\(failure)); no caption")
-                    case .success(let bytes):
-                        guard let text = decodeUTF8(bytes) else {
-                            return (nil, "sidecar \(path) is not UTF-8 text; no caption")
-                        }
-                        let caption = normalised(text)
-                        return (caption.isEmpty ? nil : caption, nil)
-                    }
-                }
-            }
+            if let sidecar { return (sidecar.caption, sidecar.warning) }
             return (description.map(normalised).flatMap { $0.isEmpty ? nil : $0 }, nil)
+        }
+    }
+
+    /// The caption sidecar of the file at `path`, found by discovery: the first of `sidecars(of:)` that is there in
+    /// any form (a file, a folder, a broken link: `readSidecar` says what is wrong with it); nil when none is.
+    public static func sidecarFile(of path: String) -> String? {
+        sidecars(of: path).first { candidate in
+            if case .failure(let failure) = FileSystem.status(candidate), failure.isNoSuchFile { return false }
+            return true
+        }
+    }
+
+    /// The caption sidecar at `path`, read by the probe: its words normalised (nil when blank), or why it cannot
+    /// be used.
+    public static func readSidecar(_ path: String) -> CaptionSidecar {
+        switch FileSystem.status(path) {
+        case .failure(let failure):
+            return CaptionSidecar(warning: "sidecar \(path) cannot be read (\(failure)); no caption")
+        case .success(let status) where status.kind == .directory:
+            return CaptionSidecar(warning: "sidecar \(path) is a folder, not a text file; no caption")
+        case .success(let status) where status.kind != .regular:
+            return CaptionSidecar(warning: "sidecar \(path) is not a regular file; no caption")
+        case .success(let status) where status.size > Int64(sidecarLimit):
+            return CaptionSidecar(warning: "sidecar \(path) is \(status.size / 1024) KB, more than a caption can be "
+                                      + "(at most \(sidecarLimit / 1024) KB); no caption")
+        case .success:
+            switch FileSystem.readFile(path, limit: sidecarLimit) {
+            case .failure(let failure):
+                return CaptionSidecar(warning: "sidecar \(path) cannot be read (\(failure)); no caption")
+            case .success(let bytes):
+                guard let text = decodeUTF8(bytes) else {
+                    return CaptionSidecar(warning: "sidecar \(path) is not UTF-8 text; no caption")
+                }
+                let caption = normalised(text)
+                return CaptionSidecar(caption: caption.isEmpty ? nil : caption)
+            }
         }
     }
 
