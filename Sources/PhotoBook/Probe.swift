@@ -128,7 +128,20 @@ public enum Probe {
         } catch {
             throw error.failure
         }
-        guard let format = ImageFormat(sniffing: signature) else { throw ImageFormat.unrecognised(signature) }
+        // The format travels from discovery, which recognised it from these same bytes: they are checked here,
+        // not sniffed again. Bytes of another format now are a file that changed since.
+        let format: ImageFormat
+        if let known = photo.format {
+            guard known.codec.recognises(signature) else {
+                throw ImageFormat(sniffing: signature) == nil ? ImageFormat.unrecognised(signature) : .changed
+            }
+            format = known
+        } else {
+            // A file that promised a photo by its name or its place on the command line but was no format
+            // discovery knew: said why here, by its bytes.
+            guard let sniffed = ImageFormat(sniffing: signature) else { throw ImageFormat.unrecognised(signature) }
+            format = sniffed
+        }
         let headers: [ImageHeader]
         do throws(CodecError) {
             headers = try format.codec.probe(source)

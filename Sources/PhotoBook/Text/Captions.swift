@@ -18,10 +18,6 @@ public enum CaptionSource: String, Sendable, CaseIterable {
 public struct CaptionSidecar: Sendable, Equatable {
     public var caption: String?
     public var warning: String?
-    public init(caption: String? = nil, warning: String? = nil) {
-        self.caption = caption
-        self.warning = warning
-    }
 }
 
 /// Finds the captions of photos from their sidecars (found by discovery, read by the probe), and says what was
@@ -63,24 +59,24 @@ public enum Captions {
     public static func readSidecar(_ path: String) -> CaptionSidecar {
         switch FileSystem.status(path) {
         case .failure(let failure):
-            return CaptionSidecar(warning: "sidecar \(path) cannot be read (\(failure)); no caption")
+            return CaptionSidecar(caption: nil, warning: "sidecar \(path) cannot be read (\(failure)); no caption")
         case .success(let status) where status.kind == .directory:
-            return CaptionSidecar(warning: "sidecar \(path) is a folder, not a text file; no caption")
+            return CaptionSidecar(caption: nil, warning: "sidecar \(path) is a folder, not a text file; no caption")
         case .success(let status) where status.kind != .regular:
-            return CaptionSidecar(warning: "sidecar \(path) is not a regular file; no caption")
+            return CaptionSidecar(caption: nil, warning: "sidecar \(path) is not a regular file; no caption")
         case .success(let status) where status.size > Int64(sidecarLimit):
-            return CaptionSidecar(warning: "sidecar \(path) is \(status.size / 1024) KB, more than a caption can be "
+            return CaptionSidecar(caption: nil, warning: "sidecar \(path) is \(status.size / 1024) KB, more than a caption can be "
                                       + "(at most \(sidecarLimit / 1024) KB); no caption")
         case .success:
             switch FileSystem.readFile(path, limit: sidecarLimit) {
             case .failure(let failure):
-                return CaptionSidecar(warning: "sidecar \(path) cannot be read (\(failure)); no caption")
+                return CaptionSidecar(caption: nil, warning: "sidecar \(path) cannot be read (\(failure)); no caption")
             case .success(let bytes):
                 guard let text = decodeUTF8(bytes) else {
-                    return CaptionSidecar(warning: "sidecar \(path) is not UTF-8 text; no caption")
+                    return CaptionSidecar(caption: nil, warning: "sidecar \(path) is not UTF-8 text; no caption")
                 }
                 let caption = normalised(text)
-                return CaptionSidecar(caption: caption.isEmpty ? nil : caption)
+                return CaptionSidecar(caption: caption.isEmpty ? nil : caption, warning: nil)
             }
         }
     }
