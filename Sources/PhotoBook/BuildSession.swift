@@ -80,6 +80,27 @@ public final class BuildSession: Sendable {
         }
     }
 
+    /// Writes `bytes` to a new temporary file at `path` (a render's page, in `directory`), registered as
+    /// `createTemporaryFile` registers it; true when written. A temporary folder that is full or unwritable is the
+    /// machine's fault, not a photo's: the whole build is aborted, rather than quietly leaving out every photo
+    /// that did not fit, and false is returned (a cancel that came first stays a cancel).
+    func writeTemporaryFile(_ path: String, _ bytes: [UInt8], in directory: String) -> Bool {
+        switch createTemporaryFile(path) {
+        case .failure(let failure):
+            if !isCancelled { abort(because: .outputFailed("cannot create a temporary file in \(directory): \(failure)", failure)) }
+            return false
+        case .success(let descriptor):
+            do {
+                try descriptor.closeAfter { (file) throws(FileSystem.Failure) in try file.writeAll(bytes) }
+            } catch {
+                remove(temporaryFile: path)
+                abort(because: .outputFailed("cannot write a temporary file in \(directory): \(error)", error))
+                return false
+            }
+            return true
+        }
+    }
+
     /// `mkstemp` and registration in one step under the lock.
     func makeTemporaryFile(template: String) -> Result<(path: String, descriptor: FileDescriptor), FileSystem.Failure> {
         guarded.withLock { guarded in

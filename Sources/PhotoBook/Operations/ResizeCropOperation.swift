@@ -170,22 +170,8 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
     /// Writes the page's JPEG into the build's private directory.
     private func write(_ bytes: [UInt8]) -> Outcome {
         let path = "\(directory)/page-\(sequence).jpg"
-        let descriptor: FileDescriptor
-        // A temporary folder that is full or unwritable is the machine's fault, not this photo's: the whole
-        // build stops and fails, rather than quietly leaving out every photo that did not fit.
-        switch session.createTemporaryFile(path) {
-        case .failure(let failure):
-            if !session.isCancelled { session.abort(because: .outputFailed("cannot create a temporary file in \(directory): \(failure)", failure)) }
-            return .cancelled
-        case .success(let opened): descriptor = opened
-        }
-        do {
-            try descriptor.closeAfter { (file) throws(FileSystem.Failure) in try file.writeAll(bytes) }
-        } catch {
-            session.remove(temporaryFile: path)
-            session.abort(because: .outputFailed("cannot write a temporary file in \(directory): \(error)", error))
-            return .cancelled
-        }
+        // A failed write aborts the whole build (BuildSession.writeTemporaryFile): this photo is not at fault.
+        guard session.writeTemporaryFile(path, bytes, in: directory) else { return .cancelled }
         job.rendered.withLock { $0 = path }
         if let (cache, key) = cacheEntry, !shouldStop {
             let aimed = job.aimed.withLock { $0 }

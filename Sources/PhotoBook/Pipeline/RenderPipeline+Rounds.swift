@@ -122,20 +122,7 @@ extension RenderPipeline {
     /// (the build is then aborted, as a render's failed write aborts it).
     private func writeCached(_ jpeg: [UInt8], directory: String) -> String? {
         let path = "\(directory)/page-\(sequence.next()).jpg"
-        switch session.createTemporaryFile(path) {
-        case .failure(let failure):
-            if !session.isCancelled { session.abort(because: .outputFailed("cannot create a temporary file in \(directory): \(failure)", failure)) }
-            return nil
-        case .success(let descriptor):
-            do {
-                try descriptor.closeAfter { (file) throws(FileSystem.Failure) in try file.writeAll(jpeg) }
-            } catch {
-                session.remove(temporaryFile: path)
-                session.abort(because: .outputFailed("cannot write a temporary file in \(directory): \(error)", error))
-                return nil
-            }
-            return path
-        }
+        return session.writeTemporaryFile(path, jpeg, in: directory) ? path : nil
     }
 
     /// Runs one round's decodes and renders, and the PDF that depends on them, to their end. Each decode is
