@@ -25,6 +25,9 @@ public struct PhotoFile: Sendable, Equatable {
     /// The caption sidecar beside the file (`IMG_1.jpg.txt`, else `IMG_1.txt`: `Captions.sidecarFile(of:)`), read
     /// by the probe; nil when there is none.
     public var captionFile: String?
+    /// Why discovery already knows the file cannot be a photo (a camera raw file named on the command line:
+    /// `Discovery.rawRefusal`), for the probe to say; nil for any other.
+    public var refusal: String?
 
     public init(path: String, format: ImageFormat?, id: FileSystem.FileID, inputGroup: Int = 0, isNamed: Bool = false,
                 picture: Int = 0, filePath: String? = nil, sidecar: String? = nil, takeout: String? = nil,
@@ -195,6 +198,8 @@ public struct Discovery: Sendable {
     private mutating func consider(file path: String, status: FileSystem.Status, named: Bool,
                                    seen: inout [FileSystem.FileID: String]) {
         let ext = Self.fileExtension(path)
+        // Decided here once: the probe fails a raw file named on the command line with this reason, by its name.
+        let rawRefusal = Self.rawRefusal(path)
         // A sidecar named on the command line came with its photo (`photos/*`): it is never a photo itself. Nor
         // is a JSON file: Takeout's sidecars and album files, which a Takeout folder holds as many as photos.
         let isSidecar = ext == "xmp" || ext == "json"
@@ -205,7 +210,7 @@ public struct Discovery: Sendable {
         guard status.kind == .regular else {
             // A FIFO or device is never read here (reading one could block for ever): the probe refuses it.
             if promisesPhoto {
-                include(path, format: nil, id: status.id, seen: &seen)
+                include(path, format: nil, refusal: rawRefusal, id: status.id, seen: &seen)
             } else {
                 notes.append((path, "not a regular file, skipped"))
             }
@@ -215,7 +220,7 @@ public struct Discovery: Sendable {
         switch FileSystem.readFile(path, limit: ImageFormat.signatureLength) {
         case .failure(let failure):
             if promisesPhoto {
-                include(path, format: nil, id: status.id, seen: &seen)
+                include(path, format: nil, refusal: rawRefusal, id: status.id, seen: &seen)
             } else {
                 warnings.append((path, "\(failure), skipped"))
             }
@@ -225,7 +230,7 @@ public struct Discovery: Sendable {
         }
         let format = ImageFormat(sniffing: prefix)
         if format != nil { inputIDs.insert(status.id) }
-        if !promisesPhoto, let refusal = Self.rawRefusal(path) {
+        if !promisesPhoto, let refusal = rawRefusal {
             warnings.append((path, refusal + ", skipped"))
             return
         }
@@ -243,11 +248,11 @@ public struct Discovery: Sendable {
             return
         }
         // A raw file named on the command line fails by its name's reason: its pages are not photos.
-        include(path, format: Self.rawRefusal(path) == nil ? format : nil, id: status.id, seen: &seen)
+        include(path, format: rawRefusal == nil ? format : nil, refusal: rawRefusal, id: status.id, seen: &seen)
     }
 
     /// Adds a photo, unless the same file was already included.
-    private mutating func include(_ path: String, format: ImageFormat?, id: FileSystem.FileID,
+    private mutating func include(_ path: String, format: ImageFormat?, refusal: String? = nil, id: FileSystem.FileID,
                                   seen: inout [FileSystem.FileID: String]) {
         if let first = seen[id] {
             warnings.append((path, first == path ? "listed twice, included once" : "same file as \(first), included once"))
@@ -258,8 +263,10 @@ public struct Discovery: Sendable {
         // Every sidecar is found here and read by the probe: planning reads no file.
         let sidecar = Self.sidecar(of: path), takeout = takeoutSidecar(of: path), captionFile = Captions.sidecarFile(of: path)
         guard pictures > 1 else {
-            photos.append(PhotoFile(path: path, format: format, id: id, sidecar: sidecar, takeout: takeout,
-                                    captionFile: captionFile))
+            var photo = PhotoFile(path: path, format: format, id: id, sidecar: sidecar, takeout: takeout,
+                                  captionFile: captionFile)
+            photo.refusal = refusal
+            photos.append(photo)
             return
         }
         // A multi-page TIFF: one photo per page, in page order, each named by its page.
