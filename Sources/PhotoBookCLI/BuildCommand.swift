@@ -245,25 +245,38 @@ struct BuildCommand: RunFields, TitleFields {
 
     /// Parses the arguments after `build` and checks every value against the limits of the output, before
     /// any photo is read.
-    /// - Parameter preset: applied after the defaults and before the arguments (a description file's options).
-    static func parse(_ arguments: [String],
-                      preset: (inout BuildCommand) throws(CLIError) -> Void = { _ in }) throws(CLIError) -> BuildCommand {
+    static func parse(_ arguments: [String]) throws(CLIError) -> BuildCommand {
+        try merge(TypedOptions.scan(arguments, commandName: "build"))
+    }
+
+    /// The command from the arguments as scanned once (`TypedOptions.scan`: each option typed, with its value
+    /// checked by its parser), merged once, each layer over the one before: the defaults, a print preset's
+    /// figures, a description file's options (`description`), then the options typed, in the order typed; then
+    /// every value checked against the others and the limits of the output (`validate`), before any photo is read.
+    static func merge(_ scanned: TypedOptions,
+                      description: (inout BuildCommand) throws(CLIError) -> Void = { _ in }) throws(CLIError) -> BuildCommand {
         var command = BuildCommand()
         command.options.jobs = defaultJobs
         Option.applyDefaults(options, to: &command)
-        // A description file's options go over the defaults, the command line over both.
-        try preset(&command)
-        let scanner = ArgumentScanner(options: options, commandName: "build")
-        // A print preset goes under every option given, wherever it stands (on the command line or in a
-        // description): read it first, set its figures over the defaults, then apply the rest again in order.
-        var scouted = command
-        _ = try scanner.scan(arguments, into: &scouted)
-        if !scouted.help, let printPreset = scouted.preset {
+        try description(&command)
+        // A print preset goes under every option given, wherever it stands (typed, or in a description): its
+        // figures go over the defaults, and the description's options over them again.
+        let typedPreset = scanned.typed.contains { $0.name == "preset" }
+        if !scanned.command.help, let printPreset = typedPreset ? scanned.command.preset : command.preset {
             printPreset.apply(to: &command.options)
             if let level = printPreset.writesPDFX { command.pdfx.level = level }
-            try preset(&command)
+            try description(&command)
         }
-        command.inputs = try scanner.scan(arguments, into: &command)
+        for (name, value) in scanned.typed {
+            // Each value was parsed once already, by the same option's parser, when it was scanned.
+            guard let option = options.first(where: { $0.spec.long == name }) else { continue }
+            do {
+                try option.apply(&command, value)
+            } catch {
+                throw .usage("\(option.spec.longName): \(error.message)")
+            }
+        }
+        command.inputs = scanned.command.inputs
         if command.help { return command }
         try command.validate()
         command.options.pdfx = try command.pdfx.request()

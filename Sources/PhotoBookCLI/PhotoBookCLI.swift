@@ -123,17 +123,17 @@ public enum PhotoBookCLI {
         let command: BuildCommand
         var description: DescriptionInput?
         do {
-            // A first look for the inputs: a description file's options go in before the command line's.
+            // The arguments are scanned once; a description file named among the inputs goes in under them.
             let scanned = try TypedOptions.scan(arguments, commandName: "build")
             if !scanned.command.help, try DescriptionInput.names(scanned.command.inputs) {
                 let loaded = try DescriptionInput.load(scanned.command.inputs[0])
                 try DescriptionInput.refuse(scanned.typed.map(\.name))
-                command = try BuildCommand.parse(arguments) { (command: inout BuildCommand) throws(CLIError) in
+                command = try BuildCommand.merge(scanned) { (command: inout BuildCommand) throws(CLIError) in
                     try loaded.apply(to: &command)
                 }
                 description = loaded
             } else {
-                command = try BuildCommand.parse(arguments)
+                command = try BuildCommand.merge(scanned)
             }
         } catch {
             Diagnostics().error(error.message)
