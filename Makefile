@@ -6,6 +6,11 @@ BIN      := .build/release/photobook
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tests are ordered by signals, never by time, but a test that hangs must still end the run.
 TEST_TIMEOUT ?= 2400
+# SwiftPM leaves folders of its own (TemporaryDirectory.*) and lock files in $TMPDIR on every run: they go to
+# .build/tmp, so that a clone's make demo and make test leave nothing in /tmp (make clean removes it).
+SWIFT_TMPDIR := $(CURDIR)/.build/tmp
+export TMPDIR := $(SWIFT_TMPDIR)
+$(shell mkdir -p $(SWIFT_TMPDIR))
 
 # The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
 # at its output as a person would.
@@ -157,7 +162,7 @@ docs: build
 
 clean:
 	$(SWIFT) package clean
-	rm -f $(DEMO_BOOKS)
+	rm -rf $(DEMO_BOOKS) $(SWIFT_TMPDIR)
 
 # Further targets live in their own files: tsan and asan (mk/sanitizers.mk, mk/asan.mk), fuzz and fuzz-smoke
 # (mk/fuzz.mk, see Fuzz/README.md), bench (mk/bench.mk, see Bench/).
