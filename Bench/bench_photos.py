@@ -31,21 +31,7 @@ def ensure_corpus():
 def photo_set(count):
     """A folder holding exactly the first `count` photos (hard links), so every tool is handed the same folder."""
     names = sorted(n for n in os.listdir(CORPUS) if n.startswith("IMG_"))[:count]
-    folder = os.path.join(WORK, f"photos-{count}")
-    if sorted(os.listdir(folder) if os.path.isdir(folder) else []) != names:
-        shutil.rmtree(folder, ignore_errors=True)
-        os.makedirs(folder)
-        for name in names:
-            try:
-                os.link(os.path.join(CORPUS, name), os.path.join(folder, name))
-            except OSError:
-                shutil.copyfile(os.path.join(CORPUS, name), os.path.join(folder, name))
-    # Read every byte once so that no case pays for the disk and the others not.
-    for name in names:
-        with open(os.path.join(folder, name), "rb") as f:
-            while f.read(1 << 22):
-                pass
-    return folder, names
+    return linked_set(f"photos-{count}", names)
 
 
 def corpus_manifest():
