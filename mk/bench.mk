@@ -18,6 +18,9 @@
 # It ends with the memory figures of `make bench-memory` (an 800-photo book against a 24-photo one, issue 14; some
 # minutes and a few GB of disk in .bench/): BENCH_MEMORY=0 leaves them out. See Bench/bench_memory.py.
 
+# Bench/same_books.sh OLD NEW: the same 23 books (demo, fixtures, a corpus, a chosen trip, corrupt photos, caption
+# sidecars) built by two binaries and compared byte for byte, for a change that must not change what a user sees.
+
 BENCH_PYTHON ?= $(shell command -v /usr/bin/python3 || command -v python3)
 
 .PHONY: bench bench-deps bench-memory
