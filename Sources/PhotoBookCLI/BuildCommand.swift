@@ -255,6 +255,23 @@ struct BuildCommand: RunFields, TitleFields {
     /// every value checked against the others and the limits of the output (`validate`), before any photo is read.
     static func merge(_ scanned: TypedOptions,
                       description: (inout BuildCommand) throws(CLIError) -> Void = { _ in }) throws(CLIError) -> BuildCommand {
+        var command = try layered(scanned, description: description)
+        if command.help { return command }
+        try command.validate()
+        command.options.pdfx = try command.pdfx.request()
+        if command.proof {
+            // The density warnings and --min-dpi are for the book the proof stands for.
+            command.options.layout.printDPI = command.options.layout.dpi
+            command.options.layout.dpi = Double(proofDPI)
+            command.options.quality = proofQuality
+            command.options.proof = true
+        }
+        return command
+    }
+
+    /// The layers of `merge`, unchecked: what `init` plans from too, so that its pages are the build's.
+    static func layered(_ scanned: TypedOptions,
+                        description: (inout BuildCommand) throws(CLIError) -> Void = { _ in }) throws(CLIError) -> BuildCommand {
         var command = BuildCommand()
         command.options.jobs = defaultJobs
         Option.applyDefaults(options, to: &command)
@@ -277,16 +294,6 @@ struct BuildCommand: RunFields, TitleFields {
             }
         }
         command.inputs = scanned.command.inputs
-        if command.help { return command }
-        try command.validate()
-        command.options.pdfx = try command.pdfx.request()
-        if command.proof {
-            // The density warnings and --min-dpi are for the book the proof stands for.
-            command.options.layout.printDPI = command.options.layout.dpi
-            command.options.layout.dpi = Double(proofDPI)
-            command.options.quality = proofQuality
-            command.options.proof = true
-        }
         return command
     }
 

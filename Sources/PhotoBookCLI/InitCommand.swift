@@ -45,7 +45,8 @@ struct InitCommand {
     static func parse(_ arguments: [String]) throws(CLIError) -> (build: BuildCommand, command: InitCommand)? {
         let scanned = try TypedOptions.scan(arguments, commandName: "init")
         if scanned.command.help { return nil }
-        var build = scanned.command
+        // A print preset's figures under the options typed, as build merges them: init plans the pages build makes.
+        var build = try BuildCommand.layered(scanned)
         guard let output = build.output else { throw .usage("no output given: add -o BOOK.json") }
         guard output.lowercased().hasSuffix(".json") else {
             throw .usage("--output: a book description is a .json file, not \(ValueError.quote(output)) "

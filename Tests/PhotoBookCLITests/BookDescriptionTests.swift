@@ -28,7 +28,9 @@ import Testing
     }
 
     @Test(arguments: [[String](), ["--layout", "grid 2x2", "--title", "Italy", "--cover-photo", "COVER", "--pad-to", "4"],
-                      ["--layout", "single", "--fit", "fit", "--binding", "12mm"]])
+                      ["--layout", "single", "--fit", "fit", "--binding", "12mm"],
+                      // A preset's figures go under the options in init as in build: the square pages' arrangements.
+                      ["--preset", "lulu-square"]])
     func initThenBuildMakesTheBookTheDirectBuildMakes(variant: [String]) throws {
         let scratch = try Scratch()
         var (inputs, options) = try Self.trip(scratch)
