@@ -170,9 +170,9 @@ public final class RenderPipeline: Sendable {
         }
 
         let final = planned!.plan
-        guard let pageReports = record(final, prepared: prepared, renders: renders, reports: &reports) else {
-            return stopped(.failed(.internalError("internal error: a planned photo has no render")))
-        }
+        // A planned photo without a render (BuildPDFOperation's pages): no book, and no pages to report.
+        if case .failed(let failure) = build.outcome, failure.kind == .internalError { return stopped(.failed(failure)) }
+        let pageReports = record(build.pages, prepared: prepared, reports: &reports)
         if let reason = session.abortReason { return stopped(.failed(reason)) }
         var report = BuildReport(photos: reports, book: build.outcome!, pagesWritten: build.pagesWritten, seconds: 0,
                                  pages: pageReports)
@@ -243,15 +243,14 @@ public final class RenderPipeline: Sendable {
         return pages
     }
 
-    /// Each photo's report completed from where the final plan puts it, and the pages' reports; nil when a
-    /// planned photo has no render.
-    private func record(_ plan: BookPlan, prepared: PreparedBook, renders: [RenderKey: Render],
-                        reports: inout [PhotoReport]) -> [PageReport]? {
-        guard let drawn = Self.drawn(plan, renders: renders) else { return nil }
+    /// Each photo's report completed from where the PDF operation drew it (its pages, made from the final plan
+    /// and the renders once: not drawn again here), and the pages' reports.
+    private func record(_ pages: [BuildPDFOperation.Page], prepared: PreparedBook,
+                        reports: inout [PhotoReport]) -> [PageReport] {
         var reported: Set<PhotoID> = []
-        for page in drawn {
-            for (_, render, placed) in page.photos {
-                let photo = placed.photo, info = prepared.photo(photo).info, index = photo.index
+        for page in pages {
+            for render in page.photos {
+                let placed = render.placement, info = render.info, photo = placed.photo, index = photo.index
                 // A spread's photo is reported where it starts, on the left-hand page; its crop is what both
                 // halves show, as its crop share already counts.
                 guard reported.insert(photo).inserted else {
@@ -275,7 +274,7 @@ public final class RenderPipeline: Sendable {
                 reports[index].caption = prepared.photo(photo).caption
             }
         }
-        return drawn.map { PageReport(kind: $0.plan.kind, photos: $0.plan.photos.map(\.photo)) }
+        return pages.map { PageReport(kind: $0.plan.kind, photos: $0.plan.photos.map(\.photo)) }
     }
 }
 
