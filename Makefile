@@ -50,7 +50,8 @@ deps:
 # and render with gs, the colour-managing reader at hand (Debian's MuPDF has no ICC support).
 # The PDF/X tests read books back with python3-pikepdf (qpdf's Python binding), a reader that is not ours.
 # The report tests validate reports against docs/report.schema.json with python3-jsonschema, a validator that is
-# not ours; the progress tests get a terminal from script(1), in bsdutils, an essential package.
+# not ours; the progress tests get a terminal from script(1), in bsdutils, an essential package. strace counts
+# how often a build opens each photo (OpenCountTests).
 test-deps: deps
 	@missing=""; \
 	for tool in pdfinfo pdfimages pdftoppm pdftocairo; do \
@@ -69,6 +70,7 @@ test-deps: deps
 	[ -x /usr/bin/zsh ] || missing="$$missing zsh"; \
 	[ -x /usr/bin/fish ] || missing="$$missing fish"; \
 	[ -x /usr/bin/time ] || missing="$$missing time"; \
+	[ -x /usr/bin/strace ] || missing="$$missing strace"; \
 	{ [ -x /usr/bin/mount ] && [ -x /usr/bin/umount ]; } || missing="$$missing mount"; \
 	[ -x /usr/bin/make ] || missing="$$missing make"; \
 	{ [ -x /usr/bin/heif-convert ] && [ -x /usr/bin/heif-enc ]; } || missing="$$missing libheif-examples"; \

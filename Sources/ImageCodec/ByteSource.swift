@@ -31,6 +31,8 @@ public struct MemorySource: ByteSource {
 public final class FileSource: ByteSource {
     public let path: String
     public let count: Int
+    /// The opened file's status (`fstat`), for a reader that must know it is the file now at `path`.
+    public let status: FileSystem.Status
     private let descriptor: FileDescriptor
 
     /// Opens `path` (a regular file only: a FIFO or device would block or never end).
@@ -38,6 +40,7 @@ public final class FileSource: ByteSource {
         let (descriptor, status) = try FileSystem.openRegularFile(path).get()
         self.path = path
         self.descriptor = descriptor
+        self.status = status
         count = Int(status.size)
     }
 

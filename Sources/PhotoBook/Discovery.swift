@@ -5,9 +5,10 @@ import Platform
 public struct PhotoFile: Sendable, Equatable {
     /// The path as the user would recognise it (built from what they typed).
     public var path: String
-    /// Nil for a file that should be a photo (named on the command line, or called like one: `.jpg`, `.heic`)
-    /// but whose content is no format photobook reads: it is kept so that it fails with its reason like any
-    /// other unreadable photo.
+    /// The format its name promises (`.jpg`, `.heic`: the probe checks it by the bytes it reads, and takes
+    /// a misnamed photo for what its bytes are), else the format its first bytes are; nil for a file that
+    /// should be a photo (named on the command line, or called like one) but that no name or byte says is one
+    /// photobook reads: it is kept so that it fails with its reason like any other unreadable photo.
     public var format: ImageFormat?
     public var id: FileSystem.FileID
     /// Which of the file's pictures this photo is (a page of a multi-page TIFF); 0 for most files.
@@ -214,6 +215,13 @@ public struct Discovery: Sendable {
             } else {
                 notes.append((path, "not a regular file, skipped"))
             }
+            return
+        }
+        // A name that promises a format photobook reads is taken at its word, and the file is not opened here:
+        // the probe reads its header anyway and checks the promise against those bytes (a misnamed photo is read
+        // as what its bytes are). Only a file whose name says nothing is opened here, for its first bytes.
+        if rawRefusal == nil, let named = ImageFormat(fileExtension: ext) {
+            include(path, format: named, id: status.id, seen: &seen)
             return
         }
         let prefix: [UInt8]

@@ -1,7 +1,7 @@
 import ImageCodec
 import Platform
 
-/// An image format photobook reads, recognised by its first bytes, never by the file name.
+/// An image format photobook reads. A file's bytes decide it: its name is only a promise the probe checks.
 public struct ImageFormat: Sendable, Equatable, CustomStringConvertible {
     public let codec: any ImageCodec
 
@@ -18,6 +18,13 @@ public struct ImageFormat: Sendable, Equatable, CustomStringConvertible {
     }
 
     init(codec: any ImageCodec) { self.codec = codec }
+
+    /// The format a file name's extension promises (lower case, without the dot), if any: discovery takes a
+    /// photo's name at its word and the probe checks it against the bytes it reads anyway (`Probe.probe`).
+    init?(fileExtension: String) {
+        guard let codec = codecs.first(where: { $0.fileExtensions.contains(fileExtension) }) else { return nil }
+        self.codec = codec
+    }
 
     /// How many of a file's first bytes `init(sniffing:)` needs.
     public static let signatureLength = imageSignatureLength

@@ -128,17 +128,14 @@ public enum Probe {
         } catch {
             throw error.failure
         }
-        // The format travels from discovery, which recognised it from these same bytes: they are checked here,
-        // not sniffed again. Bytes of another format now are a file that changed since.
+        // The format travels from discovery, which took it from the file's name or its first bytes: it is checked
+        // here against the bytes read anyway. A photo whose bytes are another format than its name says (a PNG
+        // saved as .jpg, an iPhone's HEIC renamed), or that discovery knew no format of (named on the command line
+        // or called like a photo), is read as what its bytes are, or refused by them.
         let format: ImageFormat
-        if let known = photo.format {
-            guard known.codec.recognises(signature) else {
-                throw ImageFormat(sniffing: signature) == nil ? ImageFormat.unrecognised(signature) : .changed
-            }
+        if let known = photo.format, known.codec.recognises(signature) {
             format = known
         } else {
-            // A file that promised a photo by its name or its place on the command line but was no format
-            // discovery knew: said why here, by its bytes.
             guard let sniffed = ImageFormat(sniffing: signature) else { throw ImageFormat.unrecognised(signature) }
             format = sniffed
         }

@@ -1,3 +1,4 @@
+import ImageCodec
 import Platform
 
 /// The SHA-256 of a source file's bytes, remembered by the file's identity (path, device, inode, size, mtime,
@@ -9,7 +10,9 @@ import Platform
 struct DigestIndex: Sendable {
     let directory: String
 
-    func digest(of path: String) -> String? {
+    /// The digest of the file at `path`, from the index, else read from `opened` (the probe's open file, when it
+    /// is the file now at `path`: one open of the photo for its headers and its digest), else read by path.
+    func digest(of path: String, opened: FileSource? = nil) -> String? {
         guard case .success(let before) = FileSystem.status(path), before.kind == .regular else { return nil }
         let identity = "\(path)\u{0}\(before.id.device) \(before.id.inode) \(before.size) "
             + "\(before.modifiedNanoseconds) \(before.changedNanoseconds)"
@@ -21,7 +24,15 @@ struct DigestIndex: Sendable {
                 return String(lines[2])
             }
         }
-        guard case .success(let bytes) = FileSystem.readFile(path) else { return nil }
+        let bytes: [UInt8]
+        if let opened, opened.status.id == before.id, opened.status.size == before.size,
+           opened.status.changedNanoseconds == before.changedNanoseconds {
+            guard let read = try? opened.readAll() else { return nil }
+            bytes = read
+        } else {
+            guard case .success(let read) = FileSystem.readFile(path) else { return nil }
+            bytes = read
+        }
         let digest = SHA256.hex(bytes)
         // The file changed while it was read: its digest is of neither version, so it is not remembered.
         guard case .success(let after) = FileSystem.status(path), after.id == before.id, after.size == before.size,

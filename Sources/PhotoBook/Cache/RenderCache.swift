@@ -1,4 +1,5 @@
 import Dispatch
+import ImageCodec
 import Geometry
 import Platform
 import Synchronization
@@ -52,10 +53,11 @@ public final class RenderCache: Sendable {
         case damaged
     }
 
-    /// The content digest of a source file (`DigestIndex`); nil when it cannot be read.
-    func contentDigest(of path: String) -> String? {
+    /// The content digest of a source file (`DigestIndex`), read from `opened` when it is given and the index does
+    /// not know it; nil when it cannot be read.
+    func contentDigest(of path: String, opened: FileSource? = nil) -> String? {
         if let digest = known.withLock({ $0[path] }) { return digest }
-        let digest = digests.digest(of: path)
+        let digest = digests.digest(of: path, opened: opened)
         if let digest { known.withLock { $0[path] = digest } }
         return digest
     }

@@ -1,3 +1,4 @@
+import ImageCodec
 import Platform
 
 /// Everything before the first pixel: the probe, the plan's choice of photos and words, and the dry run.
@@ -15,7 +16,7 @@ extension RenderPipeline {
         let session = self.session
         let probed = Probe.probeAll(files, maxPixels: plan.settings.maxPixels, jobs: plan.settings.jobs,
                                     isCancelled: { session.isCancelled },
-                                    then: attentionStep(leavingToRender: rendering && plan.settings.aimsAtRender))
+                                    then: probeStep(rendering: rendering))
         for (index, file) in files.enumerated() {
             switch probed[index] {
             case nil: return stop(.cancelled)
@@ -59,6 +60,21 @@ extension RenderPipeline {
             }
             return .success(PreparedBook(reports: reports, photos: photos, warnings: warnings,
                                          undated: words.undated, duplicates: duplicates.count))
+        }
+    }
+
+    /// What the probe's worker does with each photo's open file after its headers (`Probe.probeAll`'s `then`):
+    /// the choice's measures and the attention map (AttentionStep.swift) and, for a build through the render cache
+    /// that does not choose its photos, the file's content digest (the cache's key): the photo is opened once for
+    /// all of it, and once more for its pixels. A build that chooses hashes only the photos it chose, after the
+    /// choice (`RenderCache.findDigests`): hashing a trip's 2,000 photos for its 80 would cost more than an open.
+    func probeStep(rendering: Bool) -> (@Sendable (inout PhotoInfo, FileSource) -> Void)? {
+        let attention = attentionStep(leavingToRender: rendering && plan.settings.aimsAtRender)
+        guard rendering, !plan.settings.measuresTraits, let cache else { return attention }
+        let session = self.session
+        return { (info: inout PhotoInfo, source: FileSource) in
+            attention?(&info, source)
+            if !session.isCancelled { _ = cache.contentDigest(of: info.file.filePath, opened: source) }
         }
     }
 

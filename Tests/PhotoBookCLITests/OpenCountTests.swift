@@ -1,0 +1,57 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// How often a build opens each photo, as strace(1) sees the binary do it: once for its headers, attention and
+/// content digest, once for its pixels (issue 32, "read once"); a rebuild whose renders are in the cache opens
+/// it once. A name that promises a format is taken at its word by discovery and checked by the probe, so a
+/// misnamed photo still goes in as what its bytes are.
+struct OpenCountTests {
+    /// Each photo of the folder, by file name, and how many times the run opened it (openat(2) calls naming it).
+    static func opens(_ arguments: [String], folder: String, environment: [String: String]) throws -> [String: Int] {
+        let scratch = try Scratch()
+        let trace = scratch.file("trace")
+        let run = try Run.command("/usr/bin/strace", ["-f", "-qq", "-e", "trace=open,openat,openat2", "-o", trace,
+                                                      Run.binary] + arguments, environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        var counts: [String: Int] = [:]
+        for name in Scratch.listing(folder) {
+            counts[name] = lines.filter { $0.contains("\"\(folder)/\(name)\"") }.count
+        }
+        return counts
+    }
+
+    static func photos(in scratch: Scratch) throws -> String {
+        let folder = try scratch.sub("photos")
+        _ = try FileManager.default.copyItem(atPath: Run.fixture("exif-orientation/Portrait_6.jpg"), toPath: folder + "/a.jpg")
+        _ = try FileManager.default.copyItem(atPath: Run.fixture("heif/photo.heic"), toPath: folder + "/b.heic")
+        _ = try FileManager.default.copyItem(atPath: Run.fixture("pngsuite/basn2c08.png"), toPath: folder + "/c.png")
+        _ = try FileManager.default.copyItem(atPath: Run.fixture("webp/alpha-lossy.webp"), toPath: folder + "/d.webp")
+        // Misnamed, as downloads and exports are: a PNG called .jpg, and an iPhone photo renamed .jpg.
+        _ = try FileManager.default.copyItem(atPath: Run.fixture("pngsuite/basn6a08.png"), toPath: folder + "/e.jpg")
+        _ = try FileManager.default.copyItem(atPath: Run.fixture("heif/rotated.heic"), toPath: folder + "/f.jpg")
+        return folder
+    }
+
+    @Test func aBuildOpensEachPhotoAtMostTwice() throws {
+        let scratch = try Scratch()
+        let folder = try Self.photos(in: scratch)
+        let cache = try scratch.sub("cache")
+        let environment = ["XDG_CACHE_HOME": cache, "SOURCE_DATE_EPOCH": "1700000000"]
+        let book = scratch.file("book.pdf"), report = scratch.file("report.json")
+        let common = ["build", folder, "-o", book, "--layout", "grid 2x2", "--crop", "auto", "--report", report]
+
+        let uncached = try Self.opens(common + ["--no-cache"], folder: folder, environment: environment)
+        #expect(uncached.count == 6 && uncached.values.allSatisfy { $0 == 2 }, "without the cache: \(uncached)")
+        let formats = try ReadReport(path: report).photos.map { $0.format?.split(separator: " ").first.map(String.init) }
+        #expect(formats == ["JPEG", "HEIF", "PNG", "WebP", "PNG", "HEIF"], "misnamed photos go in by their bytes")
+
+        let first = try Self.opens(common, folder: folder, environment: environment)
+        #expect(first.values.allSatisfy { $0 == 2 }, "the digest is read with the headers: \(first)")
+        // The digests are trusted a second after they were recorded (DigestIndex: a coarse file clock).
+        Thread.sleep(forTimeInterval: 1.1)
+        let again = try Self.opens(common, folder: folder, environment: environment)
+        #expect(again.values.allSatisfy { $0 == 1 }, "a rebuild from the cache reads headers only: \(again)")
+    }
+}
