@@ -53,16 +53,17 @@ struct BuildCommand: RunFields, TitleFields {
     /// `init` come from the option groups (Options/Groups), each naming the field of `build` it sets.
     static var options: [Option<BuildCommand>] {
         [
-            OutputGroup.output(.book, \.output),
+            OutputGroup.output(.book, \.output, report: [.shows("output") { .text($0.output ?? "") }]),
             .value("report", .outputFile(metavar: "FILE", extensions: ["json"]), section: .files,
                    description: .commandLineOnly,
                    help: "also write a JSON account of the build to FILE (- for standard output), whatever its "
                        + "outcome: the options, the pages, each photo's outcome, page, cell, crop and density, "
                        + "the warnings and the time taken (see docs/report.md)", \.report),
             .flag("recursive", short: "r", section: .files, description: .saidByThePages("the pages list every photo"),
-                  report: ["recursive"],
+                  report: [.shows("recursive", \.recursive)],
                   help: "include photos in subfolders, following symbolic links but never round a loop", \.recursive),
-            FilesGroup.keepDuplicates(\.options.keepDuplicates),
+            FilesGroup.keepDuplicates(\.options.keepDuplicates,
+                                     report: [.shows("keepDuplicates", \.options.keepDuplicates)]),
             .value("sort", .choice(metavar: "ORDER", [
                        .name: "inputs in the order given, and natural name order (img2 before img10) within a "
                            + "folder and within a run of photos named one after another (as a shell's *.jpg "
@@ -75,52 +76,53 @@ struct BuildCommand: RunFields, TitleFields {
                        .given: "exactly as given on the command line, a folder's photos in natural name order",
                    ]), default: "name", section: .files,
                    description: .saidByThePages("the pages list the photos in order"),
-                   report: ["sort"], help: "the order of the photos in the book",
+                   report: [.shows("sort", \.options.order.sort)], help: "the order of the photos in the book",
                    \.options.order.sort),
             .flag("reverse", section: .files, description: .saidByThePages("the pages list the photos in order"),
-                  report: ["reverse"],
+                  report: [.shows("reverse", \.options.order.reverse)],
                   help: "the same book read backwards, whatever the order (with --sort date: newest first, the "
                       + "photos without a date at the start)", \.options.order.reverse),
             .value("photos", .integer(1...choiceLimit), section: .files,
-                   description: .saidByThePages("the pages list the photos chosen"), report: ["photos"],
+                   description: .saidByThePages("the pages list the photos chosen"), report: [.shows("photos", \.options.choicePhotos)],
                    help: "a book of the N best photos: one of each moment (a burst, a retake), the sharpest; blurred, "
                        + "badly exposed photos, screenshots and photos of documents only when nothing better is left; "
                        + "5- and 4-star and favourite photos first, rejected ones (-1) never; with --sort date every "
                        + "event of the trip gets its share (the report's selection says why each photo is in or out)",
                    \.photosCount),
             .value("pages", .integer(1...choiceLimit), section: .files,
-                   description: .saidByThePages("the pages list the photos chosen"), report: ["pages"],
+                   description: .saidByThePages("the pages list the photos chosen"), report: [.shows("pages", \.options.choicePages)],
                    help: "a book of exactly N pages (title page and section openers counted, as print shops count), "
                        + "filled with the best photos, chosen as --photos chooses them, at the layout asked for",
                    \.pagesCount),
             .value("max-pixels", .integer(1...pixelLimit), default: "100000000", section: .files,
-                   report: ["maxPixels"],
+                   report: [.shows("maxPixels", \.options.maxPixels)],
                    help: "refuse images whose header declares more pixels (decompression bombs)", \.options.maxPixels),
-            PageGroup.preset(\.preset, report: ["preset"],
+            PageGroup.preset(\.preset, report: [.shows("preset") { $0.preset.map { .text($0.name) } }],
                    help: "start from a print service's published figures: trim size (--page-size), bleed, safety "
                        + "margin (the margin at least as wide), page-count step (--pad-to) and the fewest and most "
                        + "pages (a warning outside them, a refusal with --strict); the options given override it "
                        + "wherever they stand; 'photobook presets' lists the figures and their sources"),
-            PageGroup.pageSize(\.options.layout.pageSize),
+            PageGroup.pageSize(\.options.layout.pageSize, report: [.shows("pageWidth", \.options.layout.pageSize.width),
+                                                                 .shows("pageHeight", \.options.layout.pageSize.height)]),
             .value("margin", .length(), default: "10mm", section: .page,
-                   report: ["margin"], help: "blank border on every side of the page", \.options.layout.margin),
-            PageGroup.bleed(\.options.layout.bleed),
+                   report: [.shows("margin", \.options.layout.margin)], help: "blank border on every side of the page", \.options.layout.margin),
+            PageGroup.bleed(\.options.layout.bleed, report: [.shows("bleed", \.options.layout.bleed)]),
             .flag("crop-marks", section: .page,
-                  report: ["cropMarks"],
+                  report: [.shows("cropMarks", \.options.layout.cropMarks)],
                   help: "draw trim marks at the corners, outside the bleed, in registration colour; the PDF page "
                       + "grows by \(Length.Unit.mm.describe(CropMarks.room)) on every side, its TrimBox and BleedBox "
                       + "stay where the cut and the bleed are",
                   \.options.layout.cropMarks),
-            PageGroup.safety(\.options.layout.safety),
+            PageGroup.safety(\.options.layout.safety, report: [.shows("safety", \.options.layout.safetyOrMargin)]),
             .value("binding", .length(), default: "0", section: .page,
-                   report: ["binding"],
+                   report: [.shows("binding", \.options.layout.binding)],
                    help: "an inside margin on the spine side of each page (page 1 is a right-hand page); page "
                        + "numbers go to the outer corners", \.options.layout.binding),
             .value("pad-to", .integer(1...LayoutLimits.padTo), default: "1", section: .page,
-                   report: ["padTo"],
+                   report: [.shows("padTo", \.options.layout.padTo)],
                    help: "add blank pages at the end to make the page count a multiple of N", \.options.layout.padTo),
             .flag("spreads", section: .page, description: .saidByThePages("a description lists its pages one by one"),
-                  report: ["spreads"],
+                  report: [.shows("spreads", \.options.layout.spreads)],
                   help: "a panorama (at least twice as wide as tall) crosses the gutter of a left-hand page and the "
                       + "right-hand page after it, full bleed, never a sheet; its caption on the right-hand page, no "
                       + "page number; pages face (page 1 on the right). A panorama due on a right-hand page waits "
@@ -128,36 +130,36 @@ struct BuildCommand: RunFields, TitleFields {
                       + "blank, with a warning, only when nothing can fill it", \.options.layout.spreads),
             .value("layout", .layout, default: "single", section: .page,
                    description: .saidByThePages("set a page's \"layout\" instead"),
-                   report: ["layout"], help: "how photos share the pages", \.options.layout.mode),
+                   report: [.shows("layout", \.options.reportedLayout)], help: "how photos share the pages", \.options.layout.mode),
             .value("gap", .length(), default: "4mm", section: .page,
-                   report: ["gap"], help: "space between two photos on a page", \.options.layout.gap),
+                   report: [.shows("gap", \.options.layout.gap)], help: "space between two photos on a page", \.options.layout.gap),
             .value("max-per-page", .integer(1...LayoutLimits.maxPerPage), default: "4", section: .page,
                    description: .saidByThePages("set a page's \"layout\" instead"),
-                   report: ["maxPerPage"],
+                   report: [.shows("maxPerPage", \.options.layout.maxPerPage)],
                    help: "the most photos the auto layout puts on a page", \.options.layout.maxPerPage),
             .value("fit", .choice(metavar: "MODE", [
                        .fill: "cover the photo's cell, cropping the overflow from the centre",
                        .fit: "show the whole photo, as large as its cell allows",
-                   ]), default: "fill", section: .page, report: ["fit"], help: "how a photo meets its cell on the page",
+                   ]), default: "fill", section: .page, report: [.shows("fit", \.options.layout.fit)], help: "how a photo meets its cell on the page",
                    \.options.layout.fit),
-            CropGroup.crop(\.options.layout.crop),
-            PrintGroup.dpi(\.options.layout.dpiWhole),
-            .value("min-dpi", .integer(1...2400), section: .photos, report: ["minDPI"],
+            CropGroup.crop(\.options.layout.crop, report: [.shows("crop", \.options.layout.crop)]),
+            PrintGroup.dpi(\.options.layout.dpiWhole, report: [.shows("dpi", \.options.layout.dpi)]),
+            .value("min-dpi", .integer(1...2400), section: .photos, report: [.shows("minDPI", \.options.minimumDPIWhole)],
                    help: "refuse the book, before any photo is rendered, when a photo would print below N pixels "
                        + "per inch after its crop, naming its page (without it, photos below the density asked for "
                        + "or below the 200 dpi print shops ask for are a warning)", \.options.minimumDPIWhole),
-            PrintGroup.quality(\.options.quality),
-            PrintGroup.pdfx(\.pdfx.level),
-            PrintGroup.outputProfile(\.pdfx.profilePath),
-            PrintGroup.outputCondition(\.pdfx.condition),
-            PrintGroup.intent(\.pdfx.intent),
+            PrintGroup.quality(\.options.quality, report: [.shows("quality", \.options.quality)]),
+            PrintGroup.pdfx(\.pdfx.level, report: [.shows("pdfx") { $0.options.pdfx.map { .text(($0.standard == .x4 ? PDFXLevel.x4 : .x1a).rawValue) } }]),
+            PrintGroup.outputProfile(\.pdfx.profilePath, report: [.shows("outputProfile", \.options.pdfx?.profile.path)]),
+            PrintGroup.outputCondition(\.pdfx.condition, report: [.shows("outputCondition", \.options.pdfx?.identifier)]),
+            PrintGroup.intent(\.pdfx.intent, report: [.shows("intent", \.options.pdfx?.intent)]),
             .flag("keep-originals", section: .photos,
-                  report: ["keepOriginals"],
+                  report: [.shows("keepOriginals", \.options.layout.keepOriginals)],
                   help: "never resample: JPEG photos are embedded byte for byte, their orientation and crop applied "
                       + "by the page", \.options.layout.keepOriginals),
-        ] + TextGroup.titleLines() + [
+        ] + TextGroup.titleLines(reported: true) + [
             .value("cover-photo", .inputFile(extensions: ImageFormat.fileExtensions.sorted()), section: .words,
-                   report: ["coverPhoto"],
+                   report: [.shows("coverPhoto", \.coverPhoto)],
                    help: "a photo for the title page, under the title (needs --title); not repeated in the book",
                    \.coverPhoto),
             .value("captions", .choice(metavar: "SOURCE", [
@@ -169,7 +171,7 @@ struct BuildCommand: RunFields, TitleFields {
                        .none: "no captions",
                    ]), default: "none", section: .words,
                    description: .saidByThePages("set a photo's \"caption\" instead"),
-                   report: ["captions"], help: "a caption under each photo, on at most three lines", \.captions),
+                   report: [.shows("captions", \.captions)], help: "a caption under each photo, on at most three lines", \.captions),
             .value("sections", .choice(metavar: "MODE", [
                        .folder: "each folder the photos come from (subfolders with -r), headed by its name",
                        .day: "each day the photos were taken, headed by the date; undated photos last",
@@ -178,18 +180,18 @@ struct BuildCommand: RunFields, TitleFields {
                        .none: "no sections",
                    ]), default: "none", section: .words,
                    description: .saidByThePages("set a page's \"heading\" instead"),
-                   report: ["sections"],
+                   report: [.shows("sections", \.sections)],
                    help: "start each section on a new page under a heading, with a bookmark", \.sections),
             .flag("page-numbers", section: .words,
-                  report: ["pageNumbers"],
+                  report: [.shows("pageNumbers", \.pageNumbers)],
                   help: "print each page's number at the bottom, as a printer counts (the title page unnumbered)",
                   \.pageNumbers),
-            TextGroup.font(\.fontPath),
+            TextGroup.font(\.fontPath, report: [.shows("font", \.fontPath)]),
             .value("jobs", short: "j", .integer(1...jobsLimit), defaultText: "the number of cores", section: .running,
                    description: .heldNotWritten,
-                   report: ["jobs"], help: "photos worked on at once", \.options.jobs),
+                   report: [.shows("jobs", \.options.jobs)], help: "photos worked on at once", \.options.jobs),
             .flag("strict", section: .running,
-                  report: ["strict"],
+                  report: [.shows("strict", \.options.strict)],
                   help: "if any photo cannot be used, or the page count is outside the --preset's rules, write "
                       + "nothing and fail (without it, such photos are left out and the count is warned of)",
                   \.options.strict),
@@ -365,6 +367,8 @@ extension BuildOptions {
     var choicePhotos: Int? { if case .photos(let count)? = choice { count } else { nil } }
     /// `--pages N`, for the report.
     var choicePages: Int? { if case .pages(let count)? = choice { count } else { nil } }
+    /// The layout mode, for the report: "description" when a description's pages said how photos share them.
+    var reportedLayout: String { given == nil ? String(describing: layout.mode) : "description" }
 
     /// `--min-dpi` as the whole number the command line takes.
     var minimumDPIWhole: Int? {
@@ -374,6 +378,9 @@ extension BuildOptions {
 }
 
 extension LayoutOptions {
+    /// The safety margin the words keep: `--safety`, else the margin (the report's `safety`).
+    var safetyOrMargin: Double { safety ?? margin }
+
     /// The density as the whole number the command line takes.
     var dpiWhole: Int {
         get { Int(dpi) }

@@ -6,7 +6,7 @@ import Platform
 /// where the time went. Plain values, encoded by Foundation's `JSONEncoder`; docs/report.schema.json describes
 /// them and docs/report.md explains them. Lengths are in PDF points (1/72 inch), origin at the bottom left of the
 /// PDF page; crops are in pixels of the upright photo (its EXIF orientation applied), origin at its top left.
-struct ReportDocument: Codable, Equatable {
+struct ReportDocument: Encodable, Equatable {
     /// Goes up when a field changes meaning or goes away; new fields may appear without it.
     /// 2: `failureKind` beside every failed or skipped outcome's `reason` (issue 32).
     static let schemaVersion = 2
@@ -255,104 +255,45 @@ struct ReportDocument: Codable, Equatable {
 }
 
 /// The options a build ran with, defaults included: lengths in points, names as the command line takes them. Each
-/// field but `inputs` and `sourceDateEpoch` shows one option, which names it in its declaration
-/// (`OptionSpec.reportFields`); OptionDeclarationTests holds the two together.
-struct ReportOptions: Codable, Equatable {
+/// field but `inputs` and `sourceDateEpoch` is shown by the option of build's table that declares it
+/// (`Option.report`, `ReportField`), so that the table is the one list of what a report holds; docs/report.md and
+/// docs/report.schema.json describe the fields, and OptionDeclarationTests checks a real report against the table.
+struct ReportOptions: Encodable, Equatable {
     var inputs: [String]
-    var output: String
-    var recursive: Bool
-    var keepDuplicates: Bool
-    var sort: String
-    var reverse: Bool
-    var maxPixels: Int
-    var pageWidth: Double
-    var pageHeight: Double
-    var margin: Double
-    var bleed: Double
-    var safety: Double
-    var binding: Double
-    var padTo: Int
-    var layout: String
-    var gap: Double
-    var maxPerPage: Int
-    var fit: String
-    var crop: String
-    var dpi: Double
-    var quality: Int
-    var keepOriginals: Bool
-    var title: String?
-    var subtitle: String?
-    var author: String?
-    var coverPhoto: String?
-    var captions: String
-    var sections: String
-    var pageNumbers: Bool
-    var font: String
-    var jobs: Int
-    var strict: Bool
-    /// The print service's preset the page figures started from (`--preset`), if any.
-    var preset: String?
-    var cropMarks: Bool
-    var spreads: Bool
-    /// `--pdfx` and its printing condition (the profile's path, the OutputConditionIdentifier), for a PDF/X book.
-    var pdfx: String?
-    var outputProfile: String?
-    var outputCondition: String?
-    /// `--intent`: how a PDF/X-1a book's photos were converted to CMYK (`relative`, `perceptual`).
-    var intent: String?
-    /// `--min-dpi`, when given.
-    var minDPI: Int?
-    /// `--photos` and `--pages`, when given: the book's photos were chosen.
-    var photos: Int?
-    var pages: Int?
     /// `SOURCE_DATE_EPOCH`, when it was set: the PDF's dates are this moment.
     var sourceDateEpoch: Int?
+    /// Every option's fields, by name, as a description file holds an option's value; a field whose value is nil
+    /// (an option that stays unset, such as --title) is left out.
+    var shown: [String: OptionValue]
 
+    /// `options`: the build's own, which may say more than the command's (a description's pages, a choice).
     init(_ command: BuildCommand, options: BuildOptions) {
-        let layout = options.layout
+        var ran = command
+        ran.options = options
         inputs = command.inputs
-        output = command.output ?? ""
-        recursive = command.recursive
-        keepDuplicates = options.keepDuplicates
-        sort = options.order.sort.rawValue
-        reverse = options.order.reverse
-        maxPixels = options.maxPixels
-        pageWidth = layout.pageSize.width
-        pageHeight = layout.pageSize.height
-        margin = layout.margin
-        bleed = layout.bleed
-        safety = layout.safety ?? layout.margin
-        binding = layout.binding
-        padTo = layout.padTo
-        // A description's pages say how photos share them: the layout mode played no part.
-        self.layout = options.given == nil ? String(describing: layout.mode) : "description"
-        gap = layout.gap
-        maxPerPage = layout.maxPerPage
-        fit = layout.fit.rawValue
-        crop = layout.crop.rawValue
-        dpi = layout.dpi
-        quality = options.quality
-        keepOriginals = layout.keepOriginals
-        title = command.title
-        subtitle = command.subtitle
-        author = command.author
-        coverPhoto = command.coverPhoto
-        captions = command.captions.rawValue
-        sections = command.sections.rawValue
-        pageNumbers = command.pageNumbers
-        font = command.fontPath
-        jobs = options.jobs
-        strict = options.strict
-        preset = command.preset?.name
-        cropMarks = layout.cropMarks
-        spreads = layout.spreads
-        pdfx = options.pdfx.map { $0.standard == .x4 ? PDFXLevel.x4.rawValue : PDFXLevel.x1a.rawValue }
-        intent = options.pdfx?.intent?.rawValue
-        outputProfile = options.pdfx?.profile.path
-        outputCondition = options.pdfx?.identifier
-        minDPI = options.minimumDPIWhole
-        photos = options.choicePhotos
-        pages = options.choicePages
         sourceDateEpoch = options.creationDate.map { Int($0.timeIntervalSince1970) }
+        shown = [:]
+        for field in BuildCommand.options.flatMap(\.report) {
+            if let value = field.value(ran) { shown[field.name] = value }
+        }
+    }
+
+    /// The book's path as given (the report's `book.output` too).
+    var output: String { if case .text(let path)? = shown["output"] { path } else { "" } }
+    /// The density asked for (a photo's `printedDPI` is measured against it).
+    var dpi: Double { if case .number(let dpi)? = shown["dpi"] { dpi } else { LayoutOptions().dpi } }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(inputs, forKey: Key(stringValue: "inputs"))
+        try container.encodeIfPresent(sourceDateEpoch, forKey: Key(stringValue: "sourceDateEpoch"))
+        for (name, value) in shown { try container.encode(value, forKey: Key(stringValue: name)) }
     }
 }

@@ -62,7 +62,7 @@ struct OptionSpec: Equatable {
     var isRequired = false
     /// Whether a book description may hold it (`build`'s options only).
     var description: DescriptionUse = .held
-    /// The fields of a report's `options` that show its value (`--report`, ReportOptions); empty when none does.
+    /// The names of the fields of a report's `options` that show its value (`Option.report`); empty when none does.
     var reportFields: [String] = []
 
     var longName: String { "--" + long }
@@ -95,17 +95,20 @@ struct Option<Command> {
     var declaration: String
     /// Sets the option on the command; `value` is nil for a flag.
     var apply: (inout Command, _ value: String?) throws(ValueError) -> Void
+    /// What a report's `options` shows of it (`--report`, `ReportOptions`): build's table says; empty elsewhere.
+    var report: [ReportField<Command>] = []
 
     /// A flag: present or not.
-    /// - Parameter report: the report fields that show it (`OptionSpec.reportFields`).
+    /// - Parameter report: the report fields that show it (`Option.report`).
     static func flag(_ long: String, short: Character? = nil, defaultText: String? = "off", section: HelpSection,
-                     description: DescriptionUse = .held, report: [String] = [], help: String,
+                     description: DescriptionUse = .held, report: [ReportField<Command>] = [], help: String,
                      _ keyPath: WritableKeyPath<Command, Bool>,
                      file: StaticString = #fileID, line: UInt = #line) -> Option {
         Option(spec: OptionSpec(long: long, short: short, metavar: nil, defaultText: defaultText, help: help, allowed: nil,
-                                section: section, completion: .none, description: description, reportFields: report),
+                                section: section, completion: .none, description: description,
+                                reportFields: report.map(\.name)),
                defaultValue: nil, declaration: "\(file):\(line)",
-               apply: { command, _ in command[keyPath: keyPath] = true })
+               apply: { command, _ in command[keyPath: keyPath] = true }, report: report)
     }
 
     /// An option with a value, read and checked by `parser`.
@@ -114,16 +117,16 @@ struct Option<Command> {
     ///   - defaultText: what help shows as the default when it is not `default` itself.
     static func value<Value>(_ long: String, short: Character? = nil, _ parser: ValueParser<Value>,
                              default: String? = nil, defaultText: String? = nil, required: Bool = false,
-                             section: HelpSection, description: DescriptionUse = .held, report: [String] = [],
+                             section: HelpSection, description: DescriptionUse = .held, report: [ReportField<Command>] = [],
                              help: String, _ keyPath: WritableKeyPath<Command, Value>,
                              file: StaticString = #fileID, line: UInt = #line) -> Option {
         Option(spec: OptionSpec(long: long, short: short, metavar: parser.metavar, defaultText: defaultText ?? `default`,
                                 help: help, allowed: parser.allowed, section: section, completion: parser.completion,
-                                isRequired: required, description: description, reportFields: report),
+                                isRequired: required, description: description, reportFields: report.map(\.name)),
                defaultValue: `default`, declaration: "\(file):\(line)",
                apply: { command, value throws(ValueError) in
                    command[keyPath: keyPath] = try parser.parse(value ?? "")
-               })
+               }, report: report)
     }
 
     /// Sets every option's default on `command` through its own parser, before any argument is read. A default
@@ -142,15 +145,15 @@ struct Option<Command> {
     /// An option with a value that stays nil until it is given.
     static func value<Value>(_ long: String, short: Character? = nil, _ parser: ValueParser<Value>,
                              defaultText: String? = nil, required: Bool = false, section: HelpSection,
-                             description: DescriptionUse = .held, report: [String] = [], help: String,
+                             description: DescriptionUse = .held, report: [ReportField<Command>] = [], help: String,
                              _ keyPath: WritableKeyPath<Command, Value?>,
                              file: StaticString = #fileID, line: UInt = #line) -> Option {
         Option(spec: OptionSpec(long: long, short: short, metavar: parser.metavar, defaultText: defaultText,
                                 help: help, allowed: parser.allowed, section: section, completion: parser.completion,
-                                isRequired: required, description: description, reportFields: report),
+                                isRequired: required, description: description, reportFields: report.map(\.name)),
                defaultValue: nil, declaration: "\(file):\(line)",
                apply: { command, value throws(ValueError) in
                    command[keyPath: keyPath] = try parser.parse(value ?? "")
-               })
+               }, report: report)
     }
 }

@@ -1,10 +1,11 @@
 /// The files group: which of the photos found go into the book, for `build` and `init` (which plans with build's
 /// table). Declared once; the including command names the field.
 enum FilesGroup {
-    static func keepDuplicates<Command>(_ field: WritableKeyPath<Command, Bool>) -> Option<Command> {
+    static func keepDuplicates<Command>(_ field: WritableKeyPath<Command, Bool>,
+                                        report: [ReportField<Command>] = []) -> Option<Command> {
         .flag("keep-duplicates", section: .files,
               description: .saidByThePages("the pages list every photo, copies included"),
-              report: ["keepDuplicates"],
+              report: report,
               help: "keep every copy of a photo: without it, files with the same bytes (a Google Takeout export's "
                   + "album copies) and the two files of one shot (IMG_1.HEIC and IMG_1.JPG: the same camera and "
                   + "capture time to the sub-second) go in once, the one with the most pixels (on a tie the first "

@@ -26,9 +26,10 @@ enum OutputGroup {
         var extensions: [String] { self == .bookDescription ? ["json"] : ["pdf"] }
     }
 
-    static func output<Command>(_ file: File, _ field: WritableKeyPath<Command, String?>) -> Option<Command> {
+    static func output<Command>(_ file: File, _ field: WritableKeyPath<Command, String?>,
+                                report: [ReportField<Command>] = []) -> Option<Command> {
         .value("output", short: "o", .outputFile(extensions: file.extensions), required: true, section: .files,
-               description: .commandLineOnly, report: ["output"],
+               description: .commandLineOnly, report: report,
                help: "the \(file.noun) to write; replaced atomically when the whole \(file.whole) is ready", field)
     }
 }

@@ -3,19 +3,22 @@ import PhotoBook
 /// The print group: how densely the photos are printed and how they are compressed, for a book's pages and a
 /// cover's alike (`build`, `init` and `cover`). Declared once; the including command names the field.
 enum PrintGroup {
-    static func dpi<Command>(_ field: WritableKeyPath<Command, Int>) -> Option<Command> {
-        .value("dpi", .integer(10...2400), default: "300", section: .photos, report: ["dpi"],
+    static func dpi<Command>(_ field: WritableKeyPath<Command, Int>,
+                             report: [ReportField<Command>] = []) -> Option<Command> {
+        .value("dpi", .integer(10...2400), default: "300", section: .photos, report: report,
                help: "target density of the printed photos in pixels per inch; photos are never upsampled", field)
     }
 
-    static func quality<Command>(_ field: WritableKeyPath<Command, Int>) -> Option<Command> {
-        .value("quality", .integer(1...100), default: "90", section: .photos, report: ["quality"],
+    static func quality<Command>(_ field: WritableKeyPath<Command, Int>,
+                                 report: [ReportField<Command>] = []) -> Option<Command> {
+        .value("quality", .integer(1...100), default: "90", section: .photos, report: report,
                help: "JPEG quality of the photos embedded in the PDF", field)
     }
 }
 
 extension PrintGroup {
-    static func pdfx<Command>(_ field: WritableKeyPath<Command, PDFXLevel?>) -> Option<Command> {
+    static func pdfx<Command>(_ field: WritableKeyPath<Command, PDFXLevel?>,
+                              report: [ReportField<Command>] = []) -> Option<Command> {
         .value("pdfx", .choice(metavar: "LEVEL", [
                    .x4: "PDF/X-4 (ISO 15930-7): PDF 1.6, the output intent with its profile, XMP metadata, a "
                        + "document ID, a TrimBox (and BleedBox) on every page and no ArtBox, fonts embedded, photos "
@@ -24,35 +27,38 @@ extension PrintGroup {
                        + "every photo converted to the profile's CMYK with Little CMS (from its own ICC profile, "
                        + "sRGB when it has none) and embedded as a CMYK JPEG, text in grey, marks in CMYK, no RGB, "
                        + "no ICC colour, no transparency",
-               ]), section: .photos, report: ["pdfx"],
+               ]), section: .photos, report: report,
                help: "make a PDF/X file for a print shop, for the printing condition of --output-profile", field)
     }
 
-    static func outputProfile<Command>(_ field: WritableKeyPath<Command, String?>) -> Option<Command> {
+    static func outputProfile<Command>(_ field: WritableKeyPath<Command, String?>,
+                                       report: [ReportField<Command>] = []) -> Option<Command> {
         .value("output-profile", .inputFile(metavar: "FILE", extensions: ["icc", "icm"]),
                defaultText: "photobook's FOGRA39L (coated paper, ISO 12647-2)", section: .photos,
-               report: ["outputProfile"],
+               report: report,
                help: "with --pdfx, the CMYK output ICC profile of the press and paper the book is printed on, "
                    + "embedded as the output intent; ask the print shop for theirs", field)
     }
 
-    static func outputCondition<Command>(_ field: WritableKeyPath<Command, String?>) -> Option<Command> {
+    static func outputCondition<Command>(_ field: WritableKeyPath<Command, String?>,
+                                         report: [ReportField<Command>] = []) -> Option<Command> {
         .value("output-condition", .words(metavar: "NAME", what: "output condition"),
                defaultText: "FOGRA39 for the default profile, else Custom", section: .photos,
-               report: ["outputCondition"],
+               report: report,
                help: "with --pdfx, the registered name of the printing condition the profile characterises "
                    + "(FOGRA39, FOGRA51, GRACoL2006_Coated1v2...), the book's OutputConditionIdentifier", field)
     }
 }
 
 extension PrintGroup {
-    static func intent<Command>(_ field: WritableKeyPath<Command, RenderingIntent?>) -> Option<Command> {
+    static func intent<Command>(_ field: WritableKeyPath<Command, RenderingIntent?>,
+                                report: [ReportField<Command>] = []) -> Option<Command> {
         .value("intent", .choice(metavar: "INTENT", [
                    .relative: "relative colorimetric with black-point compensation: the colours the press can print "
                        + "are kept exactly, the others clipped to the nearest it can",
                    .perceptual: "the whole photo compressed into the press's gamut: saturated colours keep their "
                        + "differences, at the cost of a little of every colour",
-               ]), defaultText: "relative", section: .photos, report: ["intent"],
+               ]), defaultText: "relative", section: .photos, report: report,
                help: "with --pdfx 1a, how the photos are converted to the output profile's CMYK", field)
     }
 }

@@ -3,31 +3,37 @@ import PhotoBook
 /// The text group: the title's words and the font they are set in, on a book's title page or on its cover
 /// (`build`, `init` and `cover`). Declared once; the including command names the field.
 enum TextGroup {
-    static func title<Command>(_ field: WritableKeyPath<Command, String?>) -> Option<Command> {
-        .value("title", .words(what: "title"), section: .words, report: ["title"],
+    static func title<Command>(_ field: WritableKeyPath<Command, String?>,
+                               report: [ReportField<Command>] = []) -> Option<Command> {
+        .value("title", .words(what: "title"), section: .words, report: report,
                help: "the title, on a title page of its own (on a cover: at the top of the front and along the "
                    + "spine, reading top to bottom); also the PDF's Title", field)
     }
 
-    static func subtitle<Command>(_ field: WritableKeyPath<Command, String?>) -> Option<Command> {
-        .value("subtitle", .words(what: "subtitle"), section: .words, report: ["subtitle"],
+    static func subtitle<Command>(_ field: WritableKeyPath<Command, String?>,
+                                  report: [ReportField<Command>] = []) -> Option<Command> {
+        .value("subtitle", .words(what: "subtitle"), section: .words, report: report,
                help: "a line under the title (needs --title); also the PDF's Subject", field)
     }
 
-    static func author<Command>(_ field: WritableKeyPath<Command, String?>) -> Option<Command> {
-        .value("author", .words(what: "author"), section: .words, report: ["author"],
+    static func author<Command>(_ field: WritableKeyPath<Command, String?>,
+                                report: [ReportField<Command>] = []) -> Option<Command> {
+        .value("author", .words(what: "author"), section: .words, report: report,
                help: "the author, under the title (needs --title; on a cover also at the foot of the spine when it "
                    + "fits); also the PDF's Author", field)
     }
 
-    static func font<Command>(_ field: WritableKeyPath<Command, String>) -> Option<Command> {
+    static func font<Command>(_ field: WritableKeyPath<Command, String>,
+                              report: [ReportField<Command>] = []) -> Option<Command> {
         .value("font", .inputFile(extensions: ["ttf"]), default: BookFont.defaultPath, section: .words,
-               report: ["font"], help: "the TrueType font for every word, embedded", field)
+               report: report, help: "the TrueType font for every word, embedded", field)
     }
 
-    /// The title's three lines, in the order help lists them.
-    static func titleLines<Command: TitleFields>() -> [Option<Command>] {
-        [title(\.title), subtitle(\.subtitle), author(\.author)]
+    /// The title's three lines, in the order help lists them; `reported`: each shown in a report's options.
+    static func titleLines<Command: TitleFields>(reported: Bool = false) -> [Option<Command>] {
+        [title(\.title, report: reported ? [.shows("title", \.title)] : []),
+         subtitle(\.subtitle, report: reported ? [.shows("subtitle", \.subtitle)] : []),
+         author(\.author, report: reported ? [.shows("author", \.author)] : [])]
     }
 }
 
