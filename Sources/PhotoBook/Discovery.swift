@@ -279,10 +279,25 @@ public struct Discovery: Sendable {
         }
         // A multi-page TIFF: one photo per page, in page order, each named by its page.
         for picture in 0..<pictures {
-            photos.append(PhotoFile(path: "\(path) (page \(picture + 1) of \(pictures))", format: format, id: id,
+            photos.append(PhotoFile(path: Self.pageName(path, picture: picture, of: pictures), format: format, id: id,
                                     picture: picture, filePath: path, sidecar: sidecar, takeout: takeout,
                                     captionFile: captionFile))
         }
+    }
+
+    /// The name of one picture of a multi-page file in messages, the report and a book description:
+    /// "scan.tif (page 2 of 3)" (`picture` counts from 0).
+    public static func pageName(_ path: String, picture: Int, of count: Int) -> String {
+        "\(path) (page \(picture + 1) of \(count))"
+    }
+
+    /// The file, the picture (from 0) and the count a `pageName` names; nil for any other name.
+    public static func pageName(_ name: String) -> (file: String, picture: Int, count: Int)? {
+        guard name.hasSuffix(")"), let open = name.range(of: " (page ", options: .backwards) else { return nil }
+        let words = name[open.upperBound..<name.index(before: name.endIndex)].split(separator: " ")
+        guard words.count == 3, words[1] == "of", let page = Int(words[0]), let count = Int(words[2]),
+              page >= 1, page <= count else { return nil }
+        return (String(name[..<open.lowerBound]), page - 1, count)
     }
 
     /// How many photos the file holds: 1 unless its format may hold several and its probe finds them. A file

@@ -77,13 +77,31 @@ struct DescriptionInput {
                 let at = "\(place).photos[\(slot)]"
                 guard !photo.path.isEmpty else { throw fail("\(at).path", "expected the path of a photo") }
                 let resolved = resolve(photo.path, from: path)
-                let found = Discovery.discover([resolved], recursive: false)
+                var found = Discovery.discover([resolved], recursive: false)
+                // A page of a multi-page file, named as discovery names it and as init writes it.
+                let page = found.errors.isEmpty ? nil : Discovery.pageName(resolved)
+                if let page, case .success = FileSystem.status(page.file) {
+                    found = Discovery.discover([page.file], recursive: false)
+                }
                 if let (_, reason) = found.errors.first { throw fail("\(at).path", "\(resolved): \(reason)") }
                 if (try? FileSystem.status(resolved).get())?.kind == .directory {
                     throw fail("\(at).path", "\(resolved) is a folder; list its photos one by one")
                 }
-                guard found.photos.count == 1, let file = found.photos.first, file.format != nil else {
+                guard let first = found.photos.first, first.format != nil else {
                     throw fail("\(at).path", "\(resolved): not a photo photobook reads (\(ImageFormat.names))")
+                }
+                let file: PhotoFile
+                if let page {
+                    guard found.photos.count == page.count else {
+                        throw fail("\(at).path", "\(page.file) holds \(found.photos.count) pictures now, not \(page.count)")
+                    }
+                    file = found.photos[page.picture]
+                } else {
+                    guard found.photos.count == 1 else {
+                        throw fail("\(at).path", "\(resolved) holds \(found.photos.count) pictures: list each as "
+                                   + "\"\(Discovery.pageName(photo.path, picture: 0, of: found.photos.count))\"")
+                    }
+                    file = first
                 }
                 if let focus = photo.focus {
                     guard focus.count == 2, focus.allSatisfy({ $0.isFinite && (0...1).contains($0) }) else {

@@ -78,6 +78,39 @@ import Testing
         }
     }
 
+    /// A multi-page TIFF's pages are photos of their own, which init writes by their names ("scan.tif (page 2 of
+    /// 3)") and build reads back as those pages; the file named alone, or a page count it no longer has, is a
+    /// usage error that says how to name them.
+    @Test func theDescriptionOfAMultiPageTIFFNamesItsPages() throws {
+        let scratch = try Scratch()
+        _ = try scratch.sub("photos")
+        _ = try scratch.copy(Run.fixture("tiff/multipage.tif"), to: "photos/scan.tif")
+        _ = try scratch.copy(Run.fixture("exif-orientation/Landscape_1.jpg"), to: "photos/a.jpg")
+        let description = scratch.file("book.json")
+        let initRun = try Run.photobook(["init", scratch.file("photos"), "-o", description])
+        #expect(initRun.status == 0, "\(initRun.stderr)")
+        let pages = try #require(try Self.json(description)["pages"] as? [[String: Any]])
+        let paths = pages.flatMap { ($0["photos"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String } }
+        #expect(paths == ["photos/a.jpg", "photos/scan.tif (page 1 of 3)", "photos/scan.tif (page 2 of 3)",
+                          "photos/scan.tif (page 3 of 3)"])
+        let described = scratch.file("described.pdf"), direct = scratch.file("direct.pdf")
+        let fromFile = try Run.photobook(["build", description, "-o", described])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        #expect(try Run.photobook(["build", scratch.file("photos"), "-o", direct]).status == 0)
+        let a = try PDFFacts(described), b = try PDFFacts(direct)
+        #expect(a.images.map { "\($0.page) \($0.width)x\($0.height)" } == b.images.map { "\($0.page) \($0.width)x\($0.height)" })
+
+        try Self.edit(description, "book['pages'][1]['photos'][0]['path'] = 'photos/scan.tif'")
+        let alone = try Run.photobook(["build", description, "-o", described])
+        #expect(alone.status == 2)
+        #expect(alone.stderr.contains("pages[1].photos[0].path: \(scratch.file("photos/scan.tif")) holds 3 pictures: list "
+                                      + "each as \"photos/scan.tif (page 1 of 3)\""), "\(alone.stderr)")
+        try Self.edit(description, "book['pages'][1]['photos'][0]['path'] = 'photos/scan.tif (page 1 of 4)'")
+        let miscounted = try Run.photobook(["build", description, "-o", described])
+        #expect(miscounted.status == 2)
+        #expect(miscounted.stderr.contains("holds 3 pictures now, not 4"), "\(miscounted.stderr)")
+    }
+
     /// Red, green and blue thirds, left to right: which third a page shows says where the crop went.
     static func thirds(width: Int, height: Int) -> RGBImage {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
