@@ -7,6 +7,12 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
     var name: String
     /// Part of the reason expected after `PATH: `.
     var reason: String
+    /// The report's `failureKind` for it: what a script that reads the report learns (docs/report.md).
+    var kind: String {
+        if reason.hasPrefix("is ") { return "tooLarge" }
+        if reason.hasPrefix("unsupported") || reason.hasPrefix("not an image") { return "unsupported" }
+        return "corrupt"
+    }
     /// Peak memory allowed, in MiB: a few hundred in general, little for a size refused from the header.
     var memoryLimitMiB = HostileInputTests.memoryLimitMiB
     var make: @Sendable () -> [UInt8]
@@ -126,12 +132,17 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
         _ = try scratch.copy(Run.fixture("pngsuite/basi2c08.png"), to: "photos/b-good.png")
         for photo in Self.cases { _ = try scratch.write("photos/\(photo.name)", photo.make()) }
         let out = scratch.file("book.pdf")
-        let (run, peak) = try Run.photobookMeasured(["build", photos, "-o", out, "-j", "4"], tmpdir: tmp,
-                                                    timeout: 60, scratch: scratch)
+        let json = scratch.file("report.json")
+        let (run, peak) = try Run.photobookMeasured(["build", photos, "-o", out, "-j", "4", "--report", json],
+                                                    tmpdir: tmp, timeout: 60, scratch: scratch)
         #expect(run.status == 0, "\(run.stderr)")
+        let kinds = Dictionary(uniqueKeysWithValues: try ReadReport(path: json).photos.map {
+            (FileSystemName.base($0.path), $0.failureKind)
+        })
         for photo in Self.cases {
             let line = run.stderr.split(separator: "\n").first { $0.hasPrefix("photobook: warning: \(photos)/\(photo.name): ") }
             #expect(line?.contains(photo.reason) == true, "\(photo.name) not named with '\(photo.reason)'")
+            #expect(kinds[photo.name] == photo.kind, "\(photo.name): \(String(describing: kinds[photo.name]))")
         }
         #expect(run.stderr.contains("2 pages, \(Self.cases.count) photos left out"), "\(run.stderr)")
         #expect(try PDFFacts(out).pages == 2)
@@ -194,9 +205,12 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
         let cuts = Set([1, 2, 3, 8, 20] + (1..<12).map { bytes.count * $0 / 12 } + [bytes.count - 13, bytes.count - 1])
         for cut in cuts.sorted() {
             let path = try scratch.write("cut-\(cut)-\(source.fileName)", Array(bytes.prefix(cut)))
-            let run = try Run.photobook(["build", path, "-o", scratch.file("book.pdf")], tmpdir: tmp, timeout: Self.timeLimit)
+            let json = scratch.file("report.json")
+            let run = try Run.photobook(["build", path, "-o", scratch.file("book.pdf"), "--report", json], tmpdir: tmp,
+                                        timeout: Self.timeLimit)
             #expect(!run.diedFromSignal && run.status == 1, "cut at \(cut) of \(bytes.count): \(run.status) \(run.stderr)")
-            #expect(run.stderr.contains("photobook: error: \(path): corrupt"), "cut at \(cut): \(run.stderr)")
+            #expect(run.stderr.contains("photobook: error: \(path): "), "cut at \(cut): \(run.stderr)")
+            #expect(try ReadReport(path: json).photos.map(\.failureKind) == ["corrupt"], "cut at \(cut): \(run.stderr)")
         }
         #expect(!Scratch.listing(scratch.path).contains("book.pdf"))
         #expect(Scratch.listing(tmp).isEmpty)
