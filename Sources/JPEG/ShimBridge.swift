@@ -26,6 +26,27 @@ func withCancellationProbe<R>(_ shouldCancel: () -> Bool, _ body: (CancellationP
     }
 }
 
+/// The start every cancellable read of a whole file shares (a decode, a region decode, a lossless crop, block
+/// means): a file that is no JPEG, and a call cancelled already, are refused before any handle exists; then
+/// `body` runs over `data`'s bytes with a probe for `shouldCancel`, neither of which may outlive it. Its error
+/// comes out through a `Result`: the closures of `withUnsafeBufferPointer` and `withCancellationProbe` do not
+/// throw.
+func withJPEGBytes<R>(_ data: [UInt8], shouldCancel: () -> Bool,
+                      _ body: (UnsafeBufferPointer<UInt8>, CancellationProbe) throws(JPEGError) -> R) throws(JPEGError) -> R {
+    guard JPEGDecoder.isJPEG(data) else { throw .notJPEG }
+    if shouldCancel() { throw .cancelled }
+    let result: Result<R, JPEGError> = data.withUnsafeBufferPointer { bytes in
+        withCancellationProbe(shouldCancel) { probe in
+            do throws(JPEGError) {
+                return .success(try body(bytes, probe))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+    return try result.get()
+}
+
 /// Runs `body` with the C description of `lender`'s blocks (nil without a lender), which the handle being
 /// created copies.
 private func withLargeBlocks<R>(of lender: LargeBlockLender?, _ body: (UnsafePointer<pb_large_blocks>?) -> R) -> R {
