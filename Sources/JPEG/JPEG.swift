@@ -38,7 +38,7 @@ public struct JPEGInfo: Sendable, Equatable {
 }
 
 /// Why a JPEG could not be read or written; `description` is a short reason fit for a diagnostic line.
-public enum JPEGError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum JPEGError: FormatError, Sendable, CustomStringConvertible {
     case notJPEG
     case unsupported(String)
     case corrupt(String)

@@ -71,16 +71,14 @@ extension JPEGCodec {
     public func blockMeans(_ source: any ByteSource, maxPixels: Int, pool: BufferPool,
                            shouldCancel: () -> Bool) throws(CodecError) -> RGBImage {
         let data = try source.readAll()
-        do throws(JPEGError) {
-            return try withJPEGBytes(data, shouldCancel: shouldCancel) { (bytes, probe) throws(JPEGError) in
+        return try CodecError.converting { () throws(JPEGError) in
+            try withJPEGBytes(data, shouldCancel: shouldCancel) { (bytes, probe) throws(JPEGError) in
                 let (transcoder, layout) = try JPEGLosslessCrop.opened(bytes, maxPixels: maxPixels, probe: probe,
                                                                        pool: pool)
                 if let reason = JPEGLosslessCrop.unsuitability(layout) { throw .unsupported(reason) }
                 try transcoder.readCoefficients()
                 return try JPEGBlockMeans.picture(transcoder, layout: layout)
             }
-        } catch {
-            throw Self.codecError(error)
         }
     }
 }

@@ -35,7 +35,7 @@ public struct PNGInfo: Sendable, Equatable {
     }
 }
 
-public enum PNGError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum PNGError: FormatError, Sendable, CustomStringConvertible {
     case notPNG
     case corrupt(String)
     case tooLarge(width: Int, height: Int, limit: Int)
