@@ -55,6 +55,22 @@ int pb_jpeg_transcoder_read_coefficients(pb_jpeg_transcoder *transcoder) {
     return pb_frame_leave(frame);
 }
 
+/* Component index of the coefficients read, or NULL when they are not read yet or index names no component:
+ * what component and dc_terms admit. Reads only fields the header and read_coefficients set. */
+static jpeg_component_info *read_component(pb_jpeg_transcoder *transcoder, int index) {
+    struct jpeg_decompress_struct *source = &transcoder->frame.source;
+    if (!transcoder->coefficients_read || index < 0 || index >= source->num_components)
+        return NULL;
+    return &source->comp_info[index];
+}
+
+/* Row row of the source's stored blocks of component index, for reading; inside a guard, after
+ * read_coefficients. */
+static JBLOCKROW coefficient_row(pb_jpeg_transcoder *transcoder, int index, JDIMENSION row) {
+    struct jpeg_decompress_struct *source = &transcoder->frame.source;
+    return (*source->mem->access_virt_barray)((j_common_ptr)source, transcoder->coefficients[index], row, 1, FALSE)[0];
+}
+
 /* The blocks libjpeg keeps for a component: its real blocks rounded up to whole iMCUs (jdcoefct.c). */
 static JDIMENSION stored_blocks(JDIMENSION blocks, int factor) {
     return (JDIMENSION)round_up((long)blocks, (long)factor);
@@ -63,11 +79,9 @@ static JDIMENSION stored_blocks(JDIMENSION blocks, int factor) {
 int pb_jpeg_transcoder_component(pb_jpeg_transcoder *transcoder, int index, pb_jpeg_component_blocks *info,
                                  int16_t *blocks) {
     pb_frame *frame = &transcoder->frame;
-    struct jpeg_decompress_struct *source = &frame->source;
-    PB_ADMIT(frame, !transcoder->coefficients_read || info == NULL || index < 0 || index >= source->num_components,
-             "component called before read_coefficients or for no component");
+    jpeg_component_info *component = read_component(transcoder, index);
+    PB_ADMIT(frame, component == NULL || info == NULL, "component called before read_coefficients or for no component");
     PB_GUARD(frame);
-    jpeg_component_info *component = &source->comp_info[index];
     memset(info, 0, sizeof *info);
     info->h = component->h_samp_factor;
     info->v = component->v_samp_factor;
@@ -79,36 +93,31 @@ int pb_jpeg_transcoder_component(pb_jpeg_transcoder *transcoder, int index, pb_j
     info->stored_height = (int)height;
     /* The table the scans were decoded with (saved by the decoder), not one a later DQT may have replaced. */
     JQUANT_TBL *table = component->quant_table != NULL ? component->quant_table
-                                                       : source->quant_tbl_ptrs[component->quant_tbl_no];
+                                                       : frame->source.quant_tbl_ptrs[component->quant_tbl_no];
     if (table == NULL)
         pb_frame_fail_now(frame, PB_JPEG_ERROR, "a component has no quantisation table");
     for (int k = 0; k < DCTSIZE2; k++)
         info->quantization[k] = table->quantval[k];
     if (blocks != NULL) {
-        for (JDIMENSION row = 0; row < height; row++) {
-            JBLOCKARRAY rows = (*source->mem->access_virt_barray)((j_common_ptr)source,
-                                                                  transcoder->coefficients[index], row, 1, FALSE);
-            memcpy(blocks + (size_t)row * width * DCTSIZE2, rows[0], (size_t)width * sizeof(JBLOCK));
-        }
+        for (JDIMENSION row = 0; row < height; row++)
+            memcpy(blocks + (size_t)row * width * DCTSIZE2, coefficient_row(transcoder, index, row),
+                   (size_t)width * sizeof(JBLOCK));
     }
     return pb_frame_leave(frame);
 }
 
 int pb_jpeg_transcoder_dc_terms(pb_jpeg_transcoder *transcoder, int index, int16_t *terms, size_t count) {
     pb_frame *frame = &transcoder->frame;
-    struct jpeg_decompress_struct *source = &frame->source;
-    PB_ADMIT(frame, !transcoder->coefficients_read || terms == NULL || index < 0 || index >= source->num_components,
-             "dc_terms called before read_coefficients or for no component");
+    jpeg_component_info *component = read_component(transcoder, index);
+    PB_ADMIT(frame, component == NULL || terms == NULL, "dc_terms called before read_coefficients or for no component");
     PB_GUARD(frame);
-    jpeg_component_info *component = &source->comp_info[index];
     JDIMENSION width = component->width_in_blocks, height = component->height_in_blocks;
     if ((size_t)width * height > count)
         pb_frame_fail_now(frame, PB_JPEG_ERROR, "too small a buffer for the DC terms");
     for (JDIMENSION row = 0; row < height; row++) {
-        JBLOCKARRAY rows = (*source->mem->access_virt_barray)((j_common_ptr)source, transcoder->coefficients[index],
-                                                              row, 1, FALSE);
+        JBLOCKROW blocks = coefficient_row(transcoder, index, row);
         for (JDIMENSION column = 0; column < width; column++)
-            terms[(size_t)row * width + column] = rows[0][column][0];
+            terms[(size_t)row * width + column] = blocks[column][0];
     }
     return pb_frame_leave(frame);
 }
@@ -264,8 +273,7 @@ int pb_jpeg_transcoder_run(pb_jpeg_transcoder *transcoder, int x, int y, int wid
             JBLOCKROW straight = NULL;
             if (!transpose) {
                 JDIMENSION source_row = first_row + (flips_y ? region_rows - 1 - row : row);
-                straight = (*source->mem->access_virt_barray)((j_common_ptr)source, transcoder->coefficients[ci],
-                                                              source_row, 1, FALSE)[0];
+                straight = coefficient_row(transcoder, ci, source_row);
             }
             for (JDIMENSION column = 0; column < columns[ci]; column++) {
                 JCOEFPTR block;
@@ -273,8 +281,7 @@ int pb_jpeg_transcoder_run(pb_jpeg_transcoder *transcoder, int x, int y, int wid
                     /* Output (column, row) is source (row, column), each mirrored as the orientation says. */
                     JDIMENSION source_column = first_column + (flips_x ? region_columns - 1 - row : row);
                     JDIMENSION source_row = first_row + (flips_y ? region_rows - 1 - column : column);
-                    block = (*source->mem->access_virt_barray)((j_common_ptr)source, transcoder->coefficients[ci],
-                                                               source_row, 1, FALSE)[0][source_column];
+                    block = coefficient_row(transcoder, ci, source_row)[source_column];
                 } else {
                     JDIMENSION source_column = first_column + (flips_x ? region_columns - 1 - column : column);
                     block = straight[source_column];

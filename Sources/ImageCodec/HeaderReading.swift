@@ -20,4 +20,19 @@ public enum HeaderReading {
         }
         return header
     }
+
+    /// `read` for a format module that reads a header in two ways, each throwing its own error type: `info` from
+    /// a whole file, `infoOfPrefix` from the first bytes of a longer one (nil: the header goes on past them).
+    /// `header(info, bytes)` is the codec's header of what was read from `bytes`.
+    public static func read<Info, E: FormatError>(_ source: any ByteSource, info: ([UInt8]) throws(E) -> Info,
+                                                   infoOfPrefix: ([UInt8]) throws(E) -> Info?,
+                                                   header: (Info, [UInt8]) -> ImageHeader)
+        throws(CodecError) -> ImageHeader {
+        try read(source) { (bytes, moreBytesFollow) throws(CodecError) -> ImageHeader? in
+            let read = try CodecError.converting { () throws(E) -> Info? in
+                moreBytesFollow ? try infoOfPrefix(bytes) : try info(bytes)
+            }
+            return read.map { header($0, bytes) }
+        }
+    }
 }

@@ -143,4 +143,26 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { failure.message }
+
+    /// `error` as it crosses the codec interface: a cancel stays a cancel, anything else is its failure.
+    public init(_ error: some FormatError) {
+        self = error == .cancelled ? .cancelled : .failed(error.failure)
+    }
+
+    /// What `body`, a format module's own code, returns; what it throws, as a `CodecError`. One place for the
+    /// conversion every codec that wraps its own error type needs (JPEG, PNG).
+    public static func converting<R, E: FormatError>(_ body: () throws(E) -> R) throws(CodecError) -> R {
+        do {
+            return try body()
+        } catch {
+            throw CodecError(error)
+        }
+    }
+}
+
+/// A format module's own error type (`JPEGError`, `PNGError`): a cancel, and for everything else the kind and
+/// the words that cross the codec interface (`CodecError.init(_:)`).
+public protocol FormatError: Error, Equatable {
+    static var cancelled: Self { get }
+    var failure: Failure { get }
 }

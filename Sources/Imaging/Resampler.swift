@@ -212,13 +212,23 @@ public enum Resampler {
     /// `count` bytes as Floats.
     @inline(__always)
     private static func floats(_ line: UnsafePointer<UInt8>, count: Int, into floats: UnsafeMutablePointer<Float>) {
+        convert(line, count: count, into: floats, floats16, { Float($0) })
+    }
+
+    /// `count` values converted, 16 at a time by `sixteen` and the last few one by one by `one` (which must give
+    /// what `sixteen` gives in each lane). Specialised and inlined for each use: the loops stay as written.
+    @inline(__always)
+    private static func convert<From: SIMDScalar, To: SIMDScalar>(_ values: UnsafePointer<From>, count: Int,
+                                                                into result: UnsafeMutablePointer<To>,
+                                                                _ sixteen: (SIMD16<From>) -> SIMD16<To>,
+                                                                _ one: (From) -> To) {
         var k = 0
         while k + 16 <= count {
-            let chunk = UnsafeRawPointer(line + k).loadUnaligned(as: SIMD16<UInt8>.self)
-            UnsafeMutableRawPointer(floats + k).storeBytes(of: floats16(chunk), as: SIMD16<Float>.self)
+            let chunk = UnsafeRawPointer(values + k).loadUnaligned(as: SIMD16<From>.self)
+            UnsafeMutableRawPointer(result + k).storeBytes(of: sixteen(chunk), as: SIMD16<To>.self)
             k += 16
         }
-        while k < count { floats[k] = Float(line[k]); k += 1 }
+        while k < count { result[k] = one(values[k]); k += 1 }
     }
 
     /// `rowsPerGroup` rows of Floats, interleaved RGB from the first source column any output reads, each
@@ -345,13 +355,7 @@ public enum Resampler {
     /// `count` Floats rounded to bytes, 16 at a time.
     @inline(__always)
     private static func bytes(_ values: UnsafePointer<Float>, count: Int, into result: UnsafeMutablePointer<UInt8>) {
-        var k = 0
-        while k + 16 <= count {
-            let chunk = UnsafeRawPointer(values + k).loadUnaligned(as: SIMD16<Float>.self)
-            UnsafeMutableRawPointer(result + k).storeBytes(of: bytes(chunk), as: SIMD16<UInt8>.self)
-            k += 16
-        }
-        while k < count { result[k] = byte(values[k]); k += 1 }
+        convert(values, count: count, into: result, bytes, byte)
     }
 
     /// 16 bytes as Floats. Lane by lane: the stdlib's SIMD16<Float>(SIMD16<UInt8>) is a generic call, not inlined.

@@ -25,20 +25,10 @@ public struct JPEGInfo: Sendable, Equatable {
         guard components == 4, case .profile(let bytes)? = iccProfile else { return nil }
         return bytes
     }
-
-    public init(width: Int, height: Int, components: Int, colorSpace: JPEGColorSpace, isProgressive: Bool,
-                exif: [UInt8]? = nil) {
-        self.width = width
-        self.height = height
-        self.components = components
-        self.colorSpace = colorSpace
-        self.isProgressive = isProgressive
-        self.exif = exif
-    }
 }
 
 /// Why a JPEG could not be read or written; `description` is a short reason fit for a diagnostic line.
-public enum JPEGError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum JPEGError: FormatError, Sendable, CustomStringConvertible {
     case notJPEG
     case unsupported(String)
     case corrupt(String)

@@ -71,21 +71,14 @@ extension JPEGCodec {
     public func blockMeans(_ source: any ByteSource, maxPixels: Int, pool: BufferPool,
                            shouldCancel: () -> Bool) throws(CodecError) -> RGBImage {
         let data = try source.readAll()
-        guard JPEGDecoder.isJPEG(data) else { throw .failed(JPEGError.notJPEG.failure) }
-        if shouldCancel() { throw .cancelled }
-        let result: Result<RGBImage, JPEGError> = data.withUnsafeBufferPointer { bytes in
-            withCancellationProbe(shouldCancel) { probe in
-                do throws(JPEGError) {
-                    let (transcoder, layout) = try JPEGLosslessCrop.opened(bytes, maxPixels: maxPixels, probe: probe,
-                                                                           pool: pool)
-                    if let reason = JPEGLosslessCrop.unsuitability(layout) { throw .unsupported(reason) }
-                    try transcoder.readCoefficients()
-                    return .success(try JPEGBlockMeans.picture(transcoder, layout: layout))
-                } catch {
-                    return .failure(error)
-                }
+        return try CodecError.converting { () throws(JPEGError) in
+            try withJPEGBytes(data, shouldCancel: shouldCancel) { (bytes, probe) throws(JPEGError) in
+                let (transcoder, layout) = try JPEGLosslessCrop.opened(bytes, maxPixels: maxPixels, probe: probe,
+                                                                       pool: pool)
+                if let reason = JPEGLosslessCrop.unsuitability(layout) { throw .unsupported(reason) }
+                try transcoder.readCoefficients()
+                return try JPEGBlockMeans.picture(transcoder, layout: layout)
             }
         }
-        do { return try result.get() } catch { throw Self.codecError(error) }
     }
 }

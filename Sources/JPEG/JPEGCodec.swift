@@ -33,31 +33,29 @@ public struct JPEGCodec: ImageCodec, BlockCodec {
     }
 
     public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
-        [try HeaderReading.read(source) { (bytes, moreBytesFollow) throws(CodecError) -> ImageHeader? in
-            do throws(JPEGError) {
-                let read = moreBytesFollow ? try JPEGDecoder.readInfo(prefix: bytes) : try JPEGDecoder.readInfo(bytes)
-                guard let info = read else { return nil }
-                var header = ImageHeader(width: info.width, height: info.height)
-                header.exif = info.exif
-                // libjpeg has read every marker before the first scan out of these bytes: so is the XMP segment.
-                header.xmp = JPEGSegments.xmpPacket(inJPEG: bytes)
-                header.colorComponents = info.components
-                // Grey or YCbCr (CMYK would need a Decode array that depends on the writer), Huffman-coded (PDF
-                // readers do not decode arithmetic coding): the bytes can go into the PDF unchanged.
-                header.isEmbeddableAsIs = !info.isArithmetic && ((info.colorSpace == .ycbcr && info.components == 3)
-                    || (info.colorSpace == .grayscale && info.components == 1))
-                header.colorProfile = info.iccProfile
-                // A CMYK photo is converted to sRGB through its profile while decoding (CMYKConversion).
-                if info.components == 4 { header.profileDescribesDecodedPixels = false }
-                header.detail = [info.isProgressive ? "progressive" : nil, info.isArithmetic ? "arithmetic" : nil,
-                                 info.colorSpace == .cmyk || info.colorSpace == .ycck ? "CMYK" : nil]
-                    .compactMap { $0 }.joined(separator: ", ")
-                if header.detail?.isEmpty == true { header.detail = nil }
-                return header
-            } catch {
-                throw Self.codecError(error)
-            }
-        }]
+        [try HeaderReading.read(source, info: JPEGDecoder.readInfo(_:), infoOfPrefix: JPEGDecoder.readInfo(prefix:),
+                                header: Self.header)]
+    }
+
+    /// The codec's header of `info`, read out of `bytes`.
+    private static func header(_ info: JPEGInfo, readFrom bytes: [UInt8]) -> ImageHeader {
+        var header = ImageHeader(width: info.width, height: info.height)
+        header.exif = info.exif
+        // libjpeg has read every marker before the first scan out of these bytes: so is the XMP segment.
+        header.xmp = JPEGSegments.xmpPacket(inJPEG: bytes)
+        header.colorComponents = info.components
+        // Grey or YCbCr (CMYK would need a Decode array that depends on the writer), Huffman-coded (PDF readers do
+        // not decode arithmetic coding): the bytes can go into the PDF unchanged.
+        header.isEmbeddableAsIs = !info.isArithmetic && ((info.colorSpace == .ycbcr && info.components == 3)
+            || (info.colorSpace == .grayscale && info.components == 1))
+        header.colorProfile = info.iccProfile
+        // A CMYK photo is converted to sRGB through its profile while decoding (CMYKConversion).
+        if info.components == 4 { header.profileDescribesDecodedPixels = false }
+        header.detail = [info.isProgressive ? "progressive" : nil, info.isArithmetic ? "arithmetic" : nil,
+                         info.colorSpace == .cmyk || info.colorSpace == .ycck ? "CMYK" : nil]
+            .compactMap { $0 }.joined(separator: ", ")
+        if header.detail?.isEmpty == true { header.detail = nil }
+        return header
     }
 
     /// Decodes only the stored pixels under the region, at the smallest DCT scale that still gives it the
@@ -65,7 +63,7 @@ public struct JPEGCodec: ImageCodec, BlockCodec {
     public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         let bytes = try source.readAll()
-        do throws(JPEGError) {
+        return try CodecError.converting { () throws(JPEGError) in
             let info = try JPEGDecoder.readInfo(bytes)
             let region = request.region
             let decoded = try JPEGDecoder.decode(
@@ -78,15 +76,13 @@ public struct JPEGCodec: ImageCodec, BlockCodec {
                                 covers: Rect(x: Double(covers.x), y: Double(covers.y),
                                                    width: Double(covers.width), height: Double(covers.height)),
                                 scale: Double(decoded.scale) / 8)
-        } catch {
-            throw Self.codecError(error)
         }
     }
 
     public func verifiedOriginal(_ source: any ByteSource, maxPixels: Int, pool: BufferPool,
                                  shouldCancel: () -> Bool) throws(CodecError) -> OriginalImage? {
         let bytes = try source.readAll()
-        do throws(JPEGError) {
+        return try CodecError.converting { () throws(JPEGError) in
             let info = try JPEGDecoder.readInfo(bytes)
             // libharu embeds a broken JPEG without complaint: decode it once (at 1/8 scale every coefficient is
             // still read) so that truncated or corrupt files fail here like any other.
@@ -94,8 +90,6 @@ public struct JPEGCodec: ImageCodec, BlockCodec {
                                                pool: pool, shouldCancel: shouldCancel)
             pool.giveBack(check.pixels)
             return OriginalImage(bytes: bytes, storedWidth: info.width, storedHeight: info.height)
-        } catch {
-            throw Self.codecError(error)
         }
     }
 
@@ -116,7 +110,7 @@ public struct JPEGCodec: ImageCodec, BlockCodec {
                               pool: BufferPool, shouldCancel: () -> Bool,
                               place: ((RGBImage) -> PixelRegion)?) throws(CodecError) -> LosslessCrop? {
         let bytes = try source.readAll()
-        do throws(JPEGError) {
+        return try CodecError.converting { () throws(JPEGError) -> LosslessCrop? in
             let info = try JPEGDecoder.readInfo(bytes)
             // Standard Huffman tables, as for the pages photobook encodes: one pass over the blocks fewer.
             switch try JPEGLosslessCrop.crop(bytes, region: JPEGRegion(x: region.x, y: region.y, width: region.width,
@@ -137,12 +131,6 @@ public struct JPEGCodec: ImageCodec, BlockCodec {
                                                               height: stored.height),
                                     storedWidth: info.width, storedHeight: info.height)
             }
-        } catch {
-            throw Self.codecError(error)
         }
-    }
-
-    static func codecError(_ error: JPEGError) -> CodecError {
-        error == .cancelled ? .cancelled : .failed(error.failure)
     }
 }

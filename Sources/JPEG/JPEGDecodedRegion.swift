@@ -20,10 +20,4 @@ public struct JPEGDecodedRegion: Sendable {
     public var covers: JPEGRegion
     /// The DCT scale numerator M: `image` is M/8 of full resolution (1...8).
     public var scale: Int
-
-    public init(image: RGBImage, covers: JPEGRegion, scale: Int) {
-        self.image = image
-        self.covers = covers
-        self.scale = scale
-    }
 }

@@ -55,22 +55,12 @@ extension JPEGDecoder {
                        maxPixels: Int, tuning: RegionTuning, cmykProfile: [UInt8]? = nil,
                        pool: BufferPool = BufferPool(),
                        shouldCancel: () -> Bool) throws(JPEGError) -> JPEGDecodedRegion {
-        guard isJPEG(data) else { throw .notJPEG }
-        if shouldCancel() { throw .cancelled }
-        let result: Result<JPEGDecodedRegion, JPEGError> = data.withUnsafeBufferPointer { bytes in
-            withCancellationProbe(shouldCancel) { probe in
-                do throws(JPEGError) {
-                    let decoder = try DecoderHandle(maxScans: tuning.maxProgressiveScans, probe: probe, pool: pool)
-                    return .success(try decode(bytes, with: decoder, region: region, minimumWidth: minimumWidth,
-                                               minimumHeight: minimumHeight, maxPixels: maxPixels,
-                                               tuning: tuning, cmykProfile: cmykProfile, pool: pool,
-                                               shouldCancel: probe.shouldCancel))
-                } catch {
-                    return .failure(error)
-                }
-            }
+        try withJPEGBytes(data, shouldCancel: shouldCancel) { (bytes, probe) throws(JPEGError) in
+            let decoder = try DecoderHandle(maxScans: tuning.maxProgressiveScans, probe: probe, pool: pool)
+            return try decode(bytes, with: decoder, region: region, minimumWidth: minimumWidth,
+                              minimumHeight: minimumHeight, maxPixels: maxPixels, tuning: tuning,
+                              cmykProfile: cmykProfile, pool: pool, shouldCancel: probe.shouldCancel)
         }
-        return try result.get()
     }
 
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, with decoder: DecoderHandle,

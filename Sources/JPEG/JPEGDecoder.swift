@@ -105,22 +105,12 @@ public enum JPEGDecoder {
     static func decode(_ data: [UInt8], minimumWidth: Int, minimumHeight: Int, maxPixels: Int,
                        maxProgressiveScans: Int, cmykProfile: [UInt8]? = nil, pool: BufferPool = BufferPool(),
                        shouldCancel: () -> Bool) throws(JPEGError) -> RGBImage {
-        guard isJPEG(data) else { throw .notJPEG }
-        if shouldCancel() { throw .cancelled }
-        let result: Result<RGBImage, JPEGError> = data.withUnsafeBufferPointer { bytes in
-            withCancellationProbe(shouldCancel) { probe in
-                do throws(JPEGError) {
-                    let decoder = try DecoderHandle(maxScans: maxProgressiveScans, probe: probe, pool: pool)
-                    return .success(try decode(bytes, with: decoder, minimumWidth: minimumWidth,
-                                               minimumHeight: minimumHeight, maxPixels: maxPixels,
-                                               cmykProfile: cmykProfile, pool: pool,
-                                               shouldCancel: probe.shouldCancel))
-                } catch {
-                    return .failure(error)
-                }
-            }
+        try withJPEGBytes(data, shouldCancel: shouldCancel) { (bytes, probe) throws(JPEGError) in
+            let decoder = try DecoderHandle(maxScans: maxProgressiveScans, probe: probe, pool: pool)
+            return try decode(bytes, with: decoder, minimumWidth: minimumWidth, minimumHeight: minimumHeight,
+                              maxPixels: maxPixels, cmykProfile: cmykProfile, pool: pool,
+                              shouldCancel: probe.shouldCancel)
         }
-        return try result.get()
     }
 
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, with decoder: DecoderHandle,

@@ -45,39 +45,30 @@ public enum JPEGLosslessCrop {
                             optimizeCoding: Bool = true, pool: BufferPool = BufferPool(),
                             shouldCancel: () -> Bool = { false },
                             place: ((RGBImage) -> JPEGRegion)? = nil) throws(JPEGError) -> Result {
-        guard JPEGDecoder.isJPEG(data) else { throw .notJPEG }
-        if shouldCancel() { throw .cancelled }
-        let result: Swift.Result<Result, JPEGError> = data.withUnsafeBufferPointer { bytes in
-            withCancellationProbe(shouldCancel) { probe in
-                do throws(JPEGError) {
-                    let (transcoder, layout) = try opened(bytes, maxPixels: maxPixels, probe: probe, pool: pool)
-                    let width = Int(layout.width), height = Int(layout.height)
-                    if let reason = unsuitability(layout) { return .success(.unsuitable(reason)) }
-                    // A file that cannot be read is broken, and fails; one that is read but cannot be copied as
-                    // it is (a quantisation table redefined between scans: jpeg_copy_critical_parameters refuses
-                    // it) decodes all the same, so it goes the pixel way.
-                    try transcoder.readCoefficients()
-                    let chosen = try place.map { (place) throws(JPEGError) in
-                        place(try JPEGBlockMeans.picture(transcoder, layout: layout))
-                    } ?? region
-                    let covering = coveringRegion(of: chosen, imageWidth: width, imageHeight: height,
-                                                  iMCUWidth: Int(layout.imcu_width), iMCUHeight: Int(layout.imcu_height),
-                                                  orientation: orientation)
-                    let file: [UInt8]
-                    do throws(JPEGError) {
-                        file = try transcoder.run(region: covering, orientation: orientation.rawValue,
-                                                  optimizeCoding: optimizeCoding)
-                    } catch {
-                        if error == .cancelled { throw error }
-                        return .success(.unsuitable("its blocks cannot be copied: \(error)"))
-                    }
-                    return .success(.cropped(Output(bytes: file, storedRegion: covering)))
-                } catch {
-                    return .failure(error)
-                }
+        try withJPEGBytes(data, shouldCancel: shouldCancel) { (bytes, probe) throws(JPEGError) -> Result in
+            let (transcoder, layout) = try opened(bytes, maxPixels: maxPixels, probe: probe, pool: pool)
+            let width = Int(layout.width), height = Int(layout.height)
+            if let reason = unsuitability(layout) { return .unsuitable(reason) }
+            // A file that cannot be read is broken, and fails; one that is read but cannot be copied as it is (a
+            // quantisation table redefined between scans: jpeg_copy_critical_parameters refuses it) decodes all
+            // the same, so it goes the pixel way.
+            try transcoder.readCoefficients()
+            let chosen = try place.map { (place) throws(JPEGError) in
+                place(try JPEGBlockMeans.picture(transcoder, layout: layout))
+            } ?? region
+            let covering = coveringRegion(of: chosen, imageWidth: width, imageHeight: height,
+                                          iMCUWidth: Int(layout.imcu_width), iMCUHeight: Int(layout.imcu_height),
+                                          orientation: orientation)
+            let file: [UInt8]
+            do throws(JPEGError) {
+                file = try transcoder.run(region: covering, orientation: orientation.rawValue,
+                                          optimizeCoding: optimizeCoding)
+            } catch {
+                if error == .cancelled { throw error }
+                return .unsuitable("its blocks cannot be copied: \(error)")
             }
+            return .cropped(Output(bytes: file, storedRegion: covering))
         }
-        return try result.get()
     }
 
     /// A transcoder over `bytes` with the header read, refusing a picture of more than `maxPixels`.

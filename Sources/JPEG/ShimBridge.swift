@@ -2,8 +2,8 @@ import CJPEG  // Trap: never called from Swift, but only a Swift import of it li
 import CJPEGShim
 import Imaging
 
-// The only file that touches CJPEGShim's handles: each C handle is owned by one final class that frees it in
-// deinit, and every C call goes through a method of that class, so the handle outlives the call.
+// The only file that touches CJPEGShim's handles: each C handle is owned by one final class (a ShimHandle) that
+// frees it in deinit, and every C call goes through a method of that class, so the handle outlives the call.
 
 /// Carries a Swift `shouldCancel` closure through C as a context pointer; the C side calls it between units
 /// of work and longjmps (in C) only after it has returned.
@@ -26,6 +26,28 @@ func withCancellationProbe<R>(_ shouldCancel: () -> Bool, _ body: (CancellationP
     }
 }
 
+/// The start every cancellable read of a whole file shares (a decode, a region decode, a lossless crop, block
+/// means): a file that is no JPEG, and a call cancelled already, are refused before any handle exists; then
+/// `body` runs over `data`'s bytes with a probe for `shouldCancel`, neither of which may outlive it. Its error
+/// comes out through a `Result`: the closures of `withUnsafeBufferPointer` and `withCancellationProbe` do not
+/// throw.
+func withJPEGBytes<R>(_ data: [UInt8], shouldCancel: () -> Bool,
+                      _ body: (UnsafeBufferPointer<UInt8>, CancellationProbe) throws(JPEGError) -> R)
+    throws(JPEGError) -> R {
+    guard JPEGDecoder.isJPEG(data) else { throw .notJPEG }
+    if shouldCancel() { throw .cancelled }
+    let result: Result<R, JPEGError> = data.withUnsafeBufferPointer { bytes in
+        withCancellationProbe(shouldCancel) { probe in
+            do throws(JPEGError) {
+                return .success(try body(bytes, probe))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+    return try result.get()
+}
+
 /// Runs `body` with the C description of `lender`'s blocks (nil without a lender), which the handle being
 /// created copies.
 private func withLargeBlocks<R>(of lender: LargeBlockLender?, _ body: (UnsafePointer<pb_large_blocks>?) -> R) -> R {
@@ -33,28 +55,64 @@ private func withLargeBlocks<R>(of lender: LargeBlockLender?, _ body: (UnsafePoi
     return withUnsafePointer(to: lender.blocks) { body($0) }
 }
 
-/// One `pb_jpeg_decoder` (a `jpeg_decompress_struct` with our error manager), freed in deinit.
-final class DecoderHandle {
-    private let raw: OpaquePointer
-    /// Kept alive here because the C side holds raw pointers to them.
+/// What the three handles share: the C handle, made with the cancel callback and the large blocks and freed in
+/// deinit, the probe and the lender it holds raw pointers to, and a failed call's error read back from it.
+class ShimHandle {
+    fileprivate let raw: OpaquePointer
+    /// Kept alive here because the C side holds raw pointers to them (released after `destroy` has run).
     private let probe: CancellationProbe?
     private let lender: LargeBlockLender?
+    private let failure: (OpaquePointer) -> UnsafePointer<pb_jpeg_failure>
+    private let destroy: (OpaquePointer) -> Void
 
-    /// `pb_jpeg_decoder_create`; `maxScans` bounds progressive scans (0: no bound). libjpeg's large blocks come
-    /// from `pool` (none: malloc's, for a handle that only reads headers).
-    init(maxScans: Int, probe: CancellationProbe?, pool: BufferPool?) throws(JPEGError) {
+    /// `create(callback, context, blocks)` makes the handle (nil: out of memory, said of the JPEG `kind`);
+    /// libjpeg's large blocks come from `pool` (none: malloc's). `failure` reads the failure the handle recorded,
+    /// `destroy` frees it.
+    init(_ kind: String, probe: CancellationProbe?, pool: BufferPool?,
+         create: (pb_jpeg_cancel_fn?, UnsafeMutableRawPointer?, UnsafePointer<pb_large_blocks>?) -> OpaquePointer?,
+         failure: @escaping (OpaquePointer) -> UnsafePointer<pb_jpeg_failure>,
+         destroy: @escaping (OpaquePointer) -> Void) throws(JPEGError) {
         let lender = pool.map(LargeBlockLender.init)
         let made = withLargeBlocks(of: lender) { blocks in
-            pb_jpeg_decoder_create(Int32(clamping: maxScans), probe == nil ? nil : cancellationCallback,
-                                   probe?.context, blocks)
+            create(probe == nil ? nil : cancellationCallback, probe?.context, blocks)
         }
-        guard let raw = made else { throw .unsupported("not enough memory to start a JPEG decoder") }
+        guard let raw = made else { throw .unsupported("not enough memory to start a JPEG \(kind)") }
         self.raw = raw
         self.probe = probe
         self.lender = lender
+        self.failure = failure
+        self.destroy = destroy
     }
 
-    deinit { pb_jpeg_decoder_destroy(raw) }
+    deinit { destroy(raw) }
+
+    /// Throws the failure the handle recorded when a call's `status` says it failed.
+    fileprivate func check(_ status: Int32) throws(JPEGError) {
+        guard status != 0 else { return }
+        throw JPEGError(failure(raw).pointee)
+    }
+
+    /// The file `call(&output, &length)` finished in the handle's buffer, copied (the buffer is freed with the
+    /// handle).
+    fileprivate func copiedOutput(_ call: (inout UnsafePointer<UInt8>?, inout Int) -> Int32)
+        throws(JPEGError) -> [UInt8] {
+        var output: UnsafePointer<UInt8>? = nil
+        var length = 0
+        try check(call(&output, &length))
+        guard let output else { return [] }
+        return Array(UnsafeBufferPointer(start: output, count: length))
+    }
+}
+
+/// One `pb_jpeg_decoder` (a `jpeg_decompress_struct` with our error manager).
+final class DecoderHandle: ShimHandle {
+    /// `pb_jpeg_decoder_create`; `maxScans` bounds progressive scans (0: no bound). libjpeg's large blocks come
+    /// from `pool` (none: malloc's, for a handle that only reads headers).
+    init(maxScans: Int, probe: CancellationProbe?, pool: BufferPool?) throws(JPEGError) {
+        try super.init("decoder", probe: probe, pool: pool, create: { callback, context, blocks in
+            pb_jpeg_decoder_create(Int32(clamping: maxScans), callback, context, blocks)
+        }, failure: { pb_jpeg_decoder_failure($0) }, destroy: { pb_jpeg_decoder_destroy($0) })
+    }
 
     /// `jpeg_read_header` over `bytes`, which must stay valid for the life of the handle.
     /// Returns the header and, when `saveEXIF`, a copy of the first APP1 Exif payload.
@@ -131,33 +189,15 @@ final class DecoderHandle {
 
     /// The next output row to be read or skipped.
     var nextRow: Int { Int(pb_jpeg_decoder_next_row(raw)) }
-
-    private func check(_ status: Int32) throws(JPEGError) {
-        guard status != 0 else { return }
-        throw JPEGError(pb_jpeg_decoder_failure(raw).pointee)
-    }
 }
 
-/// One `pb_jpeg_encoder` (a `jpeg_compress_struct` writing to a buffer it owns), freed in deinit.
-final class EncoderHandle {
-    private let raw: OpaquePointer
-    /// Kept alive here because the C side holds raw pointers to them.
-    private let probe: CancellationProbe?
-    private let lender: LargeBlockLender
-
+/// One `pb_jpeg_encoder` (a `jpeg_compress_struct` writing to a buffer it owns).
+final class EncoderHandle: ShimHandle {
     /// libjpeg's large blocks (a multi-pass encode's coefficients) come from `pool`.
     init(probe: CancellationProbe?, pool: BufferPool) throws(JPEGError) {
-        let lender = LargeBlockLender(pool: pool)
-        let made = withLargeBlocks(of: lender) { blocks in
-            pb_jpeg_encoder_create(probe == nil ? nil : cancellationCallback, probe?.context, blocks)
-        }
-        guard let raw = made else { throw .unsupported("not enough memory to start a JPEG encoder") }
-        self.raw = raw
-        self.probe = probe
-        self.lender = lender
+        try super.init("encoder", probe: probe, pool: pool, create: pb_jpeg_encoder_create,
+                       failure: { pb_jpeg_encoder_failure($0) }, destroy: { pb_jpeg_encoder_destroy($0) })
     }
-
-    deinit { pb_jpeg_encoder_destroy(raw) }
 
     /// `jpeg_set_defaults`, the options, then `jpeg_start_compress`.
     func start(_ options: pb_jpeg_encoder_options) throws(JPEGError) {
@@ -172,42 +212,20 @@ final class EncoderHandle {
 
     /// `jpeg_finish_compress`; returns a copy of the finished file.
     func finish() throws(JPEGError) -> [UInt8] {
-        var output: UnsafePointer<UInt8>? = nil
-        var length = 0
-        try check(pb_jpeg_encoder_finish(raw, &output, &length))
-        guard let output else { return [] }
-        return Array(UnsafeBufferPointer(start: output, count: length))
-    }
-
-    private func check(_ status: Int32) throws(JPEGError) {
-        guard status != 0 else { return }
-        throw JPEGError(pb_jpeg_encoder_failure(raw).pointee)
+        try copiedOutput { output, length in pb_jpeg_encoder_finish(raw, &output, &length) }
     }
 }
 
 /// One `pb_jpeg_transcoder` (a `jpeg_decompress_struct` and a `jpeg_compress_struct` sharing our error
-/// manager, for copying coefficients), freed in deinit.
-final class TranscoderHandle {
-    private let raw: OpaquePointer
-    /// Kept alive here because the C side holds raw pointers to them.
-    private let probe: CancellationProbe?
-    private let lender: LargeBlockLender
-
+/// manager, for copying coefficients).
+final class TranscoderHandle: ShimHandle {
     /// `pb_jpeg_transcoder_create`; `maxScans` bounds progressive scans (0: no bound). libjpeg's large blocks
     /// (every coefficient of the source, the new file's) come from `pool`.
     init(maxScans: Int, probe: CancellationProbe?, pool: BufferPool) throws(JPEGError) {
-        let lender = LargeBlockLender(pool: pool)
-        let made = withLargeBlocks(of: lender) { blocks in
-            pb_jpeg_transcoder_create(Int32(clamping: maxScans), probe == nil ? nil : cancellationCallback,
-                                      probe?.context, blocks)
-        }
-        guard let raw = made else { throw .unsupported("not enough memory to start a JPEG transcoder") }
-        self.raw = raw
-        self.probe = probe
-        self.lender = lender
+        try super.init("transcoder", probe: probe, pool: pool, create: { callback, context, blocks in
+            pb_jpeg_transcoder_create(Int32(clamping: maxScans), callback, context, blocks)
+        }, failure: { pb_jpeg_transcoder_failure($0) }, destroy: { pb_jpeg_transcoder_destroy($0) })
     }
-
-    deinit { pb_jpeg_transcoder_destroy(raw) }
 
     /// `jpeg_read_header` over `bytes`, which must stay valid for the life of the handle.
     func readHeader(_ bytes: UnsafeBufferPointer<UInt8>) throws(JPEGError) -> pb_jpeg_header {
@@ -244,18 +262,11 @@ final class TranscoderHandle {
     /// `jpeg_copy_critical_parameters`, the blocks under `region` moved as `orientation` says,
     /// `jpeg_write_coefficients` and `jpeg_finish_compress`; returns a copy of the new file.
     func run(region: JPEGRegion, orientation: Int, optimizeCoding: Bool) throws(JPEGError) -> [UInt8] {
-        var output: UnsafePointer<UInt8>? = nil
-        var length = 0
-        try check(pb_jpeg_transcoder_run(raw, Int32(clamping: region.x), Int32(clamping: region.y),
-                                         Int32(clamping: region.width), Int32(clamping: region.height),
-                                         Int32(orientation), optimizeCoding ? 1 : 0, &output, &length))
-        guard let output else { return [] }
-        return Array(UnsafeBufferPointer(start: output, count: length))
-    }
-
-    private func check(_ status: Int32) throws(JPEGError) {
-        guard status != 0 else { return }
-        throw JPEGError(pb_jpeg_transcoder_failure(raw).pointee)
+        try copiedOutput { output, length in
+            pb_jpeg_transcoder_run(raw, Int32(clamping: region.x), Int32(clamping: region.y),
+                                   Int32(clamping: region.width), Int32(clamping: region.height),
+                                   Int32(orientation), optimizeCoding ? 1 : 0, &output, &length)
+        }
     }
 }
 

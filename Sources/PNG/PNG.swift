@@ -17,17 +17,6 @@ public struct PNGInfo: Sendable, Equatable {
     /// The iCCP chunk's profile before the image data, or why it cannot be used; nil when there is none.
     public var colorProfile: EmbeddedProfile?
 
-    public init(width: Int, height: Int, bitDepth: Int, colorType: Int, isInterlaced: Bool, exif: [UInt8]?,
-                xmp: [UInt8]? = nil) {
-        self.width = width
-        self.height = height
-        self.bitDepth = bitDepth
-        self.colorType = colorType
-        self.isInterlaced = isInterlaced
-        self.exif = exif
-        self.xmp = xmp
-    }
-
     /// `width * height`, or nil when that does not fit in an `Int`.
     public var pixelCount: Int? {
         let (count, overflow) = width.multipliedReportingOverflow(by: height)
@@ -35,7 +24,7 @@ public struct PNGInfo: Sendable, Equatable {
     }
 }
 
-public enum PNGError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum PNGError: FormatError, Sendable, CustomStringConvertible {
     case notPNG
     case corrupt(String)
     case tooLarge(width: Int, height: Int, limit: Int)

@@ -28,38 +28,29 @@ public struct PNGCodec: ImageCodec {
     }
 
     public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
-        [try HeaderReading.read(source) { (bytes, moreBytesFollow) throws(CodecError) -> ImageHeader? in
-            do throws(PNGError) {
-                let read = moreBytesFollow ? try PNGDecoder.readInfo(prefix: bytes) : try PNGDecoder.readInfo(bytes)
-                guard let info = read else { return nil }
-                var header = ImageHeader(width: info.width, height: info.height)
-                (header.exif, header.xmp) = (info.exif, info.xmp)
-                // Grey PNGs (colour types 0 and 4) have one colour component, the others three.
-                header.colorComponents = info.colorType & 2 == 0 ? 1 : 3
-                header.colorProfile = info.colorProfile
-                header.detail = "\(info.bitDepth)-bit" + (info.isInterlaced ? ", interlaced" : "")
-                return header
-            } catch {
-                throw Self.codecError(error)
-            }
-        }]
+        [try HeaderReading.read(source, info: PNGDecoder.readInfo(_:), infoOfPrefix: PNGDecoder.readInfo(prefix:),
+                                header: { info, _ in Self.header(info) })]
+    }
+
+    /// The codec's header of `info`.
+    private static func header(_ info: PNGInfo) -> ImageHeader {
+        var header = ImageHeader(width: info.width, height: info.height)
+        (header.exif, header.xmp) = (info.exif, info.xmp)
+        // Grey PNGs (colour types 0 and 4) have one colour component, the others three.
+        header.colorComponents = info.colorType & 2 == 0 ? 1 : 3
+        header.colorProfile = info.colorProfile
+        header.detail = "\(info.bitDepth)-bit" + (info.isInterlaced ? ", interlaced" : "")
+        return header
     }
 
     public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         let bytes = try source.readAll()
-        do throws(PNGError) {
-            let image = try PNGDecoder.decode(bytes, maxPixels: request.maxPixels, pool: pool,
-                                              shouldCancel: shouldCancel)
-            return DecodedImage(image: image, storedWidth: image.width, storedHeight: image.height,
-                                covers: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)),
-                                scale: 1)
-        } catch {
-            throw Self.codecError(error)
+        let image = try CodecError.converting { () throws(PNGError) in
+            try PNGDecoder.decode(bytes, maxPixels: request.maxPixels, pool: pool, shouldCancel: shouldCancel)
         }
-    }
-
-    static func codecError(_ error: PNGError) -> CodecError {
-        error == .cancelled ? .cancelled : .failed(error.failure)
+        return DecodedImage(image: image, storedWidth: image.width, storedHeight: image.height,
+                            covers: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)),
+                            scale: 1)
     }
 }

@@ -3,10 +3,12 @@ import PhotoBook
 
 /// A book as a file a person edits (`photobook init` writes it, `photobook build book.json` builds it): the options
 /// given, and the pages in order with their photos. docs/book-description.md describes the format.
+///
+/// Each type's strict decoder (`StrictKeys`) is in an extension, so that Swift's memberwise initialiser stays.
 struct BookDescription: Codable, Equatable {
     static let currentSchema = 1
 
-    var schema: Int
+    var schema: Int = BookDescription.currentSchema
     /// Build options by long name, as typed on the command line (`"margin": "5mm"`); a flag is `true`.
     var options: [String: OptionValue]
     var pages: [Page]
@@ -32,19 +34,6 @@ struct BookDescription: Codable, Equatable {
         var photos: [Photo]
 
         enum CodingKeys: String, CodingKey, CaseIterable { case heading, layout, photos }
-
-        init(heading: String? = nil, layout: String? = nil, photos: [Photo]) {
-            self.heading = heading
-            self.layout = layout
-            self.photos = photos
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try StrictKeys.container(decoder, CodingKeys.self, required: [.photos])
-            heading = try container.decodeIfPresent(String.self, forKey: .heading)
-            layout = try container.decodeIfPresent(String.self, forKey: .layout)
-            photos = try container.decode([Photo].self, forKey: .photos)
-        }
     }
 
     struct Photo: Codable, Equatable {
@@ -55,28 +44,19 @@ struct BookDescription: Codable, Equatable {
         var focus: [Double]?
 
         enum CodingKeys: String, CodingKey, CaseIterable { case path, caption, focus }
-
-        init(path: String, caption: String? = nil, focus: [Double]? = nil) {
-            self.path = path
-            self.caption = caption
-            self.focus = focus
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try StrictKeys.container(decoder, CodingKeys.self, required: [.path])
-            path = try container.decode(String.self, forKey: .path)
-            caption = try container.decodeIfPresent(String.self, forKey: .caption)
-            focus = try container.decodeIfPresent([Double].self, forKey: .focus)
-        }
     }
 
-    init(schema: Int = currentSchema, options: [String: OptionValue], pages: [Page], photosLeftOut: [LeftOut]? = nil) {
-        self.schema = schema
-        self.options = options
-        self.pages = pages
-        self.photosLeftOut = photosLeftOut
+    /// The file's text: sorted keys, two-space indents as Foundation prints them, slashes left alone.
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(UInt8(ascii: "\n"))
+        return data
     }
+}
 
+extension BookDescription {
     init(from decoder: any Decoder) throws {
         let container = try StrictKeys.container(decoder, CodingKeys.self, required: [.schema, .pages])
         schema = try container.decode(Int.self, forKey: .schema)
@@ -88,14 +68,23 @@ struct BookDescription: Codable, Equatable {
         pages = try container.decode([Page].self, forKey: .pages)
         photosLeftOut = try container.decodeIfPresent([LeftOut].self, forKey: .photosLeftOut)
     }
+}
 
-    /// The file's text: sorted keys, two-space indents as Foundation prints them, slashes left alone.
-    func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(UInt8(ascii: "\n"))
-        return data
+extension BookDescription.Page {
+    init(from decoder: any Decoder) throws {
+        let container = try StrictKeys.container(decoder, CodingKeys.self, required: [.photos])
+        heading = try container.decodeIfPresent(String.self, forKey: .heading)
+        layout = try container.decodeIfPresent(String.self, forKey: .layout)
+        photos = try container.decode([BookDescription.Photo].self, forKey: .photos)
+    }
+}
+
+extension BookDescription.Photo {
+    init(from decoder: any Decoder) throws {
+        let container = try StrictKeys.container(decoder, CodingKeys.self, required: [.path])
+        path = try container.decode(String.self, forKey: .path)
+        caption = try container.decodeIfPresent(String.self, forKey: .caption)
+        focus = try container.decodeIfPresent([Double].self, forKey: .focus)
     }
 }
 

@@ -1,12 +1,9 @@
 /// `photobook completions bash|zsh|fish`: prints the completion script for a shell, for users who install the
 /// binary alone (`photobook completions bash > ~/.local/share/bash-completion/completions/photobook`).
-struct CompletionsCommand {
+struct CompletionsCommand: PrintingCommand {
+    /// Nil only for --help.
     var shell: CompletionScript.Shell?
     var help = false
-
-    static var options: [Option<CompletionsCommand>] {
-        [RunGroup.help(\.help)]
-    }
 
     static var document: CommandDocument {
         CommandDocument(
@@ -23,10 +20,7 @@ struct CompletionsCommand {
                         "completion in bash for your own account")])
     }
 
-    static func parse(_ arguments: [String]) throws(CLIError) -> CompletionsCommand {
-        var command = CompletionsCommand()
-        let operands = try ArgumentScanner(options: options, commandName: "completions").scan(arguments, into: &command)
-        if command.help { return command }
+    mutating func take(_ operands: [String]) throws(CLIError) {
         let shells = CompletionScript.Shell.allCases.map(\.rawValue).joined(separator: ", ")
         guard operands.count == 1 else {
             throw .usage(operands.isEmpty ? "name a shell: \(shells)" : "name one shell, not \(operands.count)")
@@ -34,7 +28,11 @@ struct CompletionsCommand {
         guard let shell = CompletionScript.Shell(rawValue: operands[0]) else {
             throw .usage("\(ValueError.quote(operands[0])) is not a shell photobook completes: use \(shells)")
         }
-        command.shell = shell
-        return command
+        self.shell = shell
+    }
+
+    /// The shell's script.
+    func render() -> String {
+        shell.map(CompletionScript.render) ?? ""
     }
 }

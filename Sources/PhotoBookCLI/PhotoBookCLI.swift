@@ -28,9 +28,9 @@ public enum PhotoBookCLI {
         case "cover":
             return runCover(Array(args.dropFirst()), run).rawValue
         case "completions":
-            return runCompletions(Array(args.dropFirst())).rawValue
+            return CompletionsCommand.run(Array(args.dropFirst())).rawValue
         case "presets":
-            return runPresets(Array(args.dropFirst())).rawValue
+            return PresetsCommand.run(Array(args.dropFirst())).rawValue
         case "docs":
             // For `make docs`, not listed: writes the documents kept in the repository from the option tables.
             return docs(Array(args.dropFirst())).rawValue
@@ -82,26 +82,6 @@ public enum PhotoBookCLI {
                 return .success
             }
             return execute(build, run, initialize: command)
-        }
-    }
-
-    static func runCompletions(_ arguments: [String]) -> ExitStatus {
-        reportingError { () throws(CLIError) in
-            let command = try CompletionsCommand.parse(arguments)
-            if command.help {
-                Diagnostics.standardOutput(HelpText.command(CompletionsCommand.document))
-            } else if let shell = command.shell {
-                Diagnostics.standardOutput(CompletionScript.render(shell))
-            }
-            return .success
-        }
-    }
-
-    static func runPresets(_ arguments: [String]) -> ExitStatus {
-        reportingError { () throws(CLIError) in
-            let command = try PresetsCommand.parse(arguments)
-            Diagnostics.standardOutput(command.help ? HelpText.command(PresetsCommand.document) : command.render())
-            return .success
         }
     }
 

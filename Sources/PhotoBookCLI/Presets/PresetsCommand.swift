@@ -2,13 +2,9 @@ import PhotoBook
 
 /// `photobook presets [NAME]`: every print-service preset, or one, with each figure in millimetres and inches
 /// and the address it was published at.
-struct PresetsCommand {
+struct PresetsCommand: PrintingCommand {
     var name: String?
     var help = false
-
-    static var options: [Option<PresetsCommand>] {
-        [RunGroup.help(\.help)]
-    }
 
     static var document: CommandDocument {
         CommandDocument(
@@ -30,18 +26,14 @@ struct PresetsCommand {
                         "a Lulu A4 book, photos bleeding off every edge")])
     }
 
-    static func parse(_ arguments: [String]) throws(CLIError) -> PresetsCommand {
-        var command = PresetsCommand()
-        let operands = try ArgumentScanner(options: options, commandName: "presets").scan(arguments, into: &command)
-        if command.help { return command }
+    mutating func take(_ operands: [String]) throws(CLIError) {
         guard operands.count <= 1 else { throw .usage("name one preset, not \(operands.count)") }
         if let name = operands.first {
             guard PrintPreset.named(name) != nil else {
                 throw .usage("unknown preset \(ValueError.quote(name)): \(PrintPreset.suggestion(for: name))")
             }
-            command.name = name
+            self.name = name
         }
-        return command
     }
 
     /// The listing: one block per preset, a blank line between them.
