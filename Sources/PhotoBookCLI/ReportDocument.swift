@@ -26,8 +26,8 @@ struct ReportDocument: Encodable, Equatable {
     var preflight: PreflightReport
     var timings: Timings
 
-    struct PreflightReport: Codable, Equatable {
-        struct Finding: Codable, Equatable {
+    struct PreflightReport: Encodable, Equatable {
+        struct Finding: Encodable, Equatable {
             /// `lowResolution`, `textOutsideSafety`, `textInGutter`, `photoInGutter`, `fileSize`.
             var kind: String
             var page: Int?
@@ -41,7 +41,7 @@ struct ReportDocument: Encodable, Equatable {
         var fileSizeLimit: Int?
     }
 
-    struct Book: Codable, Equatable {
+    struct Book: Encodable, Equatable {
         var output: String
         /// `succeeded` (the file was written), `failed`, `skipped` (not attempted: no usable photo, or --strict)
         /// or `cancelled` (interrupted).
@@ -61,7 +61,7 @@ struct ReportDocument: Encodable, Equatable {
     }
 
     /// `pages` is the book's pages as built (title and blanks included); `short` and `over` are 0 within.
-    struct PageCount: Codable, Equatable {
+    struct PageCount: Encodable, Equatable {
         var pages: Int
         var minimum: Int?
         var maximum: Int?
@@ -69,7 +69,7 @@ struct ReportDocument: Encodable, Equatable {
         var over: Int
     }
 
-    struct Page: Codable, Equatable {
+    struct Page: Encodable, Equatable {
         /// 1-based, as a reader counts.
         var number: Int
         /// `single`, `grid 2x2`, `[1 | 2]`, `title`.
@@ -78,7 +78,7 @@ struct ReportDocument: Encodable, Equatable {
         var photos: [Int]
     }
 
-    struct Photo: Codable, Equatable {
+    struct Photo: Encodable, Equatable {
         /// Its index in `photos`.
         var index: Int
         var path: String
@@ -122,7 +122,7 @@ struct ReportDocument: Encodable, Equatable {
 
     /// `{"chosen": true, "score": S}` or `{"chosen": false, "reason": R}` (with `of`, the photo kept, for a
     /// near duplicate); `looks` says what a photo looks like, chosen or not (docs/report.md).
-    struct Selection: Codable, Equatable {
+    struct Selection: Encodable, Equatable {
         var chosen: Bool
         var score: Double?
         var reason: String?
@@ -134,42 +134,42 @@ struct ReportDocument: Encodable, Equatable {
         var measured: Measured?
     }
 
-    /// `PhotoTraits`, the figures the looks are judged on.
-    struct Measured: Codable, Equatable {
-        var blur: Double?
-        var meanLuma: Double
-        var darkShare: Double
-        var blownShare: Double
-        var flatShare: Double
-        var paperShare: Double
-        var strokeShare: Double
+    /// `PhotoTraits`, the figures the looks are judged on, each rounded to three decimals, under the names of
+    /// PhotoTraits' own fields (docs/report.md).
+    struct Measured: Encodable, Equatable {
+        var traits: PhotoTraits
 
-        init(_ traits: PhotoTraits) {
-            func round(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
-            blur = traits.blur.map(round)
-            meanLuma = round(traits.meanLuma)
-            darkShare = round(traits.darkShare)
-            blownShare = round(traits.blownShare)
-            flatShare = round(traits.flatShare)
-            paperShare = round(traits.paperShare)
-            strokeShare = round(traits.strokeShare)
+        init(_ traits: PhotoTraits) { self.traits = traits }
+
+        /// The figures shown, besides `blur` (nil when the picture has no detail to judge, and then left out).
+        static var figures: [(name: String, value: KeyPath<PhotoTraits, Double>)] {
+            [("meanLuma", \.meanLuma), ("darkShare", \.darkShare), ("blownShare", \.blownShare),
+             ("flatShare", \.flatShare), ("paperShare", \.paperShare), ("strokeShare", \.strokeShare)]
+        }
+
+        static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: FieldName.self)
+            try container.encodeIfPresent(traits.blur.map(Self.rounded), forKey: FieldName("blur"))
+            for (name, value) in Self.figures { try container.encode(Self.rounded(traits[keyPath: value]), forKey: FieldName(name)) }
         }
     }
 
-    struct Box: Codable, Equatable {
+    struct Box: Encodable, Equatable {
         var x: Double
         var y: Double
         var width: Double
         var height: Double
     }
 
-    struct Warning: Codable, Equatable {
+    struct Warning: Encodable, Equatable {
         var path: String?
         var message: String
     }
 
     /// Seconds.
-    struct Timings: Codable, Equatable {
+    struct Timings: Encodable, Equatable {
         var probe: Double
         var plan: Double
         var render: Double
@@ -283,17 +283,19 @@ struct ReportOptions: Encodable, Equatable {
     /// The density asked for (a photo's `printedDPI` is measured against it).
     var dpi: Double { if case .number(let dpi)? = shown["dpi"] { dpi } else { LayoutOptions().dpi } }
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(inputs, forKey: Key(stringValue: "inputs"))
-        try container.encodeIfPresent(sourceDateEpoch, forKey: Key(stringValue: "sourceDateEpoch"))
-        for (name, value) in shown { try container.encode(value, forKey: Key(stringValue: name)) }
+        var container = encoder.container(keyedBy: FieldName.self)
+        try container.encode(inputs, forKey: FieldName("inputs"))
+        try container.encodeIfPresent(sourceDateEpoch, forKey: FieldName("sourceDateEpoch"))
+        for (name, value) in shown { try container.encode(value, forKey: FieldName(name)) }
     }
+}
+
+/// A JSON field named at run time, for the report's parts whose fields come from a table.
+struct FieldName: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }
