@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers point one way: photobook -> PhotoBookCLI -> PhotoBook -> Imaging, EXIF, JPEG, PNG, PDF -> C modules;
 // Geometry (one rectangle) is under Imaging, PDF and PhotoBook.
-// Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF), Colour and PDF import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform).
+// Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF), Colour, Typeface and PDF import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform).
 //
 // Release builds keep Swift's overflow and bounds checks in every module but Imaging, so that an arithmetic
 // slip on hostile input traps instead of corrupting memory. Imaging's resampling kernels take ~8% more CPU
@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux"),
         .systemLibrary(name: "CTIFF", path: "Sources/CTIFF", pkgConfig: "libtiff-4"),
         .systemLibrary(name: "CLCMS", path: "Sources/CLCMS", pkgConfig: "lcms2"),
+        // HarfBuzz and its subsetter (libharfbuzz-dev): fonts read, measured and subset for embedding.
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz-subset"),
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/CJPEGShim"),
         // libtiff's error and warning handlers take a va_list: formatted in C, handed to Swift as text.
         .target(name: "CTIFFShim", dependencies: ["CTIFF"], path: "Sources/CTIFFShim"),
@@ -55,8 +57,12 @@ let package = Package(
         .target(name: "HEIF", dependencies: ["CHEIF", "CHEIFDecoders", "Imaging", "ImageCodec", "Colour", "Platform"]),
         .target(name: "WebP", dependencies: ["CWebP", "Geometry", "Imaging", "ImageCodec"]),
         .target(name: "TIFF", dependencies: ["CTIFF", "CTIFFShim", "Imaging", "ImageCodec", "Colour", "EXIF"]),
+        // A font face through HarfBuzz: character map, advances, metrics, names, subsets. Its API has no C type
+        // (CHarfBuzz is an internal import), so PDF gets glyph ids and bytes, never HarfBuzz.
+        .target(name: "Typeface", dependencies: ["CHarfBuzz"]),
         // Platform: an image stream read from its file at save time (PDFDocument+FileImage.swift).
-        .target(name: "PDF", dependencies: ["CHaru", "Geometry", "Platform"]),
+        // Typeface: the fonts drawn, behind PDF's own PDFFontProgram protocol.
+        .target(name: "PDF", dependencies: ["CHaru", "Geometry", "Platform", "Typeface"]),
         // The POSIX calls of the engine and the command line: EINTR, errno and closing descriptors in one place.
         .target(name: "Platform"),
 
@@ -81,7 +87,7 @@ let package = Package(
         .testTarget(name: "HEIFTests", dependencies: ["HEIF", "Geometry", "ImageCodec", "Imaging", "TestSupport"]),
         .testTarget(name: "WebPTests", dependencies: ["WebP", "ImageCodec", "Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "TIFFTests", dependencies: ["TIFF", "ImageCodec", "Imaging", "Geometry", "Platform", "TestSupport"]),
-        .testTarget(name: "PDFTests", dependencies: ["PDF", "JPEG", "Imaging", "Geometry", "TestSupport"]),
+        .testTarget(name: "PDFTests", dependencies: ["PDF", "Typeface", "JPEG", "Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "PhotoBookTests",
                     dependencies: ["PhotoBook", "Platform", "Geometry", "Imaging", "ImageCodec", "JPEG", "TestSupport"]),

@@ -4,9 +4,9 @@
 #if !defined(HPDF_VERSION_ID) || HPDF_VERSION_ID < 20300 || HPDF_VERSION_ID >= 20400
 #error "photobook's PDF module reaches into libharu 2.3 (Debian 12): check it against this libharu"
 #endif
-/* Internal headers Debian installs with libhpdf-dev: the font definition's cmap lookup (hpdf_fontdef.h) and the
-   page-label dictionary (hpdf_page_label.h), used where the public API stops short. */
-#include <hpdf_fontdef.h>
+/* Internal headers Debian installs with libhpdf-dev: the page-label dictionary (hpdf_page_label.h), used where the
+   public API stops short. The fonts are our own objects (PDF/PDFDocument+GlyphFonts.swift), made with the object
+   API and written into the page's content stream (hpdf_objects.h, hpdf_pages.h, which hpdf.h brings). */
 #include <hpdf_page_label.h>
 /* MD5 (hpdf_encrypt.h), which libharu has for its own /ID: a book's /ID under PDF/X is a digest of its contents. */
 #include <hpdf_encrypt.h>

@@ -13,8 +13,8 @@ public final class PDFDocument {
     let handle: HPDF_Doc
     let errorLog = HaruErrorLog()
     private var usesUTF8Encoder = false
-    /// Fonts already loaded, by path: libharu's handles, not `PDFFont`s, which would keep the document alive.
-    var loadedFonts: [String: LoadedFont] = [:]
+    /// Fonts loaded, in load order: their objects, not `PDFFont`s, which would keep the document alive.
+    var glyphFonts: [EmbeddedGlyphFont] = []
     /// Page labels are one number tree, written once.
     var hasPageLabels = false
     /// ICCBased colour-space streams already embedded, by profile: libharu's handles, freed with the document.
@@ -141,6 +141,7 @@ public final class PDFDocument {
     /// each image file is read, with its index among them and their count: false stops the save (`.stopped`).
     public func save(to path: String,
                      beforeImageFile: ((_ index: Int, _ count: Int) -> Bool)? = nil) throws(PDFError) {
+        try writeGlyphFonts()
         try savingImageFiles(monitor: beforeImageFile) { () throws(PDFError) in try saveFile(to: path) }
     }
 

@@ -1,23 +1,24 @@
-import Synchronization
+import Typeface
 
 /// A TrueType font loaded for measuring only, before the book's document exists: the planner lays out text
 /// with it, the render draws with `PDFDocument.loadFont(path:)` of the same file, and both agree to the point.
 ///
-/// Owns a private libharu document holding the font (not embedded, so the file is closed after loading).
-/// Safe to share between threads: libharu is reached under a lock.
+/// Safe to share between threads: the face is immutable.
 @dynamicMemberLookup
 public final class PDFFontMetrics: Sendable {
     /// Its file, names and vertical metrics: the drawing font's, read the same way.
     public let face: PDFFontFace
 
-    private let font: Mutex<PDFFont>
+    private let program: any PDFFontProgram
 
     /// Loads the font at `path`; throws `.font` naming the file and the reason, as `PDFDocument.loadFont` would.
     public init(path: String) throws(PDFError) {
-        let document = try PDFDocument()
-        let font = PDFFont(try document.loadFont(path: path, embedding: false), document: document, path: path)
-        face = font.face
-        self.font = Mutex(font)
+        do {
+            program = try FontFace(path: path)
+        } catch {
+            throw .font(path: path, reason: error.reason)
+        }
+        face = PDFFontFace(program)
     }
 
     /// A property of the face read on the font itself: `ascent` is `face.ascent`.
@@ -25,12 +26,8 @@ public final class PDFFontMetrics: Sendable {
 
     /// The advance width of `text` at `size` points, in points; exactly what `PDFPage.drawText` advances (no
     /// kerning). See `PDFFont.width(of:size:)`.
-    public func width(of text: String, size: Double) -> Double {
-        font.withLock { $0.width(of: text, size: size) }
-    }
+    public func width(of text: String, size: Double) -> Double { program.width(of: text, size: size) }
 
     /// True when the font has a glyph for `scalar` (not the empty .notdef box). See `PDFFont.covers(_:)`.
-    public func covers(_ scalar: Unicode.Scalar) -> Bool {
-        font.withLock { $0.covers(scalar) }
-    }
+    public func covers(_ scalar: Unicode.Scalar) -> Bool { program.covers(scalar) }
 }

@@ -69,41 +69,52 @@ public final class PDFPage {
         try document.haruStatus(during) { HPDF_Page_GRestore(page) }
     }
 
-    /// Writes `text` in one line with its baseline starting at (x, y), in points from the page's bottom left
-    /// (`HPDF_Page_BeginText`, `HPDF_Page_SetFontAndSize`, `HPDF_Page_TextOut`, `HPDF_Page_EndText`).
+    /// Writes `text` in one line with its baseline starting at (x, y), in points from the page's bottom left.
     ///
-    /// The text is real PDF text: searchable and copyable. `gray` is the fill, 0 black to 1 white. Characters the
-    /// font lacks are drawn as its empty box (check `PDFFont.covers` first); control characters are drawn as
-    /// spaces and characters beyond U+FFFF as U+FFFD, which is also how `PDFFont.width` measures them.
+    /// The text is real PDF text: searchable and copyable (the font's ToUnicode map gives each glyph's
+    /// character back). `gray` is the fill, 0 black to 1 white. One glyph per character from the font's
+    /// character map, at its advance: characters the font lacks are drawn as its empty box (check
+    /// `PDFFont.covers` first), control characters as spaces, which is also how `PDFFont.width` measures them.
     /// The font must belong to this page's document.
     public func drawText(
         _ text: String, font: PDFFont, size: Double, x: Double, y: Double, gray: Double = 0
     ) throws(PDFError) {
-        try showTextLine(text, font: font, size: size, x: x, y: y, gray: gray, what: "text") { page, line in
-            HPDF_Page_TextOut(page, HPDF_REAL(x), HPDF_REAL(y), line)
-        }
+        try showTextLine(text, font: font, size: size, x: x, y: y, gray: gray, turned: false, what: "text")
     }
 
-    /// One line of text in its own graphics state: the fill, the font and size, then `show` (which places and shows
-    /// the line) between BeginText and EndText; text mode is left and the state popped on every path. Checks first
-    /// what every drawing of text needs (the message names `caller`, the public function called) and draws nothing
-    /// for empty text; errors say "drawing the `what` '...' at (x, y)".
-    func showTextLine(_ text: String, font: PDFFont, size: Double, x: Double, y: Double, gray: Double, what: String,
-                      caller: String = #function,
-                      show: (HPDF_Page, UnsafePointer<CChar>?) -> HPDF_STATUS) throws(PDFError) {
+    /// One line of text in its own graphics state: the fill (`HPDF_Page_SetGrayFill`), BeginText, the font and
+    /// size (`Tf`), the text matrix (`HPDF_Page_SetTextMatrix`: at (x, y), turned a quarter clockwise when
+    /// `turned`), the glyph ids as one string of 2-byte codes (`Tj`), EndText; text mode is left and the state
+    /// popped on every path. Checks first what every drawing of text needs (the message names `caller`, the
+    /// public function called) and draws nothing for empty text; errors say "drawing the `what` '...' at (x, y)".
+    ///
+    /// libharu has no call that shows glyph ids: `Tf` and `Tj` go straight into the page's content stream, in
+    /// page-description mode between libharu's own BT and ET, so its drawing before and after is untouched.
+    func showTextLine(_ text: String, font: PDFFont, size: Double, x: Double, y: Double, gray: Double,
+                      turned: Bool, what: String, caller: String = #function) throws(PDFError) {
         precondition(font.document === document, "PDFPage.\(caller): the font belongs to another PDFDocument")
         precondition([x, y, size].allSatisfy(\.isFinite) && size > 0, "PDFPage.\(caller): bad size \(size) or place")
         precondition((0...1).contains(gray), "PDFPage.\(caller): gray must be 0...1, got \(gray)")
         guard !text.isEmpty else { return }
         let during = "drawing the \(what) '\(text.prefix(40))' at (\(x), \(y)) in \(size) pt"
         let page = handle
-        let bytes = PDFDrawnText.cString(of: text)
+        let glyphs = font.embedded.program.drawnGlyphs(of: text)
+        let name = try document.haruObject(during) { HPDF_Page_GetLocalFontName(page, font.embedded.type0) }
+        // Trap: the content stream is libharu's private page attribute (hpdf_pages.h, CHaru's shim pins 2.3).
+        let stream = page.pointee.attr.assumingMemoryBound(to: HPDF_PageAttr_Rec.self).pointee.stream
+        let codes = "<" + glyphs.map { GlyphToUnicodeCMap.hex(UInt16(truncatingIfNeeded: $0.glyph)) }.joined() + "> Tj\n"
         try document.haruStatus(during) { HPDF_Page_GSave(page) }
         do throws(PDFError) {
             try document.haruStatus(during) { HPDF_Page_SetGrayFill(page, HPDF_REAL(gray)) }
             try document.haruStatus(during) { HPDF_Page_BeginText(page) }
-            try document.haruStatus(during) { HPDF_Page_SetFontAndSize(page, font.handle, HPDF_REAL(size)) }
-            try document.haruStatus(during) { bytes.withUnsafeBufferPointer { show(page, $0.baseAddress) } }
+            try document.haruStatus(during) { HPDF_Stream_WriteStr(stream, "/" + String(cString: name) + " ") }
+            try document.haruStatus(during) { HPDF_Stream_WriteReal(stream, HPDF_REAL(size)) }
+            try document.haruStatus(during) { HPDF_Stream_WriteStr(stream, " Tf\n") }
+            // Turned: text space's x axis (the reading direction) points down the page, its y axis (up the
+            // letters) to the right.
+            let (a, b, c, d): (HPDF_REAL, HPDF_REAL, HPDF_REAL, HPDF_REAL) = turned ? (0, -1, 1, 0) : (1, 0, 0, 1)
+            try document.haruStatus(during) { HPDF_Page_SetTextMatrix(page, a, b, c, d, HPDF_REAL(x), HPDF_REAL(y)) }
+            try document.haruStatus(during) { HPDF_Stream_WriteStr(stream, codes) }
             try document.haruStatus(during) { HPDF_Page_EndText(page) }
         } catch {
             // Leave text mode and pop the state even so, or the page's next drawing would be invalid.
@@ -112,5 +123,6 @@ public final class PDFPage {
             throw error
         }
         try document.haruStatus(during) { HPDF_Page_GRestore(page) }
+        font.embedded.note(glyphs)
     }
 }

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 
 @testable import PDF
+import Typeface
 
-/// The embedded font's /ToUnicode map is a real ToUnicode CMap that gives every drawn code back as itself.
+/// The embedded font's /ToUnicode map gives every glyph drawn back as the character it was drawn for.
 @Suite struct ToUnicodeTests {
     /// The objects of `pdf` from `qpdf --json` (version 2), streams decoded and inlined as base64.
-    static func objects(_ pdf: String) throws -> [String: [String: Any]] {
-        let json = try Tools.run("qpdf", ["--json", "--json-key=qpdf", "--json-stream-data=inline", pdf])
+    static func objects(_ pdf: String, streamData: String = "inline") throws -> [String: [String: Any]] {
+        let json = try Tools.run("qpdf", ["--json", "--json-key=qpdf", "--json-stream-data=\(streamData)", pdf])
         let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8))
         let root = try #require(parsed as? [String: Any])
         let qpdf = try #require(root["qpdf"] as? [Any])
@@ -25,15 +26,21 @@ import Testing
         return (reference, String(decoding: data, as: UTF8.self))
     }
 
-    @Test func theFontsToUnicodeIsABfrangeCMapNotAnEncoding() throws {
+    @Test func theFontsToUnicodeMapsEachGlyphDrawnToItsCharacter() throws {
         try Tools.withTempDirectory { dir in
-            let pdf = try PDFTextTests.book(["Café"], in: dir)
+            let pdf = try PDFTextTests.book(["Café 😀"], in: dir)
             let (reference, text) = try Self.toUnicode(in: Self.objects(pdf))
-            #expect(text.contains("beginbfrange"))
-            #expect(!text.contains("begincidrange"), "libharu's encoding CMap is back:\n\(text)")
             #expect(text.contains("/CMapName /Adobe-Identity-UCS def"))
             #expect(text.contains("1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange"))
-            #expect(text == IdentityToUnicodeCMap.text)
+            // DejaVu Sans: C 38, a 68, f 73, é 136, space 3, 😀 5988 (beyond the BMP: a surrogate pair).
+            let metrics = try FontFace(path: PDFFont.defaultPath)
+            var expected: [String] = []
+            for scalar in "Café 😀".unicodeScalars.sorted(by: { metrics.glyph(for: $0)! < metrics.glyph(for: $1)! }) {
+                let units = String(scalar).utf16.map { GlyphToUnicodeCMap.hex($0) }.joined()
+                expected.append("<\(GlyphToUnicodeCMap.hex(UInt16(metrics.glyph(for: scalar)!)))> <\(units)>")
+            }
+            #expect(text.contains("6 beginbfchar\n" + expected.joined(separator: "\n") + "\nendbfchar"), "\(text)")
+            #expect(text.contains("D83DDE00"))
             // Compressed like libharu's own streams (qpdf shows the stream's dictionary as stored).
             let number = try #require(reference.split(separator: " ").first)
             let stored = try Tools.run("qpdf", ["--show-object=\(number)", pdf])
@@ -42,48 +49,38 @@ import Testing
         }
     }
 
-    /// 248 ranges of 256 codes, one per first byte, the surrogates D8–DF left out, at most 100 per block.
-    @Test func theRangesCoverTheBasicPlaneButTheSurrogatesEachCodeToItself() throws {
-        let lines = IdentityToUnicodeCMap.text.split(separator: "\n").map(String.init)
-        var blocks: [Int] = []
-        var firstBytes: [Int] = []
-        for line in lines {
-            if line.hasSuffix(" beginbfrange") {
-                blocks.append(Int(line.split(separator: " ")[0])!)
-            } else if line.hasPrefix("<"), line.split(separator: " ").count == 3 {
-                let codes = line.split(separator: " ").map { Int($0.dropFirst().dropLast(), radix: 16)! }
-                #expect(codes[0] & 0xFF == 0 && codes[1] == codes[0] | 0xFF && codes[2] == codes[0], "\(line)")
-                firstBytes.append(codes[0] >> 8)
-            }
-        }
-        #expect(blocks == [100, 100, 48])
-        #expect(firstBytes == Array(0x00...0xD7) + Array(0xE0...0xFF))
-        #expect(lines.filter { $0 == "endbfrange" }.count == blocks.count)
+    /// At most 100 entries per bfchar block (the CMap specification's limit), glyphs in ascending order.
+    @Test func blocksHoldAtMostAHundredGlyphs() throws {
+        let map = Dictionary(uniqueKeysWithValues: (0..<250).map { (UInt32($0 + 10), Unicode.Scalar(0x4E00 + $0)!) })
+        let lines = GlyphToUnicodeCMap.text(map).split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasSuffix("beginbfchar") } == ["100 beginbfchar", "100 beginbfchar", "50 beginbfchar"])
+        #expect(lines.filter { $0 == "endbfchar" }.count == 3)
+        #expect(lines.contains("<000A> <4E00>") && lines.contains("<0103> <4EF9>"))
     }
 
-    /// What the map relies on: libharu's "UTF-8" encoder writes each character as its UTF-16 code unit.
-    @Test func theDrawnCodesAreTheUTF16CodeUnitsOfTheText() throws {
+    /// The page shows glyph ids, two bytes each, one Tj per line: the font's own ids, kept by the subset.
+    @Test func theDrawnCodesAreTheFontsGlyphIds() throws {
         try Tools.withTempDirectory { dir in
             let line = "Café Ελλ Кир “q” … \u{FFFD}"
             let pdf = try PDFTextTests.book([line, "😀"], in: dir)
             let content = try Tools.run("qpdf", ["--qdf", "--object-streams=disable", pdf, "-"])
             let shown = content.split(separator: "\n").filter { $0.hasSuffix(" Tj") }.map { $0.dropLast(3) }
+            let face = try FontFace(path: PDFFont.defaultPath)
             func hex(_ text: String) -> String {
-                "<" + text.utf16.map { String(format: "%04x", $0) }.joined() + ">"
+                "<" + text.unicodeScalars.map { String(format: "%04x", face.glyph(for: $0)!) }.joined() + ">"
             }
-            #expect(shown == [Substring(hex(line)), Substring(hex("\u{FFFD}"))])
+            #expect(shown.map { $0.lowercased() } == [hex(line), hex("😀")])
         }
     }
 
     @Test func pdftotextReadsTheTextBackWithoutAWarning() throws {
         try Tools.withTempDirectory { dir in
-            let drawn = Array(PDFTextTests.lines.prefix(4))
-            let pdf = try PDFTextTests.book(drawn + ["Sun 😀 day"], in: dir)
+            let drawn = Array(PDFTextTests.lines.prefix(4)) + ["Sun 😀 day"]
+            let pdf = try PDFTextTests.book(drawn, in: dir)
             let run = try Tools.runCapturingErrors("pdftotext", ["-enc", "UTF-8", pdf, "-"])
             #expect(run.errors == "")
             let got = run.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-            let expected = drawn + ["Sun \u{FFFD} day"]
-            #expect(got == expected)
+            #expect(got == drawn)
         }
     }
 }

@@ -173,7 +173,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     private func draw(_ texts: [PlacedText], shades: [Double], with font: PDFFont, on page: PDFPage) throws(PDFError) {
         for (text, gray) in zip(texts, shades) {
             // The same placed lines the preflight checks against the safety area and the gutter.
-            // Trap: libharu's descent (HPDF_Font_GetDescent) is negative, a TextMeasure's positive.
+            // Trap: the font's descent (PDFFontFace.descent, as hhea gives it) is negative, a TextMeasure's positive.
             for line in text.drawnLines(width: { font.width(of: $0, size: $1) }, ascent: font.ascent,
                                         descent: abs(font.descent)) {
                 try page.drawText(line.text, font: font, size: text.size, x: line.x, y: line.baseline, gray: gray)

@@ -1,14 +1,11 @@
-/// What a TrueType file says about itself, read and bounds-checked in Swift before libharu is given its path.
+/// What a TrueType file says about itself, read and bounds-checked in Swift before HarfBuzz is given its bytes.
 ///
-/// libharu 2.3.0 parses fonts with few checks: a truncated font can come back as NULL with no error at all, and
-/// its cmap lookup (`HPDF_TTFontDef_GetGlyphid`) indexes its arrays with values taken from the file. Everything
-/// libharu reads at load time and at lookup time is checked here first, so a bad font is a reason with a name,
-/// never a crash or an out-of-bounds read.
+/// HarfBuzz reads fonts defensively (a damaged table reads as empty), which would make a damaged `--font` a book
+/// of blank words; these checks make it a reason with a name instead. They were written for libharu, which
+/// embedded the font until issue 33 and read its tables unchecked: the same files are refused with the same
+/// words, CFF outlines and collections included, until Typeface embeds those too (issue 33, increment 2).
 struct TrueTypeFile {
-    /// Why a file is not a usable TrueType font, in words for the user.
-    struct Problem: Error {
-        let reason: String
-    }
+    typealias Problem = FontFileProblem
 
     /// The family name ("DejaVu Sans"), from the name table (typographic family, else family).
     let familyName: String?
@@ -17,7 +14,8 @@ struct TrueTypeFile {
     /// The number of glyphs (`maxp`); a cmap entry at or past it names no glyph.
     let glyphCount: Int
 
-    /// The tables libharu parses when it loads a font (hpdf_fontdef_tt.c, LoadFontData).
+    /// The tables a TrueType font needs: the ones libharu parsed (hpdf_fontdef_tt.c, LoadFontData), which
+    /// are also the ones a PDF's CIDFontType2 draws from.
     static let tablesLibharuReads = ["head", "maxp", "hhea", "cmap", "hmtx", "loca", "name", "OS/2", "glyf"]
 
     init(_ bytes: [UInt8]) throws(Problem) {

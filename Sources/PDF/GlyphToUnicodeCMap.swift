@@ -1,0 +1,45 @@
+/// The ToUnicode CMap of a font drawn in glyph ids: each glyph drawn maps to the character it was drawn for.
+///
+/// `bfchar` entries, at most 100 per block (the CMap specification's limit); a character beyond U+FFFF is
+/// written as its UTF-16 surrogate pair, as PDF 32000 9.10.3 asks.
+enum GlyphToUnicodeCMap {
+    /// The CMap program, ASCII, lines ended by "\n", the glyphs in ascending order.
+    static func text(_ map: [UInt32: Unicode.Scalar]) -> String {
+        var lines = [
+            "/CIDInit /ProcSet findresource begin",
+            "12 dict begin",
+            "begincmap",
+            "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
+            "/CMapName /Adobe-Identity-UCS def",
+            "/CMapType 2 def",
+            "1 begincodespacerange",
+            "<0000> <FFFF>",
+            "endcodespacerange",
+        ]
+        let glyphs = map.keys.sorted()
+        var start = 0
+        while start < glyphs.count {
+            let block = glyphs[start..<min(start + 100, glyphs.count)]
+            lines.append("\(block.count) beginbfchar")
+            for glyph in block {
+                let units = String(map[glyph]!).utf16.map { hex($0) }.joined()
+                lines.append("<\(hex(UInt16(glyph)))> <\(units)>")
+            }
+            lines.append("endbfchar")
+            start += block.count
+        }
+        lines += [
+            "endcmap",
+            "CMapName currentdict /CMap defineresource pop",
+            "end",
+            "end",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Four upper-case hex digits.
+    static func hex(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 4 - digits.count) + digits
+    }
+}

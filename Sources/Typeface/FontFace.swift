@@ -1,0 +1,188 @@
+internal import CHarfBuzz
+import Foundation
+
+/// Why a font file cannot be used, in words for the user ("no such file", "a TrueType collection (.ttc)...").
+public struct FontFileProblem: Error, Sendable, Equatable {
+    public let reason: String
+}
+
+/// One TrueType font face read from a .ttf file through HarfBuzz: its names, metrics, character map, advances,
+/// and subsets of its glyphs for embedding.
+///
+/// Measuring and drawing both ask this one face (`glyph(for:)`, `advance(of:)`), so they cannot disagree.
+/// Immutable after `init` (`hb_font_make_immutable`): safe to share between threads.
+public final class FontFace: @unchecked Sendable {
+    /// The font file, as given.
+    public let path: String
+    /// The family ("DejaVu Sans") and style ("Book") from the name table, when it has them.
+    public let familyName: String?
+    public let styleName: String?
+    /// The PostScript name ("DejaVuSans"), usable as a PDF name: only the characters PostScript allows.
+    public let postScriptName: String
+    /// Font design units per em (2048 for DejaVu Sans); every metric below is in these units.
+    public let unitsPerEm: Int
+    /// The number of glyphs; ids run from 0 (.notdef) to glyphCount - 1.
+    public let glyphCount: Int
+    /// hhea's ascender and descender (negative below the baseline).
+    public let ascender: Int
+    public let descender: Int
+    /// The tops of the glyphs of 'H' and 'x' (0 when the font has none).
+    public let capHeight: Int
+    public let xHeight: Int
+    /// head's bounding box of all glyphs: xMin, yMin, xMax, yMax.
+    public let boundingBox: [Int]
+    /// post's italic angle, degrees counter-clockwise from the vertical (negative for a slant to the right).
+    public let italicAngle: Double
+    /// Bytes that tell this face from another (its head table: checksum, dates) with its PostScript name: what a
+    /// subset's tag is made from, so that the tag does not depend on the path or the clock.
+    public let identity: [UInt8]
+
+    private let face: OpaquePointer
+    private let font: OpaquePointer
+
+    /// Reads the font at `path`; throws a `FontFileProblem` naming what is wrong (missing file, not TrueType, a
+    /// collection, CFF outlines, a licence that forbids embedding, damaged tables).
+    public init(path: String) throws(FontFileProblem) {
+        let bytes = try Self.read(path)
+        let file = try TrueTypeFile(bytes)
+        self.path = path
+        familyName = file.familyName
+        styleName = file.styleName
+        // HB_MEMORY_MODE_DUPLICATE: HarfBuzz keeps its own copy, the array may go.
+        let blob = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                hb_blob_create($0.baseAddress, UInt32($0.count), HB_MEMORY_MODE_DUPLICATE, nil, nil)
+            }
+        }
+        face = hb_face_create(blob, 0)
+        hb_blob_destroy(blob)
+        hb_face_make_immutable(face)
+        font = hb_font_create(face)
+        hb_font_make_immutable(font)
+
+        unitsPerEm = Int(hb_face_get_upem(face))
+        glyphCount = Int(hb_face_get_glyph_count(face))
+        let head = Self.table(face, "head")
+        let hhea = Self.table(face, "hhea")
+        let post = Self.table(face, "post")
+        // TrueTypeFile has checked head (54 bytes) and hhea (36); post is optional.
+        ascender = Self.s16(hhea, 4)
+        descender = Self.s16(hhea, 6)
+        boundingBox = [36, 38, 40, 42].map { Self.s16(head, $0) }
+        italicAngle = post.count >= 8 ? Double(Int32(bitPattern: Self.u32(post, 4))) / 65536 : 0
+        var name = Self.name(face, id: 6) ?? ""
+        name = String(name.unicodeScalars.filter { $0.isASCII && $0.value > 0x20 && !"[](){}<>/%#".unicodeScalars.contains($0) })
+        postScriptName = name.isEmpty ? String((familyName ?? "Font").filter { $0.isLetter || $0.isNumber }) : name
+        identity = head + Array(postScriptName.utf8)
+        capHeight = Self.top(font, "H")
+        xHeight = Self.top(font, "x")
+    }
+
+    deinit {
+        hb_font_destroy(font)
+        hb_face_destroy(face)
+    }
+
+    /// The font's own glyph for `scalar` from its character map (`hb_font_get_nominal_glyph`, every cmap
+    /// subtable HarfBuzz reads, characters beyond U+FFFF included); nil when the font has none.
+    public func glyph(for scalar: Unicode.Scalar) -> UInt32? {
+        var glyph: hb_codepoint_t = 0
+        guard hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0, glyph != 0 else { return nil }
+        return glyph
+    }
+
+    /// The horizontal advance of `glyph` in font units (`hb_font_get_glyph_h_advance`: hmtx, the font's scale
+    /// being its units per em).
+    public func advance(of glyph: UInt32) -> Int {
+        Int(hb_font_get_glyph_h_advance(font, glyph))
+    }
+
+    /// A TrueType font holding `glyphs` (and .notdef), each at its own id, made by HarfBuzz's subsetter
+    /// (`hb_subset_or_fail` with `HB_SUBSET_FLAGS_RETAIN_GIDS`): what a PDF embeds as a CIDFontType2's FontFile2
+    /// with /CIDToGIDMap /Identity. Composite glyphs keep their components (libharu's own subset did not).
+    ///
+    /// The unused slots are empty and compress to almost nothing; the layout tables (GSUB, GPOS...) are
+    /// dropped: a PDF reader draws outlines at the positions the page gives.
+    public func subset(glyphs: [UInt32]) throws(FontFileProblem) -> [UInt8] {
+        guard let input = hb_subset_input_create_or_fail() else {
+            throw FontFileProblem(reason: "out of memory making a subset of it")
+        }
+        defer { hb_subset_input_destroy(input) }
+        let set = hb_subset_input_glyph_set(input)
+        hb_set_add(set, 0)
+        for glyph in glyphs where Int(glyph) < glyphCount { hb_set_add(set, glyph) }
+        let drop = hb_subset_input_set(input, HB_SUBSET_SETS_DROP_TABLE_TAG)
+        for tag in ["GSUB", "GPOS", "GDEF", "BASE", "JSTF", "MATH", "vhea", "vmtx", "VORG", "DSIG"] {
+            hb_set_add(drop, Self.tag(tag))
+        }
+        hb_subset_input_set_flags(input, HB_SUBSET_FLAGS_RETAIN_GIDS.rawValue)
+        guard let subset = hb_subset_or_fail(face, input) else {
+            throw FontFileProblem(reason: "HarfBuzz could not make a subset of it")
+        }
+        defer { hb_face_destroy(subset) }
+        let blob = hb_face_reference_blob(subset)
+        defer { hb_blob_destroy(blob) }
+        var length: UInt32 = 0
+        guard let data = hb_blob_get_data(blob, &length), length > 0 else {
+            throw FontFileProblem(reason: "HarfBuzz made an empty subset of it")
+        }
+        return data.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+            Array(UnsafeBufferPointer(start: $0, count: Int(length)))
+        }
+    }
+
+    /// The top of the glyph of `scalar` (`hb_font_get_glyph_extents`' y bearing), 0 when there is none.
+    private static func top(_ font: OpaquePointer, _ scalar: Unicode.Scalar) -> Int {
+        var glyph: hb_codepoint_t = 0
+        var extents = hb_glyph_extents_t()
+        guard hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0,
+              hb_font_get_glyph_extents(font, glyph, &extents) != 0 else { return 0 }
+        return Int(extents.y_bearing)
+    }
+
+    private static func read(_ path: String) throws(FontFileProblem) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw FontFileProblem(reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw FontFileProblem(reason: "is a directory, not a font file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FontFileProblem(reason: "cannot be read (permission denied?)")
+        }
+        return [UInt8](data)
+    }
+
+    /// A table's bytes (empty when the face has none). Trap: `HB_TAG` is a macro Swift cannot call.
+    private static func table(_ face: OpaquePointer, _ name: String) -> [UInt8] {
+        let blob = hb_face_reference_table(face, tag(name))
+        defer { hb_blob_destroy(blob) }
+        var length: UInt32 = 0
+        guard let data = hb_blob_get_data(blob, &length), length > 0 else { return [] }
+        return data.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+            Array(UnsafeBufferPointer(start: $0, count: Int(length)))
+        }
+    }
+
+    private static func tag(_ name: String) -> hb_tag_t {
+        name.utf8.reduce(0) { $0 << 8 | hb_tag_t($1) }
+    }
+
+    /// A name table entry in UTF-8 (`hb_ot_name_get_utf8`, the default language).
+    private static func name(_ face: OpaquePointer, id: hb_ot_name_id_t) -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        var length = UInt32(buffer.count)
+        let total = hb_ot_name_get_utf8(face, id, nil, &length, &buffer)
+        guard total > 0 else { return nil }
+        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func s16(_ bytes: [UInt8], _ offset: Int) -> Int {
+        guard offset + 2 <= bytes.count else { return 0 }
+        return Int(Int16(bitPattern: UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])))
+    }
+
+    private static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        guard offset + 4 <= bytes.count else { return 0 }
+        return bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+}
