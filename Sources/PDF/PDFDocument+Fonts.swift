@@ -19,8 +19,21 @@ final class EmbeddedGlyphFont {
         self.type0 = type0
     }
 
-    func note(_ glyphs: [DrawnGlyph]) {
-        for drawn in glyphs where text[drawn.glyph] == nil { text[drawn.glyph] = drawn.scalar }
+    /// Records what each glyph drawn stands for, the first character drawn with it; .notdef (0) stands for
+    /// none. Returns true when the glyphs would not extract as the characters drawn (a character the font
+    /// lacks; a glyph the font draws for two characters, such as Ω for U+03A9 and U+2126): that line then
+    /// carries its text as /ActualText.
+    func note(_ glyphs: [DrawnGlyph]) -> Bool {
+        var extractsAsDrawn = true
+        for drawn in glyphs {
+            guard drawn.glyph != 0 else { extractsAsDrawn = false; continue }
+            if let known = text[drawn.glyph] {
+                if known != drawn.scalar { extractsAsDrawn = false }
+            } else {
+                text[drawn.glyph] = drawn.scalar
+            }
+        }
+        return !extractsAsDrawn
     }
 }
 

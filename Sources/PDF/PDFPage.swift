@@ -102,7 +102,13 @@ public final class PDFPage {
         let name = try document.haruObject(during) { HPDF_Page_GetLocalFontName(page, font.embedded.type0) }
         // Trap: the content stream is libharu's private page attribute (hpdf_pages.h, CHaru's shim pins 2.3).
         let stream = page.pointee.attr.assumingMemoryBound(to: HPDF_PageAttr_Rec.self).pointee.stream
-        let codes = "<" + glyphs.map { GlyphToUnicodeCMap.hex(UInt16(truncatingIfNeeded: $0.glyph)) }.joined() + "> Tj\n"
+        var codes = "<" + glyphs.map { GlyphToUnicodeCMap.hex(UInt16(truncatingIfNeeded: $0.glyph)) }.joined() + "> Tj\n"
+        // Text its glyphs cannot give back through ToUnicode (.notdef for a character the font lacks was mapped
+        // to the first such character, so "東京の旅" extracted as "東東東東") is marked with its own words.
+        if font.embedded.note(glyphs) {
+            let words = glyphs.map { String($0.scalar) }.joined().utf16.map { GlyphToUnicodeCMap.hex($0) }.joined()
+            codes = "/Span <</ActualText <FEFF\(words)>>> BDC\n" + codes + "EMC\n"
+        }
         try document.haruStatus(during) { HPDF_Page_GSave(page) }
         do throws(PDFError) {
             try document.haruStatus(during) { HPDF_Page_SetGrayFill(page, HPDF_REAL(gray)) }
@@ -123,6 +129,5 @@ public final class PDFPage {
             throw error
         }
         try document.haruStatus(during) { HPDF_Page_GRestore(page) }
-        font.embedded.note(glyphs)
     }
 }

@@ -89,6 +89,23 @@ import TestSupport
         }
     }
 
+    /// Text whose glyphs cannot give it back through ToUnicode extracts as typed all the same (its line carries
+    /// /ActualText): characters the font lacks, all drawn as .notdef ("東京の旅" came out "東東東東"), and two
+    /// characters the font draws with one glyph (Ω U+03A9 and the ohm sign U+2126). Other lines carry none.
+    @Test func textItsGlyphsCannotGiveBackExtractsAsTyped() throws {
+        try Tools.withTempDirectory { dir in
+            for typed in ["東京の旅 2026", "\u{03A9} \u{2126} \u{2126}\u{03A9}"] {
+                let pdf = try Self.line(typed, in: dir)
+                let text = try Tools.run("pdftotext", ["-enc", "UTF-8", pdf, "-"])
+                #expect(Array(text.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars)
+                        == Array(typed.unicodeScalars), "\(typed): \(text)")
+            }
+            let plain = try Self.line(Self.greek, in: dir)
+            let content = try Tools.run("qpdf", ["--qdf", "--object-streams=disable", plain, "-"])
+            #expect(!content.contains("ActualText"))
+        }
+    }
+
     /// The subset's tag comes from the glyphs and the face, never from a clock or a random number.
     @Test func theSameTextGivesTheSameBytes() throws {
         try Tools.withTempDirectory { dir in
