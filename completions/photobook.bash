@@ -67,7 +67,7 @@ _photobook() {
                 --cover-photo) _photobook_files avif heic heif hif jfif jpe jpeg jpg png tif tiff webp; return ;;
                 --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
                 --sections) COMPREPLY=($(compgen -W "folder day event none" -- "$cur")); return ;;
-                --font) _photobook_files ttf; return ;;
+                --font) _photobook_files ttf otf ttc otc; return ;;
                 -j|--jobs) COMPREPLY=(); return ;;
                 --cache-limit) COMPREPLY=(); return ;;
             esac
@@ -109,7 +109,7 @@ _photobook() {
                 --cover-photo) _photobook_files avif heic heif hif jfif jpe jpeg jpg png tif tiff webp; return ;;
                 --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
                 --sections) COMPREPLY=($(compgen -W "folder day event none" -- "$cur")); return ;;
-                --font) _photobook_files ttf; return ;;
+                --font) _photobook_files ttf otf ttc otc; return ;;
                 -j|--jobs) COMPREPLY=(); return ;;
                 --cache-limit) COMPREPLY=(); return ;;
             esac
@@ -141,7 +141,7 @@ _photobook() {
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
-                --font) _photobook_files ttf; return ;;
+                --font) _photobook_files ttf otf ttc otc; return ;;
             esac
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--output -o --preset --page-size --spine --interior-pages --paper-ppi --bleed --hardcover --wrap --hinge --safety --crop --dpi --quality --pdfx --output-profile --output-condition --intent --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))

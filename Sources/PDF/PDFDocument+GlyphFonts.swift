@@ -5,7 +5,10 @@ import CHaru
 /// (issue 33: "Βόλτα το απόγευμα" printed every ο blank). See docs/research/words.md §4.
 ///
 ///     Type0 /Identity-H --DescendantFonts--> CIDFontType2 /CIDToGIDMap /Identity /W [...]
-///       \--ToUnicode (glyph -> character)          \--FontDescriptor --FontFile2 (HarfBuzz's subset)
+///       \--ToUnicode (code -> character)           \--FontDescriptor --FontFile2 (HarfBuzz's subset)
+///
+/// CFF outlines: CIDFontType0 (no CIDToGIDMap) and FontFile3 /Subtype /CIDFontType0C, the subset's bare CFF table;
+/// codes are CIDs for a CID-keyed CFF (`PDFFontProgram.code(of:)`), glyph ids otherwise.
 extension PDFDocument {
     /// Completes every font's objects before the file is written: called by `save(to:)`.
     func writeGlyphFonts() throws(PDFError) {
@@ -50,8 +53,13 @@ extension PDFDocument {
             return made
         }
 
+        let isCFF = program.outlines != .trueType
         let file = try stream { out in bytes.withUnsafeBufferPointer { HPDF_Stream_Write(out, $0.baseAddress, HPDF_UINT($0.count)) } }
-        try status { HPDF_Dict_AddNumber(file, "Length1", HPDF_INT32(bytes.count)) }
+        if isCFF {
+            try status { HPDF_Dict_AddName(file, "Subtype", "CIDFontType0C") }
+        } else {
+            try status { HPDF_Dict_AddNumber(file, "Length1", HPDF_INT32(bytes.count)) }
+        }
 
         let descriptor = try dict()
         try status { HPDF_Dict_AddName(descriptor, "Type", "FontDescriptor") }
@@ -66,11 +74,11 @@ extension PDFDocument {
         try status { HPDF_Dict_AddNumber(descriptor, "CapHeight", HPDF_INT32(program.thousandths(units: program.capHeight))) }
         // Required, and unknown for a TrueType font; 80 is what libharu and most writers give.
         try status { HPDF_Dict_AddNumber(descriptor, "StemV", 80) }
-        try status { HPDF_Dict_Add(descriptor, "FontFile2", file) }
+        try status { HPDF_Dict_Add(descriptor, isCFF ? "FontFile3" : "FontFile2", file) }
 
         let cidFont = try dict()
         try status { HPDF_Dict_AddName(cidFont, "Type", "Font") }
-        try status { HPDF_Dict_AddName(cidFont, "Subtype", "CIDFontType2") }
+        try status { HPDF_Dict_AddName(cidFont, "Subtype", isCFF ? "CIDFontType0" : "CIDFontType2") }
         try status { HPDF_Dict_AddName(cidFont, "BaseFont", baseFont) }
         let system = try haruObject(during) { HPDF_Dict_New(mmgr) }
         let registry = try haruObject(during) { HPDF_String_New(mmgr, "Adobe", nil) }
@@ -80,24 +88,26 @@ extension PDFDocument {
         try status { HPDF_Dict_AddNumber(system, "Supplement", 0) }
         try status { HPDF_Dict_Add(cidFont, "CIDSystemInfo", system) }
         try status { HPDF_Dict_Add(cidFont, "FontDescriptor", descriptor) }
-        // The subset keeps every glyph at its id (HB_SUBSET_FLAGS_RETAIN_GIDS): the code on the page, the CID
-        // and the glyph id are one number.
-        try status { HPDF_Dict_AddName(cidFont, "CIDToGIDMap", "Identity") }
+        // The TrueType subset keeps every glyph at its id (HB_SUBSET_FLAGS_RETAIN_GIDS): the code on the page, the
+        // CID and the glyph id are one number. A CIDFontType0 has no such map: the CFF's charset is it.
+        if !isCFF { try status { HPDF_Dict_AddName(cidFont, "CIDToGIDMap", "Identity") } }
         try status { HPDF_Dict_AddNumber(cidFont, "DW", HPDF_INT32(program.thousandths(of: 0))) }
         let widths = try haruObject(during) { HPDF_Array_New(mmgr) }
-        // /W as runs of consecutive ids: [first [w w w] first [w] ...], the widths PDFFont.width measures with.
+        // /W as runs of consecutive codes: [first [w w w] first [w] ...], the widths PDFFont.width measures with.
+        let coded = glyphs.map { (code: program.code(of: $0), width: program.thousandths(of: $0)) }.sorted { $0.code < $1.code }
         var index = 0
-        while index < glyphs.count {
+        while index < coded.count {
             var end = index + 1
-            while end < glyphs.count, glyphs[end] == glyphs[end - 1] + 1 { end += 1 }
-            let run = try array(glyphs[index..<end].map { program.thousandths(of: $0) })
-            try status { HPDF_Array_AddNumber(widths, HPDF_INT32(glyphs[index])) }
+            while end < coded.count, coded[end].code == coded[end - 1].code + 1 { end += 1 }
+            let run = try array(coded[index..<end].map(\.width))
+            try status { HPDF_Array_AddNumber(widths, HPDF_INT32(coded[index].code)) }
             try status { HPDF_Array_Add(widths, run) }
             index = end
         }
         try status { HPDF_Dict_Add(cidFont, "W", widths) }
 
-        let toUnicode = try stream { HPDF_Stream_WriteStr($0, GlyphToUnicodeCMap.text(font.text)) }
+        let text = Dictionary(font.text.map { (program.code(of: $0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+        let toUnicode = try stream { HPDF_Stream_WriteStr($0, GlyphToUnicodeCMap.text(text)) }
 
         let type0 = font.type0
         try status { HPDF_Dict_AddName(type0, "Type", "Font") }

@@ -20,14 +20,19 @@ public protocol PDFFontProgram: AnyObject, Sendable {
     /// xMin, yMin, xMax, yMax of all glyphs, in font units.
     var boundingBox: [Int] { get }
     var italicAngle: Double { get }
+    /// TrueType (a CIDFontType2) or CFF (a CIDFontType0).
+    var outlines: FontOutlines { get }
     /// Bytes that tell this face from another; the subset's tag is a digest of them and the glyphs.
     var identity: [UInt8] { get }
     /// The font's glyph for `scalar`, nil when it has none.
     func glyph(for scalar: Unicode.Scalar) -> UInt32?
     /// The advance of `glyph` in font units.
     func advance(of glyph: UInt32) -> Int
-    /// A TrueType font holding `glyphs` at their own ids (the rest empty), for a CIDFontType2 with
-    /// /CIDToGIDMap /Identity; the error's reason is in words for the user.
+    /// The code the page shows for `glyph`, and the CID /W and ToUnicode key it by: its CID in a CID-keyed CFF,
+    /// else the glyph id.
+    func code(of glyph: UInt32) -> UInt32
+    /// The font program holding `glyphs`: a TrueType font with the glyphs at their own ids (FontFile2), or a bare
+    /// CFF table (FontFile3 /CIDFontType0C) whose glyphs the codes reach; the error's reason is in words for the user.
     func subset(glyphs: [UInt32]) throws(FontFileProblem) -> [UInt8]
 }
 

@@ -102,7 +102,8 @@ public final class PDFPage {
         let name = try document.haruObject(during) { HPDF_Page_GetLocalFontName(page, font.embedded.type0) }
         // Trap: the content stream is libharu's private page attribute (hpdf_pages.h, CHaru's shim pins 2.3).
         let stream = page.pointee.attr.assumingMemoryBound(to: HPDF_PageAttr_Rec.self).pointee.stream
-        var codes = "<" + glyphs.map { GlyphToUnicodeCMap.hex(UInt16(truncatingIfNeeded: $0.glyph)) }.joined() + "> Tj\n"
+        let program = font.embedded.program
+        var codes = "<" + glyphs.map { GlyphToUnicodeCMap.hex(UInt16(truncatingIfNeeded: program.code(of: $0.glyph))) }.joined() + "> Tj\n"
         // Text its glyphs cannot give back through ToUnicode (.notdef for a character the font lacks was mapped
         // to the first such character, so "東京の旅" extracted as "東東東東") is marked with its own words.
         if font.embedded.note(glyphs) {

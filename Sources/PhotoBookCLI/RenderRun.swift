@@ -26,7 +26,7 @@ struct RenderRun {
             prepared.font = try BookFont(path: fontPath)
         } catch {
             let hint = fontPath == BookFont.defaultPath
-                ? " (install Debian's fonts-dejavu-core, or name a TrueType font with --font)" : ""
+                ? " (install Debian's fonts-dejavu-core, or name a font file with --font)" : ""
             throw .usage("--font: \(error)\(hint)")
         }
         return prepared

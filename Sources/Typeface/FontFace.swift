@@ -1,19 +1,30 @@
 internal import CHarfBuzz
 import Foundation
 
-/// Why a font file cannot be used, in words for the user ("no such file", "a TrueType collection (.ttc)...").
+/// Why a font file cannot be used, in words for the user ("no such file", "a collection of 10 fonts: give one...").
 public struct FontFileProblem: Error, Sendable, Equatable {
     public let reason: String
 }
 
-/// One TrueType font face read from a .ttf file through HarfBuzz: its names, metrics, character map, advances,
-/// and subsets of its glyphs for embedding.
+/// How a face's glyphs are drawn, which decides how a PDF embeds them (docs/research/words.md §4).
+public enum FontOutlines: Sendable, Equatable {
+    /// TrueType `glyf` outlines: a CIDFontType2 whose codes are glyph ids.
+    case trueType
+    /// A CFF table: a CIDFontType0 whose codes are the glyphs' CIDs (CID-keyed) or glyph ids (name-keyed).
+    case cff(cidKeyed: Bool)
+}
+
+/// One font face read through HarfBuzz from a TrueType (.ttf) or OpenType CFF (.otf) file, or from a collection
+/// (.ttc, .otc) as `PATH#INDEX` or `PATH#NAME`: its names, metrics, character map, advances, and subsets of its
+/// glyphs for embedding.
 ///
 /// Measuring and drawing both ask this one face (`glyph(for:)`, `advance(of:)`), so they cannot disagree.
 /// Immutable after `init` (`hb_font_make_immutable`): safe to share between threads.
 public final class FontFace: @unchecked Sendable {
-    /// The font file, as given.
+    /// The font as given: its file, with `#INDEX` or `#NAME` for a face of a collection.
     public let path: String
+    /// Its outlines: TrueType, or CFF (CID-keyed or name-keyed).
+    public let outlines: FontOutlines
     /// The family ("DejaVu Sans") and style ("Book") from the name table, when it has them.
     public let familyName: String?
     public let styleName: String?
@@ -39,22 +50,53 @@ public final class FontFace: @unchecked Sendable {
 
     private let face: OpaquePointer
     private let font: OpaquePointer
+    /// The CID of each glyph id of a CID-keyed CFF whose charset is not the identity.
+    private let cids: [UInt32]?
 
-    /// Reads the font at `path`; throws a `FontFileProblem` naming what is wrong (missing file, not TrueType, a
-    /// collection, CFF outlines, a licence that forbids embedding, damaged tables).
+    /// Reads the font `path` names: a file, or `FILE#INDEX` (0-based) or `FILE#NAME` (the face's full name, or
+    /// family and style) for one face of a collection. Throws a `FontFileProblem` naming what is wrong (missing
+    /// file, not a font, a collection without a face or with no such face, a licence that forbids embedding,
+    /// damaged tables).
     public init(path: String) throws(FontFileProblem) {
-        let bytes = try Self.read(path)
-        let file = try TrueTypeFile(bytes)
+        let (filePath, selector) = Self.split(path)
+        let bytes = try Self.read(filePath)
+        let index: Int
+        let file: TrueTypeFile
+        if let offsets = try TrueTypeFile.collection(bytes) {
+            var faces: [TrueTypeFile] = []
+            for (number, offset) in offsets.enumerated() {
+                do throws(FontFileProblem) {
+                    faces.append(try TrueTypeFile(bytes, at: offset))
+                } catch {
+                    throw FontFileProblem(reason: "font \(number) of the collection: \(error.reason)")
+                }
+            }
+            index = try Self.choose(selector, among: faces)
+            file = faces[index]
+        } else {
+            file = try TrueTypeFile(bytes)
+            if let selector, selector != "0", !Self.names(of: file).contains(where: { $0.lowercased() == selector.lowercased() }) {
+                throw FontFileProblem(reason: "not a collection (.ttc, .otc) but one font (\(Self.label(file))), so '#\(selector)' names none")
+            }
+            index = 0
+        }
+        // Before HarfBuzz's objects exist: a throw after them would leak them (no deinit for a half-made object).
+        if let range = file.cffTable {
+            let cff = try CFFTable(Array(bytes[range]))
+            outlines = .cff(cidKeyed: cff.isCIDKeyed)
+            cids = cff.cids
+        } else {
+            outlines = .trueType
+            cids = nil
+        }
         self.path = path
         familyName = file.familyName
         styleName = file.styleName
-        // HB_MEMORY_MODE_DUPLICATE: HarfBuzz keeps its own copy, the array may go.
-        let blob = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                hb_blob_create($0.baseAddress, UInt32($0.count), HB_MEMORY_MODE_DUPLICATE, nil, nil)
-            }
+        // Mapped, not copied: a CJK collection is 20 MB, read by the measuring and the drawing font alike.
+        guard let blob = hb_blob_create_from_file_or_fail(filePath) else {
+            throw FontFileProblem(reason: "cannot be read (permission denied?)")
         }
-        face = hb_face_create(blob, 0)
+        face = hb_face_create(blob, UInt32(index))
         hb_blob_destroy(blob)
         hb_face_make_immutable(face)
         font = hb_font_create(face)
@@ -78,6 +120,56 @@ public final class FontFace: @unchecked Sendable {
         xHeight = Self.top(font, "x")
     }
 
+    /// The code a page shows for `glyph` and the CID a PDF's /W gives its width under: the glyph's CID in a
+    /// CID-keyed CFF (whose subset does not keep glyph ids), else the glyph id itself.
+    public func code(of glyph: UInt32) -> UInt32 {
+        guard let cids, Int(glyph) < cids.count else { return glyph }
+        return cids[Int(glyph)]
+    }
+
+    /// The file and the face asked for: the whole text when a file has that name (a '#' in a file name), else
+    /// what comes before and after the last '#'.
+    private static func split(_ path: String) -> (file: String, selector: String?) {
+        guard !FileManager.default.fileExists(atPath: path), let hash = path.lastIndex(of: "#") else { return (path, nil) }
+        return (String(path[..<hash]), String(path[path.index(after: hash)...]))
+    }
+
+    /// The names a face answers to: its full name, its family and style, its family alone.
+    private static func names(of file: TrueTypeFile) -> [String] {
+        var names = [file.fullName, file.familyName.map { $0 + " " + (file.styleName ?? "") }, file.familyName]
+            .compactMap { $0?.trimmingCharacters(in: .whitespaces) }
+        names.removeAll { $0.isEmpty }
+        return names
+    }
+
+    private static func label(_ file: TrueTypeFile) -> String {
+        file.fullName ?? names(of: file).first ?? "no name"
+    }
+
+    /// The face of a collection `selector` names: an index, else the first face whose full name, family and
+    /// style, or family matches, ignoring case. Without a selector, or with one that names none, the reason
+    /// lists the faces, so that the user can choose.
+    private static func choose(_ selector: String?, among faces: [TrueTypeFile]) throws(FontFileProblem) -> Int {
+        let list = faces.enumerated().map { "\($0.offset) \(label($0.element))" }.joined(separator: ", ")
+        let collection = "collection of \(faces.count) fonts"
+        guard let selector else {
+            throw FontFileProblem(reason: "a \(collection): give one as PATH#INDEX or PATH#NAME (\(list))")
+        }
+        if let number = Int(selector), selector.allSatisfy(\.isASCII) {
+            guard faces.indices.contains(number) else {
+                throw FontFileProblem(reason: "no font #\(number) in this \(collection) (\(list))")
+            }
+            return number
+        }
+        for kind in 0..<3 {
+            if let found = faces.firstIndex(where: { face in
+                let names = [face.fullName, face.familyName.map { $0 + " " + (face.styleName ?? "") }, face.familyName]
+                return names[kind]?.lowercased() == selector.lowercased()
+            }) { return found }
+        }
+        throw FontFileProblem(reason: "no font named '\(selector)' in this \(collection) (\(list))")
+    }
+
     deinit {
         hb_font_destroy(font)
         hb_face_destroy(face)
@@ -97,9 +189,13 @@ public final class FontFace: @unchecked Sendable {
         Int(hb_font_get_glyph_h_advance(font, glyph))
     }
 
-    /// A TrueType font holding `glyphs` (and .notdef), each at its own id, made by HarfBuzz's subsetter
-    /// (`hb_subset_or_fail` with `HB_SUBSET_FLAGS_RETAIN_GIDS`): what a PDF embeds as a CIDFontType2's FontFile2
-    /// with /CIDToGIDMap /Identity. Composite glyphs keep their components (libharu's own subset did not).
+    /// A font program holding `glyphs` (and .notdef), made by HarfBuzz's subsetter (`hb_subset_or_fail`):
+    /// - TrueType: the whole subset font, each glyph at its own id (`HB_SUBSET_FLAGS_RETAIN_GIDS`), what a PDF
+    ///   embeds as a CIDFontType2's FontFile2 with /CIDToGIDMap /Identity. Composite glyphs keep their components
+    ///   (libharu's own subset did not).
+    /// - CFF: the bare `CFF ` table of the subset, a FontFile3 /CIDFontType0C. Name-keyed, glyph ids retained (a
+    ///   reader takes the codes as glyph ids); CID-keyed, not retained (the padding would be 250 KB for a page of
+    ///   Japanese) and the page shows CIDs (`code(of:)`), which the subset's charset keeps.
     ///
     /// The unused slots are empty and compress to almost nothing; the layout tables (GSUB, GPOS...) are
     /// dropped: a PDF reader draws outlines at the positions the page gives.
@@ -115,12 +211,14 @@ public final class FontFace: @unchecked Sendable {
         for tag in ["GSUB", "GPOS", "GDEF", "BASE", "JSTF", "MATH", "vhea", "vmtx", "VORG", "DSIG"] {
             hb_set_add(drop, Self.tag(tag))
         }
-        hb_subset_input_set_flags(input, HB_SUBSET_FLAGS_RETAIN_GIDS.rawValue)
+        if outlines != .cff(cidKeyed: true) {
+            hb_subset_input_set_flags(input, HB_SUBSET_FLAGS_RETAIN_GIDS.rawValue)
+        }
         guard let subset = hb_subset_or_fail(face, input) else {
             throw FontFileProblem(reason: "HarfBuzz could not make a subset of it")
         }
         defer { hb_face_destroy(subset) }
-        let blob = hb_face_reference_blob(subset)
+        let blob = outlines == .trueType ? hb_face_reference_blob(subset) : hb_face_reference_table(subset, Self.tag("CFF "))
         defer { hb_blob_destroy(blob) }
         var length: UInt32 = 0
         guard let data = hb_blob_get_data(blob, &length), length > 0 else {

@@ -1,9 +1,9 @@
-/// What a TrueType file says about itself, read and bounds-checked in Swift before HarfBuzz is given its bytes.
+/// What one font of a TrueType or OpenType file (or of a collection) says about itself, read and bounds-checked in
+/// Swift before HarfBuzz is given its bytes.
 ///
 /// HarfBuzz reads fonts defensively (a damaged table reads as empty), which would make a damaged `--font` a book
-/// of blank words; these checks make it a reason with a name instead. They were written for libharu, which
-/// embedded the font until issue 33 and read its tables unchecked: the same files are refused with the same
-/// words, CFF outlines and collections included, until Typeface embeds those too (issue 33, increment 2).
+/// of blank words; these checks make it a reason with a name instead: the table directory, the tables a PDF draws
+/// from (glyf and loca, or CFF), the metrics' sizes, and the licence bits that forbid embedding.
 struct TrueTypeFile {
     typealias Problem = FontFileProblem
 
@@ -11,38 +11,56 @@ struct TrueTypeFile {
     let familyName: String?
     /// The style within the family ("Book", "Bold"), from the name table.
     let styleName: String?
+    /// The full name ("Noto Sans CJK JP", "DejaVu Sans Bold"), from the name table.
+    let fullName: String?
     /// The number of glyphs (`maxp`); a cmap entry at or past it names no glyph.
     let glyphCount: Int
+    /// True for PostScript outlines (`OTTO`, a `CFF ` table), false for TrueType (`glyf`).
+    let hasCFF: Bool
+    /// Where the `CFF ` table lies in the file, for CFF outlines.
+    let cffTable: Range<Int>?
 
-    /// The tables a TrueType font needs: the ones libharu parsed (hpdf_fontdef_tt.c, LoadFontData), which
-    /// are also the ones a PDF's CIDFontType2 draws from.
-    static let tablesLibharuReads = ["head", "maxp", "hhea", "cmap", "hmtx", "loca", "name", "OS/2", "glyf"]
+    /// The tables every font here needs: its metrics, character map and a header.
+    static let requiredTables = ["head", "maxp", "hhea", "cmap", "hmtx"]
 
-    init(_ bytes: [UInt8]) throws(Problem) {
+    /// The offsets of the fonts' table directories in a collection (`ttcf`: .ttc, .otc), nil when `bytes` is not
+    /// a collection.
+    static func collection(_ bytes: [UInt8]) throws(Problem) -> [Int]? {
         let file = Bytes(bytes)
-        guard bytes.count >= 12 else {
-            throw Problem(reason: "too short to be a TrueType font (\(bytes.count) bytes)")
+        guard bytes.count >= 12, try file.u32(0) == 0x7474_6366 else { return nil }  // 'ttcf'
+        let count = Int(try file.u32(8))
+        guard (1...10_000).contains(count), 12 + 4 * count <= bytes.count else {
+            throw Problem(reason: "damaged: a collection whose header lists \(count) fonts")
         }
-        switch try file.u32(0) {
+        var offsets: [Int] = []
+        for index in 0..<count { offsets.append(Int(try file.u32(12 + 4 * index))) }
+        return offsets
+    }
+
+    /// Checks the font whose table directory starts at `directory` (0 for a lone font).
+    init(_ bytes: [UInt8], at directory: Int = 0) throws(Problem) {
+        let file = Bytes(bytes)
+        guard bytes.count >= directory + 12 else {
+            throw Problem(reason: "too short to be a font file (\(bytes.count) bytes)")
+        }
+        switch try file.u32(directory) {
         case 0x0001_0000, 0x7472_7565:  // 'true': old Apple TrueType
-            break
+            hasCFF = false
         case 0x4F54_544F:  // 'OTTO'
-            throw Problem(reason: "an OpenType font with PostScript (CFF) outlines; libharu embeds only TrueType outlines")
-        case 0x7474_6366:  // 'ttcf'
-            throw Problem(reason: "a TrueType collection (.ttc); give one font of it as a .ttf file")
+            hasCFF = true
         default:
-            let start = bytes.prefix(4).map { hex($0) }.joined(separator: " ")
-            throw Problem(reason: "not a TrueType font (it starts with \(start), not 00 01 00 00)")
+            let start = bytes[directory..<(directory + 4)].map { hex($0) }.joined(separator: " ")
+            throw Problem(reason: "not a TrueType or OpenType font (it starts with \(start), not 00 01 00 00 or OTTO)")
         }
 
-        let tableCount = Int(try file.u16(4))
-        let directoryEnd = 12 + 16 * tableCount
+        let tableCount = Int(try file.u16(directory + 4))
+        let directoryEnd = directory + 12 + 16 * tableCount
         guard directoryEnd <= bytes.count else {
             throw Problem(reason: "truncated: its table directory needs \(directoryEnd) bytes, the file has \(bytes.count)")
         }
         var tables: [String: Range<Int>] = [:]
         for index in 0..<tableCount {
-            let entry = 12 + 16 * index
+            let entry = directory + 12 + 16 * index
             let tag = String(decoding: bytes[entry..<(entry + 4)], as: Unicode.ASCII.self)
             let offset = Int(try file.u32(entry + 8))
             let length = Int(try file.u32(entry + 12))
@@ -52,9 +70,13 @@ struct TrueTypeFile {
             }
             tables[tag] = offset..<(offset + length)
         }
-        for tag in Self.tablesLibharuReads where tables[tag] == nil {
-            throw Problem(reason: "no '\(tag)' table, which a TrueType font needs")
+        if hasCFF, tables["CFF "] == nil, tables["CFF2"] != nil {
+            throw Problem(reason: "an OpenType font with CFF2 (variable) outlines, which photobook cannot embed")
         }
+        for tag in Self.requiredTables + (hasCFF ? ["CFF "] : ["glyf", "loca"]) where tables[tag] == nil {
+            throw Problem(reason: "no '\(tag)' table, which a \(hasCFF ? "CFF" : "TrueType") font needs")
+        }
+        cffTable = hasCFF ? tables["CFF "] : nil
         func table(_ tag: String, atLeast size: Int) throws(Problem) -> Range<Int> {
             let range = tables[tag]!
             guard range.count >= size else {
@@ -76,80 +98,28 @@ struct TrueTypeFile {
             throw Problem(reason: "damaged: \(glyphCount) glyphs with \(longMetrics) horizontal metrics")
         }
         _ = try table("hmtx", atLeast: 4 * longMetrics + 2 * (glyphCount - longMetrics))
-        let longOffsets = try file.u16(head.lowerBound + 50) == 1
-        _ = try table("loca", atLeast: (glyphCount + 1) * (longOffsets ? 4 : 2))
-
-        // libharu reads fsType (offset 8) and, for versions above 0, fields up to offset 86.
-        let os2 = try table("OS/2", atLeast: 78)
-        let fsType = try file.u16(os2.lowerBound + 8)
-        // Quirk: libharu refuses these bits only when embedding; we refuse them always, so that measuring a font
-        // (PDFFontMetrics) fails the same way as embedding it later would.
-        if fsType & (0x0002 | 0x0100 | 0x0200) != 0 {
-            throw Problem(reason: "its licence forbids embedding it in a document (OS/2 fsType 0x\(hex(fsType)))")
+        if !hasCFF {
+            let longOffsets = try file.u16(head.lowerBound + 50) == 1
+            _ = try table("loca", atLeast: (glyphCount + 1) * (longOffsets ? 4 : 2))
         }
 
-        try Self.checkCharacterMap(file, tables["cmap"]!)
-        (familyName, styleName) = try Self.names(file, tables["name"]!)
-    }
-
-    /// Checks the one character map libharu uses: the first Windows Unicode BMP subtable (platform 3, encoding 1)
-    /// in format 4. libharu ignores every other subtable, including format 12 (characters beyond the BMP).
-    private static func checkCharacterMap(_ file: Bytes, _ cmap: Range<Int>) throws(Problem) {
-        guard cmap.count >= 4, try file.u16(cmap.lowerBound) == 0 else {
+        if tables["OS/2"] != nil {
+            let os2 = try table("OS/2", atLeast: 10)
+            let fsType = try file.u16(os2.lowerBound + 8)
+            // Restricted licence (0x0002), no subsetting (0x0100), bitmaps only (0x0200): a PDF may not carry it.
+            if fsType & (0x0002 | 0x0100 | 0x0200) != 0 {
+                throw Problem(reason: "its licence forbids embedding it in a document (OS/2 fsType 0x\(hex(fsType)))")
+            }
+        }
+        guard let cmap = tables["cmap"], cmap.count >= 4, try file.u16(cmap.lowerBound) == 0 else {
             throw Problem(reason: "damaged: its 'cmap' table has no valid header")
         }
-        let subtableCount = Int(try file.u16(cmap.lowerBound + 2))
-        guard 4 + 8 * subtableCount <= cmap.count else {
-            throw Problem(reason: "damaged: its 'cmap' table lists more subtables than it holds")
-        }
-        var format4: Int?
-        for index in 0..<subtableCount {
-            let record = cmap.lowerBound + 4 + 8 * index
-            let offset = cmap.lowerBound + Int(try file.u32(record + 4))
-            guard offset + 2 <= cmap.upperBound else {
-                throw Problem(reason: "damaged: a 'cmap' subtable lies outside the table")
-            }
-            if try file.u16(record) == 3, try file.u16(record + 2) == 1, try file.u16(offset) == 4 {
-                format4 = offset
-                break
-            }
-        }
-        guard let start = format4 else {
-            throw Problem(
-                reason: "no Unicode character map of the kind libharu reads (Windows platform 3, encoding 1, format 4)")
-        }
-
-        let length = Int(try file.u16(start + 2))
-        let segmentCount = Int(try file.u16(start + 6)) / 2
-        let arraysEnd = 16 + 8 * segmentCount
-        guard segmentCount > 0, length >= arraysEnd, start + length <= cmap.upperBound else {
-            throw Problem(reason: "damaged: its Unicode character map (format 4) is cut short")
-        }
-        let ends = start + 14
-        let starts = ends + 2 * segmentCount + 2
-        let rangeOffsets = starts + 4 * segmentCount
-        let glyphArrayCount = (length - arraysEnd) / 2
-        // libharu's lookup scans for the first segment whose end is >= the code and then reads that segment; a
-        // map whose last segment does not end at U+FFFF would let it read past its arrays.
-        guard try file.u16(ends + 2 * (segmentCount - 1)) == 0xFFFF else {
-            throw Problem(reason: "damaged: its Unicode character map does not end at U+FFFF")
-        }
-        for segment in 0..<segmentCount {
-            let first = Int(try file.u16(starts + 2 * segment))
-            let last = Int(try file.u16(ends + 2 * segment))
-            let rangeOffset = Int(try file.u16(rangeOffsets + 2 * segment))
-            guard rangeOffset != 0, first <= last else { continue }
-            // The index libharu computes for the segment's last code; it checks only `index > count`, so
-            // `index == count` would read one element past the array.
-            let lastIndex = rangeOffset / 2 + (last - first) - (segmentCount - segment)
-            guard lastIndex < glyphArrayCount else {
-                throw Problem(reason: "damaged: its Unicode character map points outside its glyph array")
-            }
-        }
+        (familyName, styleName, fullName) = try tables["name"].map { range throws(Problem) in try Self.names(file, range) }
+            ?? (nil, nil, nil)
     }
 
-    /// The family and style names (IDs 16/17, else 1/2), preferring Windows Unicode English records.
-    private static func names(_ file: Bytes, _ name: Range<Int>) throws(Problem) -> (String?, String?) {
+    /// The family and style names (IDs 16/17, else 1/2) and the full name (4), preferring Windows Unicode English records.
+    private static func names(_ file: Bytes, _ name: Range<Int>) throws(Problem) -> (String?, String?, String?) {
         guard name.count >= 6 else { throw Problem(reason: "damaged: its 'name' table has no header") }
         let count = Int(try file.u16(name.lowerBound + 2))
         let strings = name.lowerBound + Int(try file.u16(name.lowerBound + 4))
@@ -164,7 +134,7 @@ struct TrueTypeFile {
             let encoding = try file.u16(record + 2)
             let language = try file.u16(record + 4)
             let id = Int(try file.u16(record + 6))
-            guard [1, 2, 16, 17].contains(id) else { continue }
+            guard [1, 2, 4, 16, 17].contains(id) else { continue }
             let start = strings + Int(try file.u16(record + 10))
             let range = start..<(start + Int(try file.u16(record + 8)))
             guard range.upperBound <= name.upperBound else { continue }
@@ -186,7 +156,7 @@ struct TrueTypeFile {
             }
             if !text.isEmpty, rank > best[id]?.rank ?? 0 { best[id] = (rank, text) }
         }
-        return (best[16]?.text ?? best[1]?.text, best[17]?.text ?? best[2]?.text)
+        return (best[16]?.text ?? best[1]?.text, best[17]?.text ?? best[2]?.text, best[4]?.text)
     }
 
     /// Big-endian reads that throw instead of trapping when the file is shorter than its tables claim.
@@ -194,6 +164,13 @@ struct TrueTypeFile {
         let bytes: [UInt8]
 
         init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        func u8(_ offset: Int) throws(Problem) -> UInt8 {
+            guard offset >= 0, offset < bytes.count else {
+                throw Problem(reason: "truncated: a field at byte \(offset) lies past the end of the file")
+            }
+            return bytes[offset]
+        }
 
         func u16(_ offset: Int) throws(Problem) -> UInt16 {
             guard offset >= 0, offset + 2 <= bytes.count else {

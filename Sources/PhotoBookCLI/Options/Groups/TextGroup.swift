@@ -25,8 +25,11 @@ enum TextGroup {
 
     static func font<Command>(_ field: WritableKeyPath<Command, String>,
                               report: [ReportField<Command>] = []) -> Option<Command> {
-        .value("font", .inputFile(extensions: ["ttf"]), default: BookFont.defaultPath, section: .words,
-               report: report, help: "the TrueType font for every word, embedded", field)
+        .value("font", .inputFile(extensions: ["ttf", "otf", "ttc", "otc"]), default: BookFont.defaultPath,
+               section: .words, report: report,
+               help: "the font for every word, embedded as a subset: a TrueType or OpenType (CFF) file, or one font "
+                   + "of a collection (.ttc, .otc) as PATH#INDEX (from 0) or PATH#NAME (\"...ttc#Noto Sans CJK JP\")",
+               field)
     }
 
     /// The title's three lines, in the order help lists them; `reported`: each shown in a report's options.
