@@ -52,7 +52,9 @@ deps:
 # The PDF/X tests read books back with python3-pikepdf (qpdf's Python binding), a reader that is not ours.
 # The report tests validate reports against docs/report.schema.json with python3-jsonschema, a validator that is
 # not ours; the progress tests get a terminal from script(1), in bsdutils, an essential package. strace counts
-# how often a build opens each photo (OpenCountTests).
+# how often a build opens each photo (OpenCountTests). The font tests embed a CID-keyed CFF collection (Noto Sans
+# CJK), a TrueType collection (WenQuanYi Zen Hei: also what fontconfig wrongly answers for Japanese) and a
+# name-keyed CFF (Nimbus Sans, from fonts-urw-base35, which Ghostscript brings anyway).
 test-deps: deps
 	@missing=""; \
 	for tool in pdfinfo pdfimages pdftoppm pdftocairo; do \
@@ -72,6 +74,9 @@ test-deps: deps
 	[ -x /usr/bin/fish ] || missing="$$missing fish"; \
 	[ -x /usr/bin/time ] || missing="$$missing time"; \
 	[ -x /usr/bin/strace ] || missing="$$missing strace"; \
+	[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing="$$missing fonts-noto-cjk"; \
+	[ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || missing="$$missing fonts-wqy-zenhei"; \
+	[ -f /usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf ] || missing="$$missing fonts-urw-base35"; \
 	{ [ -x /usr/bin/mount ] && [ -x /usr/bin/umount ]; } || missing="$$missing mount"; \
 	[ -x /usr/bin/make ] || missing="$$missing make"; \
 	{ [ -x /usr/bin/heif-convert ] && [ -x /usr/bin/heif-enc ]; } || missing="$$missing libheif-examples"; \
