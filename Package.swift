@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers point one way: photobook -> PhotoBookCLI -> PhotoBook -> Imaging, EXIF, JPEG, PNG, PDF -> C modules;
 // Geometry (one rectangle) is under Imaging, PDF and PhotoBook.
-// Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF), Colour, Typeface and PDF import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform).
+// Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF), Colour, Typeface, FontCatalog and PDF import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform).
 //
 // Release builds keep Swift's overflow and bounds checks in every module but Imaging, so that an arithmetic
 // slip on hostile input traps instead of corrupting memory. Imaging's resampling kernels take ~8% more CPU
@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CLCMS", path: "Sources/CLCMS", pkgConfig: "lcms2"),
         // HarfBuzz and its subsetter (libharfbuzz-dev): fonts read, measured and subset for embedding.
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz-subset"),
+        // fontconfig (libfontconfig-dev): the installed fonts, for `--font FAMILY`.
+        .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig"),
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/CJPEGShim"),
         // libtiff's error and warning handlers take a va_list: formatted in C, handed to Swift as text.
         .target(name: "CTIFFShim", dependencies: ["CTIFF"], path: "Sources/CTIFFShim"),
@@ -60,6 +62,9 @@ let package = Package(
         // A font face through HarfBuzz: character map, advances, metrics, names, subsets. Its API has no C type
         // (CHarfBuzz is an internal import), so PDF gets glyph ids and bytes, never HarfBuzz.
         .target(name: "Typeface", dependencies: ["CHarfBuzz"]),
+        // A family name to the installed face fontconfig has under it, as a path (CFontconfig is an internal
+        // import). Apart from Typeface: reading a font file needs no fontconfig, and finding one needs no HarfBuzz.
+        .target(name: "FontCatalog", dependencies: ["CFontconfig"]),
         // Platform: an image stream read from its file at save time (PDFDocument+FileImage.swift).
         // Typeface: the fonts drawn, behind PDF's own PDFFontProgram protocol.
         .target(name: "PDF", dependencies: ["CHaru", "Geometry", "Platform", "Typeface"]),
@@ -69,7 +74,7 @@ let package = Package(
         // The engine, the command line, and the thin executable.
         .target(name: "PhotoBook", dependencies: ["Platform", "Geometry", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "HEIF",
                                                   "WebP", "TIFF", "PDF", "Colour"]),
-        .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Geometry", "Platform"]),
+        .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Geometry", "Platform", "FontCatalog"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         // photobook with the test and benchmark switches (PHOTOBOOK_TEST_PAUSE...), which the shipped binary
         // does not have: for the end-to-end tests and `make bench` only, never installed.

@@ -152,7 +152,11 @@ struct DescriptionInput {
             case (.flag, false): throw .usage("\(place): expected a value as typed on the command line, such as \"\(option.spec.defaultText ?? "...")\"")
             }
             if case .files = option.spec.completion, let given = text, !given.isEmpty {
-                text = Self.resolve(given, from: path)
+                let resolved = Self.resolve(given, from: path)
+                // A font family is kept as written, unless a file of that name is beside the description.
+                if name != "font" || RenderRun.fontFileExists(resolved) || RenderRun.looksLikeFontPath(given) {
+                    text = resolved
+                }
             }
             do {
                 try option.apply(&command, text)

@@ -77,7 +77,8 @@ struct InitCommand {
             guard let option = BuildCommand.options.first(where: { $0.spec.long == name }),
                   option.spec.description == .held else { continue }
             guard let value else { written[name] = .flag(true); continue }
-            if case .files = option.spec.completion {
+            // A font family ("Noto Sans CJK JP") is no path: written as typed.
+            if case .files = option.spec.completion, name != "font" || RenderRun.namesFontFile(value) {
                 written[name] = .text(DescriptionInput.relative(value, to: folder))
             } else {
                 written[name] = .text(value)

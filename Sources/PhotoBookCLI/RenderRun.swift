@@ -1,3 +1,4 @@
+import FontCatalog
 import Foundation
 import PhotoBook
 import Platform
@@ -22,14 +23,50 @@ struct RenderRun {
         // Before any photo: memory flat at any book size (issue 14).
         ProcessMemory.returnLargeBlocksAtOnce()
         guard wantsFont || fontPath != BookFont.defaultPath else { return prepared }
+        let file = try fontFile(fontPath)
         do {
-            prepared.font = try BookFont(path: fontPath)
+            prepared.font = try BookFont(path: file)
         } catch {
             let hint = fontPath == BookFont.defaultPath
                 ? " (install Debian's fonts-dejavu-core, or name a font file with --font)" : ""
             throw .usage("--font: \(error)\(hint)")
         }
         return prepared
+    }
+
+    /// The font file `--font` names: a path (`FILE`, `FILE#INDEX`, `FILE#NAME`), else an installed family through
+    /// fontconfig as `FILE#INDEX`. A file that exists wins over a family of the same name; text with a `/` or a
+    /// font file's extension is a path even when missing, so its mistake is "no such file", not "no family".
+    /// A family fontconfig does not have is a usage error, never another font silently (FontCatalog).
+    static func fontFile(_ name: String) throws(CLIError) -> String {
+        if namesFontFile(name) { return name }
+        guard let face = FontCatalog.face(named: name) else {
+            throw .usage("--font: no installed font family \"\(name)\" (fc-list : family lists those installed)")
+        }
+        return face
+    }
+
+    /// Whether `--font`'s text is a path rather than a family: a file that exists (before any `#FACE`), or text
+    /// with a `/` or a font file's extension. A description file and `init` ask this too, so that a family is
+    /// written and read as typed, never made relative to the description's folder ("../Noto Sans CJK JP").
+    static func namesFontFile(_ name: String) -> Bool {
+        fontFileExists(name) || looksLikeFontPath(name)
+    }
+
+    /// Whether `name` is written as a path: with a `/`, or a font file's extension before any `#FACE`.
+    static func looksLikeFontPath(_ name: String) -> Bool {
+        let file = fontFilePart(name)
+        return name.contains("/")
+            || (file.contains(".") && ["ttf", "otf", "ttc", "otc"].contains(file.split(separator: ".").last?.lowercased() ?? ""))
+    }
+
+    /// Whether `name`, or its part before a `#FACE`, is a file that exists.
+    static func fontFileExists(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: name) || FileManager.default.fileExists(atPath: fontFilePart(name))
+    }
+
+    private static func fontFilePart(_ name: String) -> String {
+        name.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? name
     }
 
     /// The hooks that draw the progress line and stop at the harness's points. `meter` counts the photos done (a

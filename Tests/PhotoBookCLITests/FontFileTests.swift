@@ -129,4 +129,72 @@ import TestSupport
         #expect(first.status == 0 && second.status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == Data(contentsOf: URL(fileURLWithPath: b)))
     }
+
+    // `--font FAMILY` (issue 33, item 2): through fontconfig, taken only when the face it gives is the family asked.
+
+    @Test func aFamilyNameIsTheInstalledFace() throws {
+        try #require(FileManager.default.fileExists(atPath: Self.notoCJK), "fonts-noto-cjk")
+        let scratch = try Scratch()
+        let (run, out) = try Self.titleBook(scratch, "family.pdf", font: "Noto Sans CJK JP")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("is not in"), "\(run.stderr)")
+        let fonts = try Run.command("/usr/bin/pdffonts", [out]).stdout
+        #expect(fonts.contains("+NotoSansCJKjp-Regular"), "\(fonts)")
+        #expect(try WordsTests.text(out, page: 1) == ["東京の旅 2026", "山田太郎"])
+        #expect(try Self.ink(out, scratch) > 200)
+    }
+
+    /// Case does not matter; the family picks the face of the collection (SC is face 2 of Noto's).
+    @Test(arguments: [("noto sans cjk sc", "+NotoSansCJKsc-Regular"), ("DejaVu Sans", "+DejaVuSans"),
+                      ("DejaVuSans", "+DejaVuSans"), ("Noto Sans CJK JP:bold", "+NotoSansCJKjp-Bold")])
+    func aFamilyNameInAnyCaseOrWithAStyle(name: String, baseFont: String) throws {
+        try #require(FileManager.default.fileExists(atPath: Self.notoCJK), "fonts-noto-cjk")
+        let scratch = try Scratch()
+        let (run, out) = try Self.titleBook(scratch, "family.pdf", font: name, title: "Summer 2026", author: "Anna")
+        #expect(run.status == 0, "\(run.stderr)")
+        let fonts = try Run.command("/usr/bin/pdffonts", [out]).stdout
+        #expect(fonts.contains(baseFont), "\(name): \(fonts)")
+    }
+
+    /// fontconfig answers Noto Sans (or WenQuanYi) for a family it lacks: that is refused, not used.
+    @Test func aFamilyNotInstalledIsAUsageError() throws {
+        let scratch = try Scratch()
+        let (run, out) = try Self.titleBook(scratch, "none.pdf", font: "Source Han Serif")
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("photobook: error: --font: no installed font family \"Source Han Serif\" "
+                                     + "(fc-list : family lists those installed)"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// A file in the current directory named like a family is the file, not the family.
+    @Test func aFileWinsOverAFamilyOfTheSameName() throws {
+        try #require(FileManager.default.fileExists(atPath: Self.nimbus), "fonts-urw-base35")
+        let scratch = try Scratch()
+        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(900, 600)])
+        try FileManager.default.copyItem(atPath: Self.nimbus, toPath: scratch.file("DejaVu Sans"))
+        let run = try Run.command(Run.binary, ["build"] + photos + ["-o", "book.pdf", "--title", "Summer",
+                                  "--font", "DejaVu Sans"], directory: scratch.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let fonts = try Run.command("/usr/bin/pdffonts", [scratch.file("book.pdf")]).stdout
+        #expect(fonts.contains("NimbusSans") && !fonts.contains("DejaVu"), "\(fonts)")
+    }
+
+    /// `init` writes the family as typed, and `build` of that description finds it again.
+    @Test func aDescriptionKeepsTheFamilyAsTyped() throws {
+        try #require(FileManager.default.fileExists(atPath: Self.notoCJK), "fonts-noto-cjk")
+        let scratch = try Scratch()
+        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(900, 600)])
+        // In a folder of its own: a family must not become a path relative to it ("../Noto Sans CJK JP").
+        let description = try scratch.sub("descriptions") + "/book.json"
+        let made = try Run.command(Run.binary, ["init"] + photos + ["-o", description, "--title", "東京の旅",
+                                   "--font", "Noto Sans CJK JP"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let text = try String(contentsOfFile: description, encoding: .utf8)
+        #expect(text.contains("Noto Sans CJK JP") && !text.contains(".ttc"), "\(text)")
+        let out = scratch.file("book.pdf")
+        let run = try Run.command(Run.binary, ["build", "descriptions/book.json", "-o", out], directory: scratch.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let fonts = try Run.command("/usr/bin/pdffonts", [out]).stdout
+        #expect(fonts.contains("+NotoSansCJKjp-Regular"), "\(fonts)")
+    }
 }

@@ -25,10 +25,13 @@ enum TextGroup {
 
     static func font<Command>(_ field: WritableKeyPath<Command, String>,
                               report: [ReportField<Command>] = []) -> Option<Command> {
+        // The metavar stays PATH and completion offers files: a family is typed, not completed.
         .value("font", .inputFile(extensions: ["ttf", "otf", "ttc", "otc"]), default: BookFont.defaultPath,
                section: .words, report: report,
-               help: "the font for every word, embedded as a subset: a TrueType or OpenType (CFF) file, or one font "
-                   + "of a collection (.ttc, .otc) as PATH#INDEX (from 0) or PATH#NAME (\"...ttc#Noto Sans CJK JP\")",
+               help: "the font for every word, embedded as a subset: a TrueType or OpenType (CFF) file, one font "
+                   + "of a collection (.ttc, .otc) as PATH#INDEX (from 0) or PATH#NAME (\"...ttc#Noto Sans CJK JP\"), "
+                   + "or an installed family (\"Noto Serif CJK JP\", \"Noto Sans CJK SC:bold\"; fc-list : family lists "
+                   + "them), found by fontconfig; a file of that name wins, a family not installed is an error",
                field)
     }
 
