@@ -106,8 +106,14 @@ import Testing
             let result = Result { try work(BufferPool()) }
             results.withLock { $0[index] = result }
         }
+        // Counts, not bytes: a buffer's capacity is what malloc rounded it to, which depends on whether glibc mapped
+        // it or took it from a heap, and its mmap threshold moves with what other tests running beside this one free.
         for result in results.withLock({ $0 }) {
-            #expect(try #require(result).get() == alone)
+            let together = try #require(result).get()
+            #expect(together.reused == alone.reused && together.allocated == alone.allocated
+                    && together.kept == alone.kept && together.outstandingBytes == 0,
+                    "alone \(alone), beside another thread \(together)")
+            #expect(abs(together.keptBytes - alone.keptBytes) < 4096 * max(1, alone.kept))
         }
     }
 }
