@@ -55,7 +55,8 @@ deps:
 # not ours; the progress tests get a terminal from script(1), in bsdutils, an essential package. strace counts
 # how often a build opens each photo (OpenCountTests). The font tests embed a CID-keyed CFF collection (Noto Sans
 # CJK), a TrueType collection (WenQuanYi Zen Hei: also what fontconfig wrongly answers for Japanese) and a
-# name-keyed CFF (Nimbus Sans, from fonts-urw-base35, which Ghostscript brings anyway).
+# name-keyed CFF (Nimbus Sans, from fonts-urw-base35, which Ghostscript brings anyway). The fallback tests
+# (WordsTests) find Devanagari and Thai in fonts-noto-core and check that Noto Color Emoji (bitmaps) is passed over.
 test-deps: deps
 	@missing=""; \
 	for tool in pdfinfo pdfimages pdftoppm pdftocairo; do \
@@ -77,6 +78,8 @@ test-deps: deps
 	[ -x /usr/bin/strace ] || missing="$$missing strace"; \
 	[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing="$$missing fonts-noto-cjk"; \
 	[ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || missing="$$missing fonts-wqy-zenhei"; \
+	[ -f /usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf ] || missing="$$missing fonts-noto-core"; \
+	[ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing="$$missing fonts-noto-color-emoji"; \
 	[ -f /usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf ] || missing="$$missing fonts-urw-base35"; \
 	{ [ -x /usr/bin/mount ] && [ -x /usr/bin/umount ]; } || missing="$$missing mount"; \
 	[ -x /usr/bin/make ] || missing="$$missing make"; \

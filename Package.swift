@@ -28,7 +28,7 @@ let package = Package(
         .systemLibrary(name: "CLCMS", path: "Sources/CLCMS", pkgConfig: "lcms2"),
         // HarfBuzz and its subsetter (libharfbuzz-dev): fonts read, measured and subset for embedding.
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz-subset"),
-        // fontconfig (libfontconfig-dev): the installed fonts, for `--font FAMILY`.
+        // fontconfig (libfontconfig-dev): the installed fonts, for `--font FAMILY` and the faces text falls back to.
         .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig"),
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/CJPEGShim"),
         // libtiff's error and warning handlers take a va_list: formatted in C, handed to Swift as text.
@@ -65,6 +65,9 @@ let package = Package(
         // A family name to the installed face fontconfig has under it, as a path (CFontconfig is an internal
         // import). Apart from Typeface: reading a font file needs no fontconfig, and finding one needs no HarfBuzz.
         .target(name: "FontCatalog", dependencies: ["CFontconfig"]),
+        // Which installed face draws each run of a text, by script and language (issue 33): pure Swift over
+        // Typeface (scripts, character maps) and FontCatalog (faces by family, fontconfig's sorted fallbacks).
+        .target(name: "Words", dependencies: ["Typeface", "FontCatalog"]),
         // Platform: an image stream read from its file at save time (PDFDocument+FileImage.swift).
         // Typeface: the fonts drawn, behind PDF's own PDFFontProgram protocol.
         .target(name: "PDF", dependencies: ["CHaru", "Geometry", "Platform", "Typeface"]),
@@ -94,6 +97,8 @@ let package = Package(
         .testTarget(name: "TIFFTests", dependencies: ["TIFF", "ImageCodec", "Imaging", "Geometry", "Platform", "TestSupport"]),
         .testTarget(name: "PDFTests", dependencies: ["PDF", "Typeface", "JPEG", "Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        // Against the fonts installed here (make test installs fonts-noto-cjk, fonts-wqy-zenhei...).
+        .testTarget(name: "WordsTests", dependencies: ["Words", "Typeface", "FontCatalog"]),
         .testTarget(name: "PhotoBookTests",
                     dependencies: ["PhotoBook", "Platform", "Geometry", "Imaging", "ImageCodec", "JPEG", "TestSupport"]),
         .testTarget(name: "PhotoBookCLITests",
