@@ -14,7 +14,7 @@ $(shell mkdir -p $(SWIFT_TMPDIR))
 
 # The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
 # at its output as a person would.
-BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev liblcms2-dev libharfbuzz-dev libfontconfig-dev zlib1g-dev pkg-config
+BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev liblcms2-dev libharfbuzz-dev libfontconfig-dev zlib1g-dev pkg-config fonts-dejavu-core fonts-noto-cjk fonts-noto-core
 TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl
 
 .PHONY: all deps test-deps build harness test demo install docs clean
@@ -22,7 +22,9 @@ TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonsch
 all: build
 
 # Installs the Debian packages whose headers are missing (through sudo when not root). Without recommends:
-# libavcodec-dev's would bring Mesa and every VA-API driver, none of which a build uses.
+# libavcodec-dev's would bring Mesa and every VA-API driver, none of which a build uses. The fonts: DejaVu Sans is
+# the book's; Noto Sans CJK (Chinese, Japanese, Korean) and Noto's core fonts (Devanagari, Thai, and most other
+# scripts) draw what DejaVu lacks, found through fontconfig.
 deps:
 	@missing=""; \
 	[ -f /usr/include/jpeglib.h ] || [ -f /usr/include/x86_64-linux-gnu/jpeglib.h ] || [ -f /usr/include/$$(gcc -dumpmachine 2>/dev/null)/jpeglib.h ] || missing="$$missing libjpeg-dev"; \
@@ -38,6 +40,8 @@ deps:
 	[ -f /usr/include/harfbuzz/hb-subset.h ] || missing="$$missing libharfbuzz-dev"; \
 	[ -f /usr/include/fontconfig/fontconfig.h ] || missing="$$missing libfontconfig-dev"; \
 	[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$$missing fonts-dejavu-core"; \
+	[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing="$$missing fonts-noto-cjk"; \
+	[ -f /usr/share/fonts/truetype/noto/NotoSansThai-Regular.ttf ] || missing="$$missing fonts-noto-core"; \
 	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	if [ -n "$$missing" ]; then \
@@ -76,9 +80,7 @@ test-deps: deps
 	[ -x /usr/bin/fish ] || missing="$$missing fish"; \
 	[ -x /usr/bin/time ] || missing="$$missing time"; \
 	[ -x /usr/bin/strace ] || missing="$$missing strace"; \
-	[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing="$$missing fonts-noto-cjk"; \
 	[ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || missing="$$missing fonts-wqy-zenhei"; \
-	[ -f /usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf ] || missing="$$missing fonts-noto-core"; \
 	[ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing="$$missing fonts-noto-color-emoji"; \
 	[ -f /usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf ] || missing="$$missing fonts-urw-base35"; \
 	{ [ -x /usr/bin/mount ] && [ -x /usr/bin/umount ]; } || missing="$$missing mount"; \

@@ -76,8 +76,8 @@ let package = Package(
 
         // The engine, the command line, and the thin executable.
         .target(name: "PhotoBook", dependencies: ["Platform", "Geometry", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "HEIF",
-                                                  "WebP", "TIFF", "PDF", "Colour"]),
-        .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Geometry", "Platform", "FontCatalog"]),
+                                                  "WebP", "TIFF", "PDF", "Colour", "Typeface", "Words"]),
+        .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Geometry", "Platform", "FontCatalog", "Words"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         // photobook with the test and benchmark switches (PHOTOBOOK_TEST_PAUSE...), which the shipped binary
         // does not have: for the end-to-end tests and `make bench` only, never installed.

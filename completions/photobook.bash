@@ -68,11 +68,12 @@ _photobook() {
                 --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
                 --sections) COMPREPLY=($(compgen -W "folder day event none" -- "$cur")); return ;;
                 --font) _photobook_files ttf otf ttc otc; return ;;
+                --lang) COMPREPLY=(); return ;;
                 -j|--jobs) COMPREPLY=(); return ;;
                 --cache-limit) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --keep-duplicates --sort --reverse --photos --pages --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --dry-run -n --proof --no-cache --cache-limit --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --keep-duplicates --sort --reverse --photos --pages --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --lang --jobs -j --strict --dry-run -n --proof --no-cache --cache-limit --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
@@ -110,11 +111,12 @@ _photobook() {
                 --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
                 --sections) COMPREPLY=($(compgen -W "folder day event none" -- "$cur")); return ;;
                 --font) _photobook_files ttf otf ttc otc; return ;;
+                --lang) COMPREPLY=(); return ;;
                 -j|--jobs) COMPREPLY=(); return ;;
                 --cache-limit) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --recursive -r --keep-duplicates --sort --reverse --photos --pages --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --jobs -j --strict --proof --no-cache --cache-limit --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --recursive -r --keep-duplicates --sort --reverse --photos --pages --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --lang --jobs -j --strict --proof --no-cache --cache-limit --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
@@ -142,9 +144,10 @@ _photobook() {
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
                 --font) _photobook_files ttf otf ttc otc; return ;;
+                --lang) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --preset --page-size --spine --interior-pages --paper-ppi --bleed --hardcover --wrap --hinge --safety --crop --dpi --quality --pdfx --output-profile --output-condition --intent --title --subtitle --author --font --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --preset --page-size --spine --interior-pages --paper-ppi --bleed --hardcover --wrap --hinge --safety --crop --dpi --quality --pdfx --output-profile --output-condition --intent --title --subtitle --author --font --lang --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi

@@ -27,6 +27,12 @@ final class EmbeddedGlyphFont {
         var extractsAsDrawn = true
         for drawn in glyphs {
             guard drawn.glyph != 0 else { extractsAsDrawn = false; continue }
+            if drawn.isPlaceholder {
+                // The replacement character stands for itself in the ToUnicode map; the line says what it replaced.
+                extractsAsDrawn = false
+                if text[drawn.glyph] == nil { text[drawn.glyph] = "\u{FFFD}" }
+                continue
+            }
             if let known = text[drawn.glyph] {
                 if known != drawn.scalar { extractsAsDrawn = false }
             } else {
@@ -52,6 +58,15 @@ extension PDFDocument {
             throw .font(path: path, reason: error.reason)
         }
         return PDFFont(try addGlyphFont(program), document: self)
+    }
+
+    /// A face already read (one the planner measured with, found by fontconfig), to draw on this document's pages;
+    /// loading the same face, or one read from the same path, again returns the same font.
+    public func loadFont(face: FontFace) throws(PDFError) -> PDFFont {
+        if let loaded = glyphFonts.first(where: { $0.program === face || $0.program.path == face.path }) {
+            return PDFFont(loaded, document: self)
+        }
+        return PDFFont(try addGlyphFont(face), document: self)
     }
 
     /// Registers `program` as a font of this document: an empty Type0 dictionary in the cross-reference table

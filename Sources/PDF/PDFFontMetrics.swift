@@ -21,6 +21,12 @@ public final class PDFFontMetrics: Sendable {
         face = PDFFontFace(program)
     }
 
+    /// The metrics of a face already read, measured exactly as `PDFDocument.loadFont(face:)` draws it.
+    public init(face: FontFace) {
+        program = face
+        self.face = PDFFontFace(face)
+    }
+
     /// A property of the face read on the font itself: `ascent` is `face.ascent`.
     public subscript<Value>(dynamicMember member: KeyPath<PDFFontFace, Value>) -> Value { face[keyPath: member] }
 

@@ -42,15 +42,23 @@ extension FontFace: PDFFontProgram {}
 struct DrawnGlyph: Equatable {
     let glyph: UInt32
     let scalar: Unicode.Scalar
+    /// Drawn for a character the font lacks: the font's replacement character (U+FFFD), else .notdef.
+    var isPlaceholder = false
 }
 
 extension PDFFontProgram {
     /// The glyphs `text` is drawn with, one per character, in one place so that measuring and drawing agree:
-    /// a control character is drawn as a space (a tab is a gap), a character the font lacks as .notdef (0).
+    /// a control character is drawn as a space (a tab is a gap), a character the font lacks as the font's
+    /// replacement character �, else .notdef (0).
+    ///
+    /// Trap: poppler and Ghostscript draw nothing for .notdef (glyph 0) in a CID font, though DejaVu Sans's is a
+    /// box: a character no font has printed blank, so it is drawn as � (U+FFFD), which they do draw.
     func drawnGlyphs(of text: String) -> [DrawnGlyph] {
-        text.unicodeScalars.map { scalar in
+        let placeholder = glyph(for: "\u{FFFD}") ?? 0
+        return text.unicodeScalars.map { scalar in
             let drawn: Unicode.Scalar = scalar.value < 0x20 || scalar.value == 0x7F ? " " : scalar
-            return DrawnGlyph(glyph: glyph(for: drawn) ?? 0, scalar: drawn)
+            guard let found = glyph(for: drawn) else { return DrawnGlyph(glyph: placeholder, scalar: drawn, isPlaceholder: true) }
+            return DrawnGlyph(glyph: found, scalar: drawn)
         }
     }
 

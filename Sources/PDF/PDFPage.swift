@@ -73,7 +73,7 @@ public final class PDFPage {
     ///
     /// The text is real PDF text: searchable and copyable (the font's ToUnicode map gives each glyph's
     /// character back). `gray` is the fill, 0 black to 1 white. One glyph per character from the font's
-    /// character map, at its advance: characters the font lacks are drawn as its empty box (check
+    /// character map, at its advance: characters the font lacks are drawn as its replacement character � (check
     /// `PDFFont.covers` first), control characters as spaces, which is also how `PDFFont.width` measures them.
     /// The font must belong to this page's document.
     public func drawText(

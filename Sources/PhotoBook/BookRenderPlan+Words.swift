@@ -1,29 +1,31 @@
 import Geometry
 import Platform
+import Words
 
 /// The words of a build: each photo's caption, found once, the warnings about them, and the words of a plan.
 extension BookRenderPlan {
     /// Each usable photo's caption (reading sidecars: the only I/O of the words), with a warning for a bad
-    /// sidecar and for every character the font lacks, named once per caption.
-    func findCaptions(_ usable: [(id: PhotoID, info: PhotoInfo)], warnings: inout [BuildWarning]) -> [String?] {
+    /// sidecar; `missing` gets every character of the book's words (title, headings, captions) that no installed
+    /// font has, with where it is first found.
+    func findCaptions(_ usable: [(id: PhotoID, info: PhotoInfo)], warnings: inout [BuildWarning],
+                      missing: inout MissingCharacters) -> [String?] {
         guard let text = options.text else { return usable.map { _ in nil } }
-        warnings += text.font.missingCharacters(title: text.title, subtitle: text.subtitle, author: text.author)
+        missing.add(title: text.title, subtitle: text.subtitle, author: text.author, font: text.font)
         if text.sections != .none {
             var seen: Set<String> = []
             for photo in usable {
                 guard let heading = text.sections.heading(of: photo.info.file, captureDate: photo.info.captureDate),
                       seen.insert(heading).inserted else { continue }
-                warnings += text.font.missingCharacters(in: heading, named: "heading \(heading)")
+                missing.add(heading, named: "heading \(heading)", font: text.font)
             }
         }
         if let given = options.given {
             for heading in Set(given.pages.compactMap(\.heading)).sorted() {
-                warnings += text.font.missingCharacters(in: heading, named: "heading \(heading)")
+                missing.add(heading, named: "heading \(heading)", font: text.font)
             }
             return usable.map { photo in
                 guard let caption = given.captions[photo.id] else { return nil }
-                warnings += text.font.missingCharacters(in: caption,
-                                                        named: "caption of \(FileSystem.baseName(photo.info.file.path))")
+                missing.add(caption, named: "caption of \(FileSystem.baseName(photo.info.file.path))", font: text.font)
                 return caption
             }
         }
@@ -34,8 +36,7 @@ extension BookRenderPlan {
                                          captureDate: photo.info.captureDate)
             if let warning = found.warning { warnings.append(BuildWarning(path: photo.info.file.path, message: warning)) }
             guard let caption = found.caption else { return nil }
-            warnings += text.font.missingCharacters(in: caption,
-                                                    named: "caption of \(FileSystem.baseName(photo.info.file.path))")
+            missing.add(caption, named: "caption of \(FileSystem.baseName(photo.info.file.path))", font: text.font)
             return caption
         }
     }
@@ -58,21 +59,59 @@ extension BookRenderPlan {
     }
 }
 
-extension BookFont {
-    /// A warning for each character of `text` the font lacks, once each: `title: U+4E16 '世' is not in DejaVuSans`.
-    /// The one place a book and a cover word them.
-    func missingCharacters(in text: String, named label: String) -> [BuildWarning] {
-        TextLines.missing(in: text, measure: self).map { scalar in
-            var hex = String(scalar.value, radix: 16, uppercase: true)
-            while hex.count < 4 { hex = "0" + hex }
-            return BuildWarning(path: nil, message: "\(label): U+\(hex) '\(scalar)' is not in \(fontName)")
+/// The characters of a book's (or a cover's) words that no installed font has, each once, with where it was
+/// first found: said in one warning per book, with the Debian packages that would draw them, or refused with
+/// `--strict`. (They are drawn as the primary font's replacement character �, never left blank.)
+struct MissingCharacters {
+    private(set) var found: [(scalar: Unicode.Scalar, label: String)] = []
+    private var seen: Set<Unicode.Scalar> = []
+    /// Every text added, in order: the book's words, for `BookFont.guessLanguage(from:)`.
+    private(set) var texts: [String] = []
+
+    mutating func add(_ text: String, named label: String, font: BookFont) {
+        texts.append(text)
+        for scalar in font.chain.missing(in: text) where seen.insert(scalar).inserted {
+            found.append((scalar, label))
         }
     }
 
-    /// `missingCharacters(in:named:)` for the title, the subtitle and the author, in that order.
-    func missingCharacters(title: String?, subtitle: String?, author: String?) -> [BuildWarning] {
-        [("title", title), ("subtitle", subtitle), ("author", author)].flatMap { label, value in
-            value.map { missingCharacters(in: $0, named: label) } ?? []
+    /// `add` for the title, the subtitle and the author, in that order.
+    mutating func add(title: String?, subtitle: String?, author: String?, font: BookFont) {
+        for (label, value) in [("title", title), ("subtitle", subtitle), ("author", author)] {
+            if let value { add(value, named: label, font: font) }
+        }
+    }
+
+    var isEmpty: Bool { found.isEmpty }
+
+    /// "no installed font has 2 characters of the words, drawn as �: U+0E01 'ก' (caption of a.jpg),
+    /// U+10FFFD (title); Debian's fonts-noto-core has some of them": the first ten, then how many more.
+    var message: String? {
+        guard !found.isEmpty else { return nil }
+        let listed = found.prefix(10).map { scalar, label in
+            var hex = String(scalar.value, radix: 16, uppercase: true)
+            while hex.count < 4 { hex = "0" + hex }
+            let shown = Self.printable(scalar) ? " '\(scalar)'" : ""
+            return "U+\(hex)\(shown) (\(label))"
+        }.joined(separator: ", ")
+        let more = found.count > 10 ? " and \(found.count - 10) more" : ""
+        var packages: [String] = []
+        for (scalar, _) in found {
+            if let package = FontChain.debianPackage(for: scalar), !packages.contains(package) { packages.append(package) }
+        }
+        let advice = packages.isEmpty ? "no Debian font package is known to have them"
+            : "Debian's \(packages.joined(separator: ", ")) \(packages.count == 1 ? "has" : "have") "
+                + (found.count == 1 ? "it" : "some of them")
+        let count = found.count == 1 ? "a character" : "\(found.count) characters"
+        return "no installed font has \(count) of the words, drawn as �: \(listed)\(more); \(advice)"
+    }
+
+    /// Whether a character can be shown in a message as itself: not a control, format, private-use, surrogate or
+    /// unassigned code point.
+    private static func printable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .privateUse, .surrogate, .unassigned, .lineSeparator, .paragraphSeparator: false
+        default: true
         }
     }
 }

@@ -95,7 +95,7 @@ struct BookRenderPlan: RenderPlan {
     }
 
     var words: PDFWords? {
-        options.text.map { PDFWords(fontPath: $0.font.path, title: $0.title, subtitle: $0.subtitle, author: $0.author) }
+        options.text.map { PDFWords(font: $0.font, title: $0.title, subtitle: $0.subtitle, author: $0.author) }
     }
 
     var keepsWarningsWhenStopped: Bool { false }
@@ -120,7 +120,15 @@ struct BookRenderPlan: RenderPlan {
             return .failure(PlanStop(outcome: .failed(.refused("the page options leave no room for a photo"))))
         }
         var warnings: [BuildWarning] = []
-        let captions = findCaptions(usable, warnings: &warnings)
+        var missing = MissingCharacters()
+        let captions = findCaptions(usable, warnings: &warnings, missing: &missing)
+        options.text?.font.guessLanguage(from: missing.texts)
+        if let message = missing.message {
+            if options.strict {
+                return .failure(PlanStop(outcome: .skipped(because: .refused("\(message), and --strict is set"))))
+            }
+            warnings.append(BuildWarning(path: nil, message: message))
+        }
         let photos = zip(usable, captions).map { PreparedPhoto(id: $0.0.id, info: $0.0.info, caption: $0.1) }
         return .success(PreparedWords(photos: photos, warnings: warnings, undated: undated))
     }

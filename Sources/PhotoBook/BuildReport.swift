@@ -34,6 +34,8 @@ public struct PhotoReport: Sendable {
     public var renderedFromCache = false
     /// The caption set under it, when the book has one for it.
     public var caption: String?
+    /// The fonts its caption is drawn in, each once, in order of first use ("DejaVu Sans", "Noto Sans CJK JP").
+    public var captionFonts: [String] = []
     /// Its format and what of it ("HEIF (AVIF, 10-bit)"), once probed.
     public var format: String?
     /// The photo that stands for it in the book, when it was left out as the same photo (`Duplicates`).

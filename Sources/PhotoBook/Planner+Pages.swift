@@ -97,7 +97,7 @@ extension Planner {
             let (lines, _) = TextLines.wrap(content, width: area.width, size: size, maxLines: maxLines,
                                             measure: text.measure)
             guard !lines.isEmpty else { continue }
-            let leading = size * 1.25
+            let leading = size * text.measure.lineHeight
             let height = Double(lines.count) * leading
             page.words.append(PlacedText(role: role, lines: lines, size: size, leading: leading,
                                          box: Rect(x: area.x, y: top - height, width: area.width, height: height),

@@ -20,6 +20,8 @@ struct BuildCommand: RunFields, TitleFields {
     var pageNumbers = false
     var sections = SectionMode.none
     var fontPath = BookFont.defaultPath
+    /// `--lang`, normalised (Words' `Language`): the words' language, before the environment's.
+    var language: String?
     /// The font, loaded and checked by `validate()` when the book has words.
     var font: BookFont?
     /// The print service's product whose figures the book starts from (`--preset`); the options given win.
@@ -187,6 +189,7 @@ struct BuildCommand: RunFields, TitleFields {
                   help: "print each page's number at the bottom, as a printer counts (the title page unnumbered)",
                   \.pageNumbers),
             TextGroup.font(\.fontPath, report: [.shows("font", \.fontPath)]),
+            TextGroup.language(\.language, report: [.shows("lang", \.language)]),
             .value("jobs", short: "j", .integer(1...jobsLimit), defaultText: "the number of cores", section: .running,
                    description: .heldNotWritten,
                    report: [.shows("jobs", \.options.jobs)], help: "photos worked on at once", \.options.jobs),

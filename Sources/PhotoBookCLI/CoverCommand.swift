@@ -25,6 +25,8 @@ struct CoverCommand: RunFields, TitleFields {
     var subtitle: String?
     var author: String?
     var fontPath = BookFont.defaultPath
+    /// `--lang`, normalised: the words' language, before the environment's.
+    var language: String?
     /// `--pdfx`, `--output-profile`, `--output-condition`, and what `parse` made of them.
     var pdfx = PDFXOptions()
     var pdfxRequest: PDFXRequest?
@@ -84,6 +86,7 @@ struct CoverCommand: RunFields, TitleFields {
             PrintGroup.intent(\.pdfx.intent),
         ] + TextGroup.titleLines() + [
             TextGroup.font(\.fontPath),
+            TextGroup.language(\.language),
         ] + RunGroup.all()
     }
 

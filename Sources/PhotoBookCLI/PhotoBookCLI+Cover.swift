@@ -30,7 +30,8 @@ extension PhotoBookCLI {
         // The same reproducible dates as a book's (issue 12): the cover is printed beside it.
         let render: RenderRun
         do {
-            render = try RenderRun.prepare("cover", run, fontPath: command.fontPath, wantsFont: command.title != nil)
+            render = try RenderRun.prepare("cover", run, fontPath: command.fontPath, language: command.language,
+                                           wantsFont: command.title != nil)
         } catch {
             say.error(error.message)
             return error.status

@@ -148,7 +148,7 @@ public enum PhotoBookCLI {
         if let pdfx = options.pdfx { say.note(pdfx.verboseNote) }
         let render: RenderRun
         do {
-            render = try RenderRun.prepare("book", run, fontPath: command.fontPath,
+            render = try RenderRun.prepare("book", run, fontPath: command.fontPath, language: command.language,
                                            wantsFont: command.hasWords || description?.hasWords == true)
         } catch {
             say.error(error.message)

@@ -1,4 +1,5 @@
 import FontCatalog
+import Words
 import Foundation
 import PhotoBook
 import Platform
@@ -17,7 +18,9 @@ struct RenderRun {
     /// Reads `SOURCE_DATE_EPOCH`, then the font when `wantsFont` or another than the default is named; throws the
     /// mistake, worded for the user. The font is read before any photo: a PDF with words needs it, and a font
     /// named but unusable is a mistake worth hearing about even without them.
-    static func prepare(_ noun: String, _ run: Run, fontPath: String, wantsFont: Bool) throws(CLIError) -> RenderRun {
+    /// `language`: `--lang`, tried before the environment's for the characters the font lacks.
+    static func prepare(_ noun: String, _ run: Run, fontPath: String, language: String?,
+                        wantsFont: Bool) throws(CLIError) -> RenderRun {
         var prepared = RenderRun(noun: noun)
         prepared.creationDate = try SourceDateEpoch.date(from: run.environment.sourceDateEpoch).get()
         // Before any photo: memory flat at any book size (issue 14).
@@ -25,7 +28,9 @@ struct RenderRun {
         guard wantsFont || fontPath != BookFont.defaultPath else { return prepared }
         let file = try fontFile(fontPath)
         do {
-            prepared.font = try BookFont(path: file)
+            var languages = [language.flatMap(Language.init), run.environment.language].compactMap { $0 }
+            if languages.count == 2, languages[0] == languages[1] { languages.removeLast() }
+            prepared.font = try BookFont(path: file, languages: languages)
         } catch {
             let hint = fontPath == BookFont.defaultPath
                 ? " (install Debian's fonts-dejavu-core, or name a font file with --font)" : ""

@@ -110,6 +110,9 @@ struct ReportDocument: Encodable, Equatable {
         /// For a render (not pass-through): true when it was taken from the render cache, an earlier build's.
         var fromCache: Bool?
         var caption: String?
+        /// The fonts the caption is drawn in, in order of first use: the book's font, and the installed fonts found
+        /// for the characters it lacks.
+        var captionFonts: [String]?
         /// Its format, and what of it: "JPEG (progressive)", "HEIF (AVIF, 10-bit)", "TIFF (16-bit RGB, LZW)".
         var format: String?
         /// The photo kept in the book in its place, when it was left out as the same photo (its copy, or the
@@ -216,7 +219,8 @@ struct ReportDocument: Encodable, Equatable {
                          effectiveDPI: placed ? photo.effectiveDPI : nil, passThrough: photo.passThrough,
                          losslessCrop: photo.losslessCrop,
                          fromCache: placed && photo.passThrough == false ? photo.renderedFromCache : nil,
-                         caption: photo.caption, format: photo.format,
+                         caption: photo.caption,
+                         captionFonts: photo.captionFonts.isEmpty ? nil : photo.captionFonts, format: photo.format,
                          duplicateOf: photo.duplicateOf,
                          selection: photo.selection.map { choice in
                              Selection(chosen: choice.chosen, score: choice.chosen ? choice.score : nil,

@@ -1,4 +1,5 @@
 import PhotoBook
+import Words
 import Foundation
 
 /// What a harness around the command line may do to a run: stop it at a named point, hear its signals, and
@@ -48,8 +49,11 @@ struct RunEnvironment: Sendable {
     var temporaryDirectory: String?
     /// The render cache's folder (`$XDG_CACHE_HOME/photobook`, else `~/.cache/photobook`).
     var cacheDirectory: String?
+    /// The locale's language (LC_ALL, else LC_MESSAGES, else LANG): the words' when `--lang` is not given.
+    var language: Language?
 
     init(_ variables: [String: String]) {
+        language = Language.environment(variables)
         cacheDirectory = RenderCache.defaultDirectory(environment: variables)
         sourceDateEpoch = variables[SourceDateEpoch.variable]
         temporaryDirectory = variables["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 }

@@ -46,7 +46,7 @@ import TestSupport
         let scratch = try Scratch()
         let (run, out) = try Self.titleBook(scratch, "jp.pdf", font: Self.notoCJK + "#0")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(!run.stderr.contains("is not in"), "\(run.stderr)")
+        #expect(!run.stderr.contains("no installed font"), "\(run.stderr)")
         let fonts = try Run.command("/usr/bin/pdffonts", [out]).stdout
         let line = fonts.split(separator: "\n").first { $0.contains("NotoSansCJKjp") }
         #expect(line?.contains("CID Type 0C") == true && line?.contains("yes yes yes") == true, "\(fonts)")
@@ -55,12 +55,6 @@ import TestSupport
         let cff = programs.first { $0.hasPrefix("/FontFile3 /CIDFontType0C") }
         let size = cff.flatMap { Int($0.split(separator: " ")[2]) } ?? .max
         #expect(size < 10_000, "a dozen glyphs, not megabytes: \(programs)")
-        // DejaVu has none of these characters: its title page has "2026" and hollow .notdef boxes (not blank), a
-        // third of the ink of the drawn characters.
-        let (_, dejavu) = try Self.titleBook(scratch, "dejavu.pdf", font: nil)
-        let inked = try Self.ink(out, scratch)
-        let blank = try Self.ink(dejavu, scratch)
-        #expect(inked > 2 * blank, "Noto \(inked) dark pixels, DejaVu \(blank)")
         let gs = try Run.command("/usr/bin/gs", ["-q", "-sDEVICE=nullpage", "-dBATCH", "-dNOPAUSE", out])
         #expect(gs.status == 0 && !gs.stdout.contains("Error") && !gs.stderr.contains("Error"), "\(gs.stdout)\(gs.stderr)")
     }
@@ -80,12 +74,11 @@ import TestSupport
         let scratch = try Scratch()
         let (run, out) = try Self.titleBook(scratch, "wqy.pdf", font: Self.wqy + "#0")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(!run.stderr.contains("is not in"), "\(run.stderr)")
+        #expect(!run.stderr.contains("no installed font"), "\(run.stderr)")
         let fonts = try Run.command("/usr/bin/pdffonts", [out]).stdout
         #expect(fonts.split(separator: "\n").contains { $0.contains("CID TrueType") && $0.contains("yes yes yes") }, "\(fonts)")
         #expect(try WordsTests.text(out, page: 1) == ["東京の旅 2026", "山田太郎"])
-        let (_, dejavu) = try Self.titleBook(scratch, "dejavu.pdf", font: nil)
-        #expect(try Self.ink(out, scratch) > 2 * Self.ink(dejavu, scratch))
+        #expect(try Self.ink(out, scratch) > 200)
     }
 
     /// A name-keyed CFF keeps its glyph ids: without them every reader draws wrong glyphs (research §3.1).
@@ -137,7 +130,7 @@ import TestSupport
         let scratch = try Scratch()
         let (run, out) = try Self.titleBook(scratch, "family.pdf", font: "Noto Sans CJK JP")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(!run.stderr.contains("is not in"), "\(run.stderr)")
+        #expect(!run.stderr.contains("no installed font"), "\(run.stderr)")
         let fonts = try Run.command("/usr/bin/pdffonts", [out]).stdout
         #expect(fonts.contains("+NotoSansCJKjp-Regular"), "\(fonts)")
         #expect(try WordsTests.text(out, page: 1) == ["東京の旅 2026", "山田太郎"])

@@ -86,7 +86,7 @@ import Testing
         let command = try BuildCommand.parse(["photos", "-o", "book.pdf"])
         let shown = ReportOptions(command, options: command.options).shown
         // Every option with a default shows it; those that stay unset until given (--title, --pdfx) are left out.
-        let unset: Set = ["photos", "pages", "preset", "minDPI", "title", "subtitle", "author", "coverPhoto", "pdfx",
+        let unset: Set = ["photos", "pages", "preset", "minDPI", "title", "subtitle", "author", "coverPhoto", "pdfx", "lang",
                           "outputProfile", "outputCondition", "intent"]
         #expect(Set(shown.keys) == Set(named).subtracting(unset), "\(shown.keys.sorted())")
     }
@@ -107,7 +107,7 @@ import Testing
             "crop": ["centre"], "dpi": ["150"],
             "quality": ["80"], "keep-originals": [], "title": ["A title"], "subtitle": ["A subtitle"],
             "author": ["An author"], "cover-photo": [photos + "/a.jpg"], "captions": ["name"],
-            "sections": ["folder"], "page-numbers": [], "font": [font],
+            "sections": ["folder"], "page-numbers": [], "font": [font], "lang": ["ja"],
             "jobs": [BuildCommand.defaultJobs == 1 ? "2" : "1"], "strict": [], "keep-duplicates": [],
             "pdfx": ["1a"], "intent": ["perceptual"], "output-profile": ["/usr/share/color/icc/ghostscript/default_cmyk.icc"],
             "output-condition": ["FOGRA51"], "min-dpi": ["1"], "photos": ["2"], "pages": ["2"],

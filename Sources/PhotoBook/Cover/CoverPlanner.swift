@@ -101,7 +101,7 @@ public enum CoverPlanner {
                                 + "line\(lines.count == 1 ? "" : "s") with an ellipsis")
             }
             guard !lines.isEmpty else { continue }
-            let leading = style.size * 1.25
+            let leading = style.size * words.measure.lineHeight
             let height = Double(lines.count) * leading
             if top - height < area.y - 1e-6 {
                 warnings.append("the \(style.role.rawValue) does not fit inside the front's safe area; left out")

@@ -51,7 +51,7 @@ struct CoverRenderPlan: RenderPlan {
     }
 
     var words: PDFWords? {
-        options.text.map { PDFWords(fontPath: $0.font.path, title: $0.title, subtitle: $0.subtitle, author: $0.author) }
+        options.text.map { PDFWords(font: $0.font, title: $0.title, subtitle: $0.subtitle, author: $0.author) }
     }
 
     var keepsWarningsWhenStopped: Bool { true }
@@ -61,9 +61,12 @@ struct CoverRenderPlan: RenderPlan {
     }
 
     func prepare(_ usable: [(id: PhotoID, info: PhotoInfo)]) -> Result<PreparedWords, PlanStop> {
-        let warnings = options.text.map { text in
-            text.font.missingCharacters(title: text.title, subtitle: text.subtitle, author: text.author)
-        } ?? []
+        var missing = MissingCharacters()
+        if let text = options.text {
+            missing.add(title: text.title, subtitle: text.subtitle, author: text.author, font: text.font)
+            text.font.guessLanguage(from: missing.texts)
+        }
+        let warnings = missing.message.map { [BuildWarning(path: nil, message: $0)] } ?? []
         return .success(PreparedWords(photos: usable.map { PreparedPhoto(id: $0.id, info: $0.info) }, warnings: warnings))
     }
 

@@ -98,7 +98,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                                  creationDate: contents.creationDate ?? Date(),
                                  timeZone: contents.creationDate == nil ? .current : .gmt)
             if let request = contents.pdfx { try conformToPDFX(document, request: request) }
-            let font = try words.map { words throws(PDFError) in try document.loadFont(path: words.fontPath) }
+            let fonts = words.map { DocumentFonts(book: $0.font, document: document) }
             var titleOutline: PDFOutline?
             for (index, page) in pages.enumerated() {
                 if shouldStop { return .cancelled }
@@ -147,10 +147,10 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                                              shouldStop: { [unowned self] in self.shouldStop }) + shades.dropFirst(planned.words.count)
                     }
                 }
-                if let font {
-                    try draw(planned.texts, shades: shades, with: font, on: pdfPage)
+                if let fonts {
+                    try draw(planned.texts, shades: shades, with: fonts, on: pdfPage)
                     for line in planned.spineTexts {
-                        try pdfPage.drawTextTopToBottom(line.text, font: font, size: line.size, x: line.baselineX, y: line.top)
+                        try fonts.draw(line.text, size: line.size, x: line.baselineX, y: line.top, on: pdfPage, turned: true)
                     }
                 }
                 try pdfPage.strokeLines(planned.cropMarks, width: CropMarks.lineWidth, color: .registration)
@@ -170,13 +170,12 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     }
 
     /// Each line at its baseline, placed in its box as aligned, in its gray (0 black, 1 white).
-    private func draw(_ texts: [PlacedText], shades: [Double], with font: PDFFont, on page: PDFPage) throws(PDFError) {
+    private func draw(_ texts: [PlacedText], shades: [Double], with fonts: DocumentFonts, on page: PDFPage) throws(PDFError) {
         for (text, gray) in zip(texts, shades) {
-            // The same placed lines the preflight checks against the safety area and the gutter.
-            // Trap: the font's descent (PDFFontFace.descent, as hhea gives it) is negative, a TextMeasure's positive.
-            for line in text.drawnLines(width: { font.width(of: $0, size: $1) }, ascent: font.ascent,
-                                        descent: abs(font.descent)) {
-                try page.drawText(line.text, font: font, size: text.size, x: line.x, y: line.baseline, gray: gray)
+            // The same placed lines, measured by the same fonts, that the preflight checks against the safety area
+            // and the gutter.
+            for line in text.drawnLines(measure: fonts.book) {
+                try fonts.draw(line.text, size: text.size, x: line.x, y: line.baseline, gray: gray, on: page)
             }
         }
     }
@@ -234,5 +233,27 @@ struct PageFileUnreadable: Error, CustomStringConvertible {
 
     var description: String {
         "the page file \(file)" + (photo.map { " rendered from \($0)" } ?? "") + " cannot be read: \(reason)"
+    }
+}
+
+/// The book's fonts in one PDF document: a line is drawn as the runs the planner measured (`BookFont.runs`), each in
+/// its face, loaded into the document on first use, one after another along the line.
+struct DocumentFonts {
+    let book: BookFont
+    let document: PDFDocument
+
+    /// `text` from (x, y) along its baseline; `turned`: down the page, as on a spine (`drawTextTopToBottom`).
+    func draw(_ text: String, size: Double, x: Double, y: Double, gray: Double = 0, on page: PDFPage,
+              turned: Bool = false) throws(PDFError) {
+        var along = 0.0
+        for run in book.runs(of: text) {
+            let font = try document.loadFont(face: run.face)
+            if turned {
+                try page.drawTextTopToBottom(run.text, font: font, size: size, x: x, y: y - along, gray: gray)
+            } else {
+                try page.drawText(run.text, font: font, size: size, x: x + along, y: y, gray: gray)
+            }
+            along += font.width(of: run.text, size: size)
+        }
     }
 }

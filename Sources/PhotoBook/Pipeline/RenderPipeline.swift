@@ -273,6 +273,9 @@ public final class RenderPipeline: Sendable {
                     reports[index].pixelHeight = Int(blocksShown.height.rounded())
                 }
                 reports[index].caption = prepared.photo(photo).caption
+                if let caption = reports[index].caption, let font = self.plan.words?.font {
+                    reports[index].captionFonts = font.faceNames(of: caption)
+                }
             }
         }
         return pages.map { PageReport(kind: $0.plan.kind, photos: $0.plan.photos.map(\.photo)) }

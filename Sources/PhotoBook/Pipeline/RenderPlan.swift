@@ -87,7 +87,7 @@ struct RenderSettings: Sendable {
 
 /// What the PDF says beyond its pages: the document's information, and the font its text is set in.
 struct PDFWords: Sendable {
-    var fontPath: String
+    var font: BookFont
     var title: String?
     var subtitle: String?
     var author: String?

@@ -49,7 +49,7 @@ public struct BookText: Sendable {
     /// A section's heading at the top of the area inside the margins, on at most two lines.
     func heading(_ heading: String, area: Rect) -> PlacedText {
         let (lines, _) = TextLines.wrap(heading, width: area.width, size: headingSize, maxLines: 2, measure: measure)
-        let leading = headingSize * 1.25
+        let leading = headingSize * measure.lineHeight
         let height = Double(max(1, lines.count)) * leading
         return PlacedText(role: .heading, lines: lines, size: headingSize, leading: leading,
                           box: Rect(x: area.x, y: area.y + area.height - height, width: area.width, height: height),
@@ -59,7 +59,7 @@ public struct BookText: Sendable {
     /// The space between a heading and the photos under it.
     var headingGap: Double { 4 * Length.pointsPerMillimetre }
 
-    var captionLeading: Double { captionSize * 1.25 }
+    var captionLeading: Double { captionSize * measure.lineHeight }
     /// The space between a photo and its caption.
     var captionGap: Double { 1.5 * Length.pointsPerMillimetre }
 
@@ -80,14 +80,14 @@ public struct BookText: Sendable {
     }
 
     /// The strip at the bottom of the area inside the margins that page numbers take from the photos.
-    var footerHeight: Double { pageNumberSize * 1.25 + 2 * Length.pointsPerMillimetre }
+    var footerHeight: Double { pageNumberSize * measure.lineHeight + 2 * Length.pointsPerMillimetre }
 
     /// The number of page `number` (1-based) in the footer of `area`.
     func pageNumber(_ number: Int, area: Rect) -> PlacedText {
         let alignment: TextAlignment = !facingPages ? .center : number % 2 == 1 ? .right : .left
         return PlacedText(role: .pageNumber, lines: [String(number)], size: pageNumberSize,
-                          leading: pageNumberSize * 1.25,
-                          box: Rect(x: area.x, y: area.y, width: area.width, height: pageNumberSize * 1.25),
+                          leading: pageNumberSize * measure.lineHeight,
+                          box: Rect(x: area.x, y: area.y, width: area.width, height: pageNumberSize * measure.lineHeight),
                           alignment: alignment)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoBook
+import Words
 
 /// Why a value given to an option cannot be used, in words that quote the value and say what would do.
 struct ValueError: Error, Equatable {
@@ -196,6 +197,17 @@ extension ValueParser where Value == String {
             let words = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
             guard !words.isEmpty else { throw ValueError("an empty \(what) says nothing: leave the option out instead") }
             return words
+        }
+    }
+
+    /// A BCP 47 language tag, kept as Words normalises it ("ja-jp" -> "ja-JP", "zh_TW" -> its Traditional form).
+    static var language: ValueParser {
+        ValueParser(metavar: "TAG", allowed: nil) { text throws(ValueError) in
+            guard let language = Language(text) else {
+                throw ValueError("\(ValueError.quote(text)) is not a BCP 47 language tag: use one like ja, zh-Hant, ko, "
+                                 + "ar or en-GB")
+            }
+            return language.tag
         }
     }
 

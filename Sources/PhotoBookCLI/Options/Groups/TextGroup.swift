@@ -35,6 +35,16 @@ enum TextGroup {
                field)
     }
 
+    static func language<Command>(_ field: WritableKeyPath<Command, String?>,
+                                  report: [ReportField<Command>] = []) -> Option<Command> {
+        .value("lang", .language, section: .words, report: report,
+               help: "the language of the words, as a BCP 47 tag (ja, zh-Hant, ko, ar, en-GB): which installed fonts "
+                   + "draw the characters --font lacks, and which forms Chinese characters take (Japanese, Simplified "
+                   + "or Traditional Chinese, Korean); without it the environment's (LC_ALL, LC_MESSAGES, LANG), "
+                   + "else what the text shows (kana: Japanese, Hangul: Korean), else Simplified Chinese",
+               field)
+    }
+
     /// The title's three lines, in the order help lists them; `reported`: each shown in a report's options.
     static func titleLines<Command: TitleFields>(reported: Bool = false) -> [Option<Command>] {
         [title(\.title, report: reported ? [.shows("title", \.title)] : []),
