@@ -1,10 +1,13 @@
 import Platform
+import Words
 
 /// A book description's choices, naming the builder's files by `PhotoID`: which photos share each page, their
 /// captions and focus points. The options' layout mode, sort order, captions and sections do not apply.
 public struct GivenBook: Sendable {
     public var pages: [GivenPage]
     public var captions: [PhotoID: String] = [:]
+    /// The language a caption says it is in (its `lang`), for the forms and fonts of its characters.
+    public var captionLanguages: [PhotoID: Language] = [:]
     public var focus: [PhotoID: FocusPoint] = [:]
 
     public init(pages: [GivenPage]) { self.pages = pages }
@@ -42,6 +45,8 @@ struct PreparedPhoto {
     var id: PhotoID
     var info: PhotoInfo
     var caption: String?
+    /// The caption's own language (a description's `lang`).
+    var captionLanguage: Language?
 }
 
 /// What a dry run found: the plan the build would follow, and what it would say.
@@ -66,10 +71,12 @@ extension BookRenderPlan {
             let photo = prepared.photo(id), info = photo.info
             let heading = sections == .event ? events[position]
                 : sections == .none ? nil : sections.heading(of: info.file, captureDate: info.captureDate)
-            return BookPhoto(id: id, width: info.uprightWidth, height: info.uprightHeight, caption: photo.caption,
-                             heading: heading,
-                             focus: options.given?.focus[id], regions: info.regions,
-                             attention: info.attention)
+            var made = BookPhoto(id: id, width: info.uprightWidth, height: info.uprightHeight, caption: photo.caption,
+                                 heading: heading,
+                                 focus: options.given?.focus[id], regions: info.regions,
+                                 attention: info.attention)
+            made.captionLanguage = photo.captionLanguage
+            return made
         }
     }
 

@@ -129,7 +129,9 @@ struct BookRenderPlan: RenderPlan {
             }
             warnings.append(BuildWarning(path: nil, message: message))
         }
-        let photos = zip(usable, captions).map { PreparedPhoto(id: $0.0.id, info: $0.0.info, caption: $0.1) }
+        let photos = zip(usable, captions).map {
+            PreparedPhoto(id: $0.0.id, info: $0.0.info, caption: $0.1, captionLanguage: options.given?.captionLanguages[$0.0.id])
+        }
         return .success(PreparedWords(photos: photos, warnings: warnings, undated: undated))
     }
 

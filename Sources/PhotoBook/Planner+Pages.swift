@@ -35,14 +35,15 @@ extension Planner {
             var placedCaption: PlacedText?
             if let text, let caption = text.caption(of: photo) {
                 let (lines, _) = TextLines.wrap(caption, width: cell.width, size: text.captionSize,
-                                                maxLines: text.captionLines, measure: text.measure)
+                                                maxLines: text.captionLines,
+                                                measure: text.measure.speaking(photo.captionLanguage))
                 let band = text.captionBand(lines: lines.count)
                 if !lines.isEmpty && cell.height - band >= LayoutOptions.minimumContentSide {
                     placedCaption = PlacedText(role: .caption, lines: lines, size: text.captionSize,
                                                leading: text.captionLeading,
                                                box: Rect(x: cell.x, y: cell.y, width: cell.width,
                                                          height: band - text.captionGap),
-                                               alignment: .center)
+                                               alignment: .center, language: photo.captionLanguage)
                     cell.y += band
                     cell.height -= band
                 }
@@ -63,12 +64,13 @@ extension Planner {
         var band = 0.0
         if let text, let words = text.caption(of: photo) {
             let (lines, _) = TextLines.wrap(words, width: right.width, size: text.captionSize,
-                                            maxLines: text.captionLines, measure: text.measure)
+                                            maxLines: text.captionLines,
+                                            measure: text.measure.speaking(photo.captionLanguage))
             if !lines.isEmpty {
                 band = text.captionBand(lines: lines.count)
                 caption = PlacedText(role: .caption, lines: lines, size: text.captionSize, leading: text.captionLeading,
                                      box: Rect(x: right.x, y: right.y, width: right.width, height: band - text.captionGap),
-                                     alignment: .center)
+                                     alignment: .center, language: photo.captionLanguage)
             }
         }
         let fill = options.fit == .fill

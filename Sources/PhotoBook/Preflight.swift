@@ -166,6 +166,7 @@ extension PlacedText {
     }
 
     func drawnLines(measure: any TextMeasure) -> [DrawnLine] {
-        drawnLines(width: { measure.width(of: $0, size: $1) }, ascent: measure.ascent, descent: measure.descent)
+        let measure = measure.speaking(language)
+        return drawnLines(width: { measure.width(of: $0, size: $1) }, ascent: measure.ascent, descent: measure.descent)
     }
 }

@@ -40,10 +40,12 @@ struct BookDescription: Codable, Equatable {
         /// Relative to the description file's folder (or absolute).
         var path: String
         var caption: String?
+        /// The caption's language, a BCP 47 tag, when it is not the book's (`--lang`).
+        var lang: String?
         /// Where the crop keeps its centre: fractions of the upright photo's width and height.
         var focus: [Double]?
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case path, caption, focus }
+        enum CodingKeys: String, CodingKey, CaseIterable { case path, caption, lang, focus }
     }
 
     /// The file's text: sorted keys, two-space indents as Foundation prints them, slashes left alone.
@@ -84,6 +86,7 @@ extension BookDescription.Photo {
         let container = try StrictKeys.container(decoder, CodingKeys.self, required: [.path])
         path = try container.decode(String.self, forKey: .path)
         caption = try container.decodeIfPresent(String.self, forKey: .caption)
+        lang = try container.decodeIfPresent(String.self, forKey: .lang)
         focus = try container.decodeIfPresent([Double].self, forKey: .focus)
     }
 }

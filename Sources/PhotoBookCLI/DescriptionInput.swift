@@ -1,5 +1,6 @@
 import Foundation
 import PhotoBook
+import Words
 import Platform
 
 /// A description file read for `photobook build book.json`: its photos found, its pages as the engine takes them,
@@ -112,6 +113,13 @@ struct DescriptionInput {
                     book.focus[PhotoID(photos.count)] = FocusPoint(x: focus[0], y: focus[1])
                 }
                 if let caption = photo.caption, !caption.isEmpty { book.captions[PhotoID(photos.count)] = caption }
+                if let lang = photo.lang {
+                    guard let language = Language(lang) else {
+                        throw fail("\(at).lang", "\(ValueError.quote(lang)) is not a BCP 47 language tag: use one like ja, "
+                                   + "zh-Hant, ko, ar or en-GB")
+                    }
+                    book.captionLanguages[PhotoID(photos.count)] = language
+                }
                 inputIDs.formUnion(found.inputIDs)
                 ids.append(PhotoID(photos.count))
                 photos.append(file)

@@ -81,6 +81,37 @@ import Testing
         #expect(try Self.embeddedFonts(out) == ["NotoSansCJKtc-Regular"])
     }
 
+    /// A caption's own `lang` in a description beats the book's: the same characters in two forms, each caption
+    /// in its language's face, and the report says which.
+    @Test func aCaptionSaysItsOwnLanguage() throws {
+        try #require(FileManager.default.fileExists(atPath: FontFileTests.notoCJK), "fonts-noto-cjk")
+        let scratch = try Scratch()
+        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(900, 600), (900, 600)])
+        func describe(_ first: String, _ second: String) throws -> String {
+            let description = scratch.file("book-\(first).json")
+            let text = """
+                {"schema": 1, "options": {"lang": "ja"}, "pages": [
+                  {"photos": [{"path": "\(photos[0])", "caption": "直行", "lang": "\(first)"}]},
+                  {"photos": [{"path": "\(photos[1])", "caption": "直行", "lang": "\(second)"}]}]}
+                """
+            try text.write(toFile: description, atomically: true, encoding: .utf8)
+            return description
+        }
+        let out = scratch.file("l.pdf"), report = scratch.file("l.json")
+        let run = try Run.command(Run.binary, ["build", try describe("zh-Hant", "ko"), "-o", out, "--report", report],
+                                  environment: Self.neutral)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Set(try Self.embeddedFonts(out)) == ["NotoSansCJKtc-Regular", "NotoSansCJKkr-Regular"])
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        let fonts = (json?["photos"] as? [[String: Any]] ?? []).compactMap { $0["captionFonts"] as? [String] }
+        #expect(fonts == [["Noto Sans CJK TC"], ["Noto Sans CJK KR"]], "\(fonts)")
+
+        let bad = try Run.command(Run.binary, ["build", try describe("ja", "日本"), "-o", scratch.file("bad.pdf")],
+                                  environment: Self.neutral)
+        #expect(bad.status == 2, "\(bad.stderr)")
+        #expect(bad.stderr.contains("pages[1].photos[0].lang: '日本' is not a BCP 47 language tag"), "\(bad.stderr)")
+    }
+
     @Test func aBadLanguageTagIsAUsageError() throws {
         let scratch = try Scratch()
         let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(900, 600)])

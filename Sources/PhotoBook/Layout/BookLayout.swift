@@ -113,7 +113,8 @@ struct LayoutFrame {
     /// The height each photo's caption takes from a cell of a given width (position in `photos`, width), for a
     /// layout that makes room for captions; nil for a book without words.
     func bands(for photos: [BookPhoto]) -> ((Int, Double) -> Double)? {
-        text.map { text in { slot, width in text.captionBand(text.caption(of: photos[slot]), width: width) } }
+        text.map { text in { slot, width in text.captionBand(text.caption(of: photos[slot]), width: width,
+                                                         language: photos[slot].captionLanguage) } }
     }
 
     /// Pages of the photos of `section` priced as the automatic layout prices them.

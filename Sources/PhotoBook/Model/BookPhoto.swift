@@ -1,3 +1,4 @@
+import Words
 /// A photo as the planner takes it: which it is, its size as seen, and the words that go with it.
 public struct BookPhoto: Sendable, Equatable {
     public var id: PhotoID
@@ -6,6 +7,8 @@ public struct BookPhoto: Sendable, Equatable {
     public var height: Int
     /// The caption under it, as given: the page shows it wrapped, cut with an ellipsis when it is too long.
     public var caption: String?
+    /// The caption's own language (a description's `lang`), when it says one.
+    public var captionLanguage: Language?
     /// The heading of its section, whole; a photo whose heading differs from the one before it starts a section.
     public var heading: String?
     /// Where its crop keeps its centre (a description file's `focus`); nil for the middle.

@@ -1,3 +1,4 @@
+import Words
 import Geometry
 
 /// Where a line of text sits in its box.
@@ -20,6 +21,8 @@ public struct PlacedText: Sendable, Equatable {
     /// The box the lines are set in: the first baseline is one ascent below its top.
     public var box: Rect
     public var alignment: TextAlignment
+    /// The language of the words when they say their own (a description's caption `lang`), else the book's.
+    public var language: Language?
 
     /// The baseline of line `index`, in points from the bottom of the page.
     public func baseline(of index: Int, ascent: Double) -> Double {

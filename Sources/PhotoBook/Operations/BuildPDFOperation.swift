@@ -5,6 +5,7 @@ import JPEG
 import PDF
 import Platform
 import Synchronization
+import Words
 
 /// Makes one PDF page per planned page, with every photo of the page drawn in its place, and hands the document
 /// to the build's commit. It depends on the render operations of the pages it draws (`draws(_:)`): it starts when
@@ -175,7 +176,8 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
             // The same placed lines, measured by the same fonts, that the preflight checks against the safety area
             // and the gutter.
             for line in text.drawnLines(measure: fonts.book) {
-                try fonts.draw(line.text, size: text.size, x: line.x, y: line.baseline, gray: gray, on: page)
+                try fonts.draw(line.text, size: text.size, x: line.x, y: line.baseline, gray: gray, on: page,
+                               language: text.language)
             }
         }
     }
@@ -244,9 +246,9 @@ struct DocumentFonts {
 
     /// `text` from (x, y) along its baseline; `turned`: down the page, as on a spine (`drawTextTopToBottom`).
     func draw(_ text: String, size: Double, x: Double, y: Double, gray: Double = 0, on page: PDFPage,
-              turned: Bool = false) throws(PDFError) {
+              turned: Bool = false, language: Language? = nil) throws(PDFError) {
         var along = 0.0
-        for run in book.runs(of: text) {
+        for run in book.runs(of: text, language: language) {
             let font = try document.loadFont(face: run.face)
             if turned {
                 try page.drawTextTopToBottom(run.text, font: font, size: size, x: x, y: y - along, gray: gray)

@@ -274,7 +274,7 @@ public final class RenderPipeline: Sendable {
                 }
                 reports[index].caption = prepared.photo(photo).caption
                 if let caption = reports[index].caption, let font = self.plan.words?.font {
-                    reports[index].captionFonts = font.faceNames(of: caption)
+                    reports[index].captionFonts = font.faceNames(of: caption, language: prepared.photo(photo).captionLanguage)
                 }
             }
         }

@@ -63,7 +63,16 @@ public final class BookFont: TextMeasure, Sendable {
 
     /// The sum of the runs' widths, each in its face.
     public func width(of text: String, size: Double) -> Double {
-        runs(of: text).reduce(0) { $0 + metrics(of: $1.face).width(of: $1.text, size: size) }
+        width(of: text, size: size, language: nil)
+    }
+
+    /// The width of `text` in `language`: the runs `runs(of:language:)` draws.
+    public func width(of text: String, size: Double, language: Language?) -> Double {
+        runs(of: text, language: language).reduce(0) { $0 + metrics(of: $1.face).width(of: $1.text, size: size) }
+    }
+
+    public func speaking(_ language: Language?) -> any TextMeasure {
+        language.map { BookFontInLanguage(font: self, language: $0) } ?? self
     }
 
     /// Whether an installed face has `scalar`.
@@ -91,4 +100,17 @@ public final class BookFont: TextMeasure, Sendable {
             return made
         }
     }
+}
+
+/// A book's fonts measuring text of one language (a caption's own `lang`), as they will draw it.
+struct BookFontInLanguage: TextMeasure {
+    let font: BookFont
+    let language: Language
+
+    var fontName: String { font.fontName }
+    var ascent: Double { font.ascent }
+    var descent: Double { font.descent }
+    func width(of text: String, size: Double) -> Double { font.width(of: text, size: size, language: language) }
+    func covers(_ scalar: Unicode.Scalar) -> Bool { font.covers(scalar) }
+    func speaking(_ language: Language?) -> any TextMeasure { font.speaking(language) }
 }

@@ -1,4 +1,5 @@
 import Geometry
+import Words
 
 /// The words of a book beyond its photos' own (`BookPhoto.caption` and `heading`), for the planner: the title
 /// page, whether pages are numbered, and the font's measure to set every word with.
@@ -72,11 +73,11 @@ public struct BookText: Sendable {
     /// The height a caption of `lines` lines takes from its cell, the gap above it included.
     func captionBand(lines: Int) -> Double { lines == 0 ? 0 : Double(lines) * captionLeading + captionGap }
 
-    /// The height `caption` takes from a cell `width` points wide.
-    func captionBand(_ caption: String?, width: Double) -> Double {
+    /// The height `caption`, in `language` when it says its own, takes from a cell `width` points wide.
+    func captionBand(_ caption: String?, width: Double, language: Language? = nil) -> Double {
         guard let caption else { return 0 }
         return captionBand(lines: TextLines.wrap(caption, width: width, size: captionSize, maxLines: captionLines,
-                                                 measure: measure).lines.count)
+                                                 measure: measure.speaking(language)).lines.count)
     }
 
     /// The strip at the bottom of the area inside the margins that page numbers take from the photos.

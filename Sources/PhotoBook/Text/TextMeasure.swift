@@ -1,3 +1,5 @@
+import Words
+
 /// Measures text as the book will set it, so that the planner, which does no I/O, can wrap captions and place
 /// titles: the PDF module answers with the glyph widths of the font it embeds.
 public protocol TextMeasure: Sendable {
@@ -11,6 +13,9 @@ public protocol TextMeasure: Sendable {
     var ascent: Double { get }
     /// How far the deepest glyphs fall below the baseline, per point of size (positive).
     var descent: Double { get }
+    /// The same measure for text in `language` (a caption's own `lang`), which may draw some characters in other
+    /// faces (Han in Japanese or Chinese forms); itself when the language changes nothing.
+    func speaking(_ language: Language?) -> any TextMeasure
 }
 
 extension TextMeasure {
@@ -18,6 +23,8 @@ extension TextMeasure {
     /// that lines in a font as tall as Noto Sans CJK (1.448 em from ascender to descender) keep inside their box
     /// (at 1.25 a CJK caption's first line reached 0.6 mm above it, past the safe area). DejaVu Sans is 1.164.
     public var lineHeight: Double { max(1.25, ascent + descent) }
+
+    public func speaking(_ language: Language?) -> any TextMeasure { self }
 }
 
 /// Breaking text into lines that fit a width, with the font's own widths.
