@@ -99,12 +99,29 @@ struct MissingCharacters {
         for (scalar, _) in found {
             if let package = FontChain.debianPackage(for: scalar), !packages.contains(package) { packages.append(package) }
         }
-        let advice = packages.isEmpty ? "no Debian font package is known to have them"
-            : "Debian's \(packages.joined(separator: ", ")) \(packages.count == 1 ? "has" : "have") "
-                + (found.count == 1 ? "it" : "some of them")
+        // Noto Color Emoji may be installed and still not draw: its glyphs are bitmaps, not outlines.
+        let installed = packages.filter { package in
+            Self.installedFonts[package].map { (try? FileSystem.status($0).get()) != nil } ?? false
+        }
+        let missing = packages.filter { !installed.contains($0) }
+        var advice: [String] = []
+        if !missing.isEmpty {
+            advice.append("Debian's \(missing.joined(separator: ", ")) \(missing.count == 1 ? "has" : "have") "
+                          + (found.count == 1 ? "it" : "some of them"))
+        }
+        if !installed.isEmpty {
+            advice.append("\(installed.joined(separator: ", ")) \(installed.count == 1 ? "is" : "are") installed but "
+                          + "draws in colour, which a book cannot embed yet")
+        }
+        if advice.isEmpty { advice.append("no Debian font package is known to have them") }
         let count = found.count == 1 ? "a character" : "\(found.count) characters"
-        return "no installed font has \(count) of the words, drawn as �: \(listed)\(more); \(advice)"
+        return "no installed font has \(count) of the words, drawn as �: \(listed)\(more); \(advice.joined(separator: "; "))"
     }
+
+    /// A file each font package installs, to tell one that is there from one that is not.
+    private static let installedFonts = [
+        "fonts-noto-color-emoji": "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
+    ]
 
     /// Whether a character can be shown in a message as itself: not a control, format, private-use, surrogate or
     /// unassigned code point.
