@@ -48,23 +48,21 @@ extension PDFPage {
         if needsActualText {
             content += "/Span <</ActualText <FEFF" + run.text.utf16.map { GlyphToUnicodeCMap.hex($0) }.joined() + ">>> BDC\n"
         }
-        // Where the reader's pen is after the last glyph written, on the page, and the codes of the open group.
-        var pen: (x: Double, y: Double)?
+        // Where the reader's pen is after the last glyph written, on the page (NaN: no group open), and the codes
+        // of the open group.
+        var pen = (x: Double.nan, y: Double.nan)
         var codes = ""
         for index in run.logicalOrder {
             let target = place(index)
-            if let at = pen, abs(at.x - target.x) < 0.0005, abs(at.y - target.y) < 0.0005 {
-                pen = at
-            } else {
+            if !(abs(pen.x - target.x) < 0.0005 && abs(pen.y - target.y) < 0.0005) {
                 if !codes.isEmpty { content += "<" + codes + "> Tj\n" }
                 codes = ""
-                let written = (x: Self.rounded(target.x), y: Self.rounded(target.y))
-                content += matrix + Self.number(written.x) + " " + Self.number(written.y) + " Tm "
-                pen = written
+                pen = (Self.rounded(target.x), Self.rounded(target.y))
+                content += matrix + Self.number(pen.x) + " " + Self.number(pen.y) + " Tm "
             }
             codes += GlyphToUnicodeCMap.hex(UInt16(truncatingIfNeeded: program.code(of: drawn[index])))
             let advance = Double(program.thousandths(of: drawn[index])) * size / 1000
-            pen = (pen!.x + step.x * advance, pen!.y + step.y * advance)
+            pen = (pen.x + step.x * advance, pen.y + step.y * advance)
         }
         content += "<" + codes + "> Tj\n"
         if needsActualText { content += "EMC\n" }
@@ -92,9 +90,10 @@ extension PDFPage {
     }
 
     /// `value` to the thousandth of a point, with no exponent and no trailing zeros ("12.5", "-0.001", "300"):
-    /// positions written the same on every machine, and finer than any printer's dot (0.35 µm).
+    /// positions written the same on every machine, and finer than any printer's dot (0.35 µm). Beyond a billion
+    /// points (no page is) it is clamped rather than trapping.
     static func number(_ value: Double) -> String {
-        let thousandths = Int((value * 1000).rounded())
+        let thousandths = Int((min(max(value, -1e9), 1e9) * 1000).rounded())
         let magnitude = thousandths.magnitude
         var text = (thousandths < 0 ? "-" : "") + String(magnitude / 1000)
         var fraction = magnitude % 1000
