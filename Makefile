@@ -61,6 +61,7 @@ deps:
 # CJK), a TrueType collection (WenQuanYi Zen Hei: also what fontconfig wrongly answers for Japanese) and a
 # name-keyed CFF (Nimbus Sans, from fonts-urw-base35, which Ghostscript brings anyway). The fallback tests
 # (WordsTests) find Devanagari and Thai in fonts-noto-core and check that Noto Color Emoji (bitmaps) is passed over.
+# The shaping tests compare with hb-shape and hb-view (libharfbuzz-bin): HarfBuzz's own tools on the same fonts.
 test-deps: deps
 	@missing=""; \
 	for tool in pdfinfo pdfimages pdftoppm pdftocairo; do \
@@ -83,6 +84,7 @@ test-deps: deps
 	[ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || missing="$$missing fonts-wqy-zenhei"; \
 	[ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing="$$missing fonts-noto-color-emoji"; \
 	[ -f /usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf ] || missing="$$missing fonts-urw-base35"; \
+	{ [ -x /usr/bin/hb-shape ] && [ -x /usr/bin/hb-view ]; } || missing="$$missing libharfbuzz-bin"; \
 	{ [ -x /usr/bin/mount ] && [ -x /usr/bin/umount ]; } || missing="$$missing mount"; \
 	[ -x /usr/bin/make ] || missing="$$missing make"; \
 	{ [ -x /usr/bin/heif-convert ] && [ -x /usr/bin/heif-enc ]; } || missing="$$missing libheif-examples"; \

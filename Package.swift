@@ -98,6 +98,8 @@ let package = Package(
         .testTarget(name: "PDFTests", dependencies: ["PDF", "Typeface", "JPEG", "Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         // Against the fonts installed here (make test installs fonts-noto-cjk, fonts-wqy-zenhei...).
+        // Shaping against hb-shape (libharfbuzz-bin, make test-deps) on the Noto and DejaVu fonts installed here.
+        .testTarget(name: "TypefaceTests", dependencies: ["Typeface", "TestSupport"]),
         .testTarget(name: "WordsTests", dependencies: ["Words", "Typeface", "FontCatalog"]),
         .testTarget(name: "PhotoBookTests",
                     dependencies: ["PhotoBook", "Platform", "Geometry", "Imaging", "ImageCodec", "JPEG", "TestSupport"]),

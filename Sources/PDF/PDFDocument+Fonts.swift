@@ -8,8 +8,11 @@ final class EmbeddedGlyphFont {
     let face: PDFFontFace
     /// Made at load, so that pages can name it in their resources; filled at save (`writeGlyphFont`).
     let type0: HPDF_Dict
-    /// The character of each glyph drawn, the first one drawn with it: the ToUnicode map.
-    private(set) var text: [UInt32: Unicode.Scalar] = [:]
+    /// What each glyph drawn stands for, the first text drawn with it: the ToUnicode map. Usually one character;
+    /// a ligature or a shaped form stands for its cluster's characters.
+    private(set) var text: [UInt32: [Unicode.Scalar]] = [:]
+    /// Every glyph drawn, mapped or not: the subset.
+    private(set) var drawn: Set<UInt32> = []
     /// Set once the font's objects are complete; a second save writes them as they are.
     var isWritten = false
 
@@ -26,17 +29,48 @@ final class EmbeddedGlyphFont {
     func note(_ glyphs: [DrawnGlyph]) -> Bool {
         var extractsAsDrawn = true
         for drawn in glyphs {
+            self.drawn.insert(drawn.glyph)
             guard drawn.glyph != 0 else { extractsAsDrawn = false; continue }
             if drawn.isPlaceholder {
                 // The replacement character stands for itself in the ToUnicode map; the line says what it replaced.
                 extractsAsDrawn = false
-                if text[drawn.glyph] == nil { text[drawn.glyph] = "\u{FFFD}" }
+                if text[drawn.glyph] == nil { text[drawn.glyph] = ["\u{FFFD}"] }
                 continue
             }
             if let known = text[drawn.glyph] {
-                if known != drawn.scalar { extractsAsDrawn = false }
+                if known != [drawn.scalar] { extractsAsDrawn = false }
             } else {
-                text[drawn.glyph] = drawn.scalar
+                text[drawn.glyph] = [drawn.scalar]
+            }
+        }
+        return !extractsAsDrawn
+    }
+
+    /// Records a shaped run's glyphs (`glyphs`, the ids drawn, by index of the run's glyphs: .notdef already
+    /// replaced by the placeholder) as `PDFGlyphRun.meanings` says, each glyph keeping the first text it was drawn
+    /// for. Returns true when some cluster would not extract as its text from its glyphs alone: not plain
+    /// (Devanagari's reordered vowel sign, a conjunct drawn in several glyphs), a glyph met before for other
+    /// text, a placeholder. A left-to-right run then carries its text as /ActualText.
+    func note(_ run: PDFGlyphRun, drawing glyphs: [UInt32]) -> Bool {
+        let placeholder = program.glyph(for: "\u{FFFD}")
+        let (meanings, clusters) = run.meanings(in: program)
+        var extractsAsDrawn = true
+        for (index, glyph) in glyphs.enumerated() {
+            drawn.insert(glyph)
+            if run.glyphs[index].glyph == 0 && glyph == placeholder {
+                extractsAsDrawn = false
+                if text[glyph] == nil { text[glyph] = ["\u{FFFD}"] }
+            } else if glyph != 0, text[glyph] == nil, !meanings[index].isEmpty {
+                text[glyph] = meanings[index]
+            }
+        }
+        // What a reader gives back: each glyph's ToUnicode text in the order written. Invisible characters
+        // (joiners, bidi controls) have no glyph and none is expected of them.
+        let visible = { (scalars: [Unicode.Scalar]) in scalars.filter { !$0.properties.isDefaultIgnorableCodePoint } }
+        for cluster in clusters where extractsAsDrawn {
+            let read = cluster.glyphs.map { text[glyphs[$0]] ?? [] }
+            if !cluster.isPlain || read.contains(where: \.isEmpty) || visible(read.flatMap { $0 }) != visible(cluster.text) {
+                extractsAsDrawn = false
             }
         }
         return !extractsAsDrawn

@@ -24,7 +24,7 @@ extension PDFDocument {
         let (mmgr, xref) = (handle.pointee.mmgr, handle.pointee.xref)
         let during = "writing the font '\(program.path)'"
         // .notdef too: a reader draws it for a code it cannot map, and it is every subset's glyph 0.
-        let glyphs = Set(font.text.keys).union([0]).sorted()
+        let glyphs = font.drawn.union([0]).sorted()
         let bytes: [UInt8]
         do {
             bytes = try program.subset(glyphs: glyphs)

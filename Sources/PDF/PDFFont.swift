@@ -1,7 +1,8 @@
 /// A TrueType font embedded in a `PDFDocument`, to be drawn on that document's pages; keeps the document alive.
 ///
-/// Loaded by `PDFDocument.loadFont(path:)`. Text is drawn one glyph per character from the font's character
-/// map, at its advance width (no kerning, no shaping yet: issue 33's later increments), and measured the same.
+/// Loaded by `PDFDocument.loadFont(path:)`. `PDFPage.drawText` draws text one glyph per character from the font's
+/// character map, at its advance width (no kerning, no shaping), and `width(of:size:)` of a string measures the
+/// same; `PDFPage.drawGlyphs` draws a run shaped by HarfBuzz, measured by `width(of:size:)` of the run.
 /// The font goes into the file at save, as a subset of the glyphs drawn (`PDFDocument+GlyphFonts.swift`).
 @dynamicMemberLookup
 public final class PDFFont {

@@ -9,7 +9,7 @@ public final class PDFFontMetrics: Sendable {
     /// Its file, names and vertical metrics: the drawing font's, read the same way.
     public let face: PDFFontFace
 
-    private let program: any PDFFontProgram
+    let program: any PDFFontProgram
 
     /// Loads the font at `path`; throws `.font` naming the file and the reason, as `PDFDocument.loadFont` would.
     public init(path: String) throws(PDFError) {

@@ -49,7 +49,8 @@ public final class FontFace: @unchecked Sendable {
     public let identity: [UInt8]
 
     private let face: OpaquePointer
-    private let font: OpaquePointer
+    /// Internal, not private: shaping (FontFace+Shaping.swift) runs on it.
+    let font: OpaquePointer
     /// The CID of each glyph id of a CID-keyed CFF whose charset is not the identity.
     private let cids: [UInt32]?
 
