@@ -42,6 +42,9 @@ let package = Package(
         // zlib, for the benchmark's corpus tool; the shim turns zlib's deflateInit2 macro into a function.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
         .target(name: "CZlibShim", dependencies: ["CZlib"], path: "Sources/CZlibShim"),
+        // ICU (libicu-dev) behind a plain C header: Swift cannot import ICU's headers next to Foundation, whose own
+        // ICU clashes with them (docs/research/words.md §3), so only CICUShim's .c files include them.
+        .target(name: "CICUShim", path: "Sources/CICUShim", linkerSettings: [.linkedLibrary("icuuc")]),
 
         // Typed Swift over each C library, and the pure-Swift pieces.
         // The one rectangle of the package: page geometry in points and crops in a photo's pixels, shared by
