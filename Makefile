@@ -14,8 +14,8 @@ $(shell mkdir -p $(SWIFT_TMPDIR))
 
 # The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
 # at its output as a person would.
-BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev liblcms2-dev libharfbuzz-dev libfontconfig-dev zlib1g-dev pkg-config fonts-dejavu-core fonts-noto-cjk fonts-noto-core
-TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl
+BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev liblcms2-dev libharfbuzz-dev libicu-dev libfontconfig-dev zlib1g-dev pkg-config fonts-dejavu-core fonts-noto-cjk fonts-noto-core
+TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl libfribidi-bin
 
 .PHONY: all deps test-deps build harness test demo install docs clean
 
@@ -38,6 +38,7 @@ deps:
 	[ -f /usr/include/tiffio.h ] || [ -f /usr/include/$$arch/tiffio.h ] || missing="$$missing libtiff-dev"; \
 	[ -f /usr/include/lcms2.h ] || missing="$$missing liblcms2-dev"; \
 	[ -f /usr/include/harfbuzz/hb-subset.h ] || missing="$$missing libharfbuzz-dev"; \
+	[ -f /usr/include/unicode/ubrk.h ] || missing="$$missing libicu-dev"; \
 	[ -f /usr/include/fontconfig/fontconfig.h ] || missing="$$missing libfontconfig-dev"; \
 	[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$$missing fonts-dejavu-core"; \
 	[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing="$$missing fonts-noto-cjk"; \
@@ -62,6 +63,7 @@ deps:
 # name-keyed CFF (Nimbus Sans, from fonts-urw-base35, which Ghostscript brings anyway). The fallback tests
 # (WordsTests) find Devanagari and Thai in fonts-noto-core and check that Noto Color Emoji (bitmaps) is passed over.
 # The shaping tests compare with hb-shape and hb-view (libharfbuzz-bin): HarfBuzz's own tools on the same fonts.
+# TextBreaksTests compare ICU's bidi order with fribidi(1)'s (libfribidi-bin), a UAX #9 that shares no code with ICU.
 test-deps: deps
 	@missing=""; \
 	for tool in pdfinfo pdfimages pdftoppm pdftocairo; do \
@@ -85,6 +87,7 @@ test-deps: deps
 	[ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing="$$missing fonts-noto-color-emoji"; \
 	[ -f /usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf ] || missing="$$missing fonts-urw-base35"; \
 	{ [ -x /usr/bin/hb-shape ] && [ -x /usr/bin/hb-view ]; } || missing="$$missing libharfbuzz-bin"; \
+	[ -x /usr/bin/fribidi ] || missing="$$missing libfribidi-bin"; \
 	{ [ -x /usr/bin/mount ] && [ -x /usr/bin/umount ]; } || missing="$$missing mount"; \
 	[ -x /usr/bin/make ] || missing="$$missing make"; \
 	{ [ -x /usr/bin/heif-convert ] && [ -x /usr/bin/heif-enc ]; } || missing="$$missing libheif-examples"; \

@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers point one way: photobook -> PhotoBookCLI -> PhotoBook -> Imaging, EXIF, JPEG, PNG, PDF -> C modules;
 // Geometry (one rectangle) is under Imaging, PDF and PhotoBook.
-// Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF), Colour, Typeface, FontCatalog and PDF import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform).
+// Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF), Colour, Typeface, FontCatalog, TextBreaks and PDF import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform).
 //
 // Release builds keep Swift's overflow and bounds checks in every module but Imaging, so that an arithmetic
 // slip on hostile input traps instead of corrupting memory. Imaging's resampling kernels take ~8% more CPU
@@ -42,6 +42,9 @@ let package = Package(
         // zlib, for the benchmark's corpus tool; the shim turns zlib's deflateInit2 macro into a function.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
         .target(name: "CZlibShim", dependencies: ["CZlib"], path: "Sources/CZlibShim"),
+        // ICU (libicu-dev) behind a plain C header: Swift cannot import ICU's headers next to Foundation, whose own
+        // ICU clashes with them (docs/research/words.md §3), so only CICUShim's .c files include them.
+        .target(name: "CICUShim", path: "Sources/CICUShim", linkerSettings: [.linkedLibrary("icuuc")]),
 
         // Typed Swift over each C library, and the pure-Swift pieces.
         // The one rectangle of the package: page geometry in points and crops in a photo's pixels, shared by
@@ -68,6 +71,9 @@ let package = Package(
         // Which installed face draws each run of a text, by script and language (issue 33): pure Swift over
         // Typeface (scripts, character maps) and FontCatalog (faces by family, fontconfig's sorted fallbacks).
         .target(name: "Words", dependencies: ["Typeface", "FontCatalog"]),
+        // The Unicode bidi algorithm and UAX #14 line breaks of a caption, by ICU through CICUShim: runs in visual
+        // order and where lines may start, in scalar offsets. Pure Swift, no Foundation; works in a process with it.
+        .target(name: "TextBreaks", dependencies: ["CICUShim"]),
         // Platform: an image stream read from its file at save time (PDFDocument+FileImage.swift).
         // Typeface: the fonts drawn, behind PDF's own PDFFontProgram protocol.
         .target(name: "PDF", dependencies: ["CHaru", "Geometry", "Platform", "Typeface"]),
@@ -101,6 +107,8 @@ let package = Package(
         // Shaping against hb-shape (libharfbuzz-bin, make test-deps) on the Noto and DejaVu fonts installed here.
         .testTarget(name: "TypefaceTests", dependencies: ["Typeface", "TestSupport"]),
         .testTarget(name: "WordsTests", dependencies: ["Words", "Typeface", "FontCatalog"]),
+        // Against FriBidi's fribidi(1) (make test-deps installs libfribidi-bin) as the independent bidi reference.
+        .testTarget(name: "TextBreaksTests", dependencies: ["TextBreaks", "CICUShim", "TestSupport"]),
         .testTarget(name: "PhotoBookTests",
                     dependencies: ["PhotoBook", "Platform", "Geometry", "Imaging", "ImageCodec", "JPEG", "TestSupport"]),
         .testTarget(name: "PhotoBookCLITests",
