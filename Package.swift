@@ -82,7 +82,7 @@ let package = Package(
 
         // The engine, the command line, and the thin executable.
         .target(name: "PhotoBook", dependencies: ["Platform", "Geometry", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "HEIF",
-                                                  "WebP", "TIFF", "PDF", "Colour", "Typeface", "Words"]),
+                                                  "WebP", "TIFF", "PDF", "Colour", "Typeface", "Words", "TextBreaks"]),
         .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Geometry", "Platform", "FontCatalog", "Words"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         // photobook with the test and benchmark switches (PHOTOBOOK_TEST_PAUSE...), which the shipped binary

@@ -9,11 +9,12 @@ extension PDFPage {
     ///
     /// Each glyph sits at HarfBuzz's position (pen + offset), so kerning and marks are right; the run ends
     /// `font.width(of: run, size: size)` from its start. The glyphs are written in LOGICAL order (by cluster, a
-    /// right-to-left run's reversed back), each group of them by one `Tm` and one `Tj`: a glyph joins its group
-    /// when the reader, moving by the font's /W width of the glyph before, would put it where HarfBuzz did
-    /// (within the 0.001 pt the numbers are written to). So an unkerned left-to-right line is one `Tj`, and every
-    /// glyph of a right-to-left run has its own `Tm`: logical order is what pdftotext and mutool read as typed
-    /// (docs/research/words.md §3.5), and a page position per glyph is what lets it differ from the visual one.
+    /// right-to-left run's reversed back), as one `TJ` array per stretch on one baseline: after each glyph the
+    /// reader moves by its /W width, and a number in the array moves it on to where HarfBuzz put the next glyph
+    /// (kerning, a right-to-left run's step back to the left, DejaVu's 2048 units to the em against /W's
+    /// thousandths). A mark raised or lowered (a y offset) starts a new `Tm`, and so does every glyph of a
+    /// right-to-left run (which readers take apart when a TJ steps back). Logical order is what pdftotext and
+    /// mutool read as typed (docs/research/words.md §3.5); the numbers let it differ from the visual order.
     ///
     /// Text extraction: each glyph maps through the font's ToUnicode to the character it is the nominal glyph of,
     /// or to its cluster's characters (a ligature, a joined form); a left-to-right run whose glyphs would not read
@@ -42,29 +43,38 @@ extension PDFPage {
             return turned ? (x + across, y - along) : (x + along, y + across)
         }
         let matrix = turned ? "0 -1 1 0 " : "1 0 0 1 "
-        let step: (x: Double, y: Double) = turned ? (0, -1) : (1, 0)
 
         var content = "/" + String(cString: name) + " " + Self.number(size) + " Tf\n"
         if needsActualText {
             content += "/Span <</ActualText <FEFF" + run.text.utf16.map { GlyphToUnicodeCMap.hex($0) }.joined() + ">>> BDC\n"
         }
-        // Where the reader's pen is after the last glyph written, on the page (NaN: no group open), and the codes
-        // of the open group.
-        var pen = (x: Double.nan, y: Double.nan)
-        var codes = ""
+        // The reader's pen, along the line and across it, after the last glyph written (nil: no TJ open), and the
+        // open TJ array.
+        var pen: (along: Double, across: Double)?
+        var array = ""
         for index in run.logicalOrder {
-            let target = place(index)
-            if !(abs(pen.x - target.x) < 0.0005 && abs(pen.y - target.y) < 0.0005) {
-                if !codes.isEmpty { content += "<" + codes + "> Tj\n" }
-                codes = ""
-                pen = (Self.rounded(target.x), Self.rounded(target.y))
-                content += matrix + Self.number(pen.x) + " " + Self.number(pen.y) + " Tm "
+            let (along, across) = origins[index]
+            // Trap: a right-to-left run in one TJ, stepping back to the left between glyphs, is read by MuPDF as
+            // lines of their own and by poppler as one word per letter; a Tm per glyph reads back as typed in both.
+            if let current = pen, abs(current.across - across) < 0.0005, run.direction == .leftToRight {
+                // TJ subtracts its numbers, in thousandths of the size: positive moves back along the line.
+                let gap = (current.along - along) * 1000 / size
+                if abs(gap) >= 0.0005 {
+                    array += " " + Self.number(gap) + " "
+                    pen = (current.along - Double(Self.number(gap))! * size / 1000, across)
+                }
+            } else {
+                if !array.isEmpty { content += "[" + array + "] TJ\n" }
+                array = ""
+                let target = place(index)
+                content += matrix + Self.number(Self.rounded(target.x)) + " " + Self.number(Self.rounded(target.y)) + " Tm\n"
+                pen = (Self.rounded(along), across)
             }
-            codes += GlyphToUnicodeCMap.hex(UInt16(truncatingIfNeeded: program.code(of: drawn[index])))
+            array += "<" + GlyphToUnicodeCMap.hex(UInt16(truncatingIfNeeded: program.code(of: drawn[index]))) + ">"
             let advance = Double(program.thousandths(of: drawn[index])) * size / 1000
-            pen = (pen.x + step.x * advance, pen.y + step.y * advance)
+            pen = pen.map { ($0.along + advance, $0.across) }
         }
-        content += "<" + codes + "> Tj\n"
+        content += "[" + array + "] TJ\n"
         if needsActualText { content += "EMC\n" }
 
         // Trap: the content stream is libharu's private page attribute (hpdf_pages.h, CHaru's shim pins 2.3).

@@ -1,5 +1,6 @@
 import Geometry
 import Platform
+import Typeface
 import Words
 
 /// The words of a build: each photo's caption, found once, the warnings about them, and the words of a plan.
@@ -67,9 +68,14 @@ struct MissingCharacters {
     private var seen: Set<Unicode.Scalar> = []
     /// Every text added, in order: the book's words, for `BookFont.guessLanguage(from:)`.
     private(set) var texts: [String] = []
+    /// Texts with more combining marks on one character than shaping takes (`FontFace.maxMarksPerCluster`), and
+    /// how many marks are left out of them.
+    private(set) var markCuts: [(label: String, dropped: Int)] = []
 
     mutating func add(_ text: String, named label: String, font: BookFont) {
         texts.append(text)
+        let dropped = FontFace.capMarks(text).dropped
+        if dropped > 0 { markCuts.append((label, dropped)) }
         for scalar in font.chain.missing(in: text) where seen.insert(scalar).inserted {
             found.append((scalar, label))
         }
@@ -83,6 +89,15 @@ struct MissingCharacters {
     }
 
     var isEmpty: Bool { found.isEmpty }
+
+    /// "caption of a.jpg: 29,970 combining marks beyond 30 on one character are left out": HarfBuzz's time grows
+    /// with the square of the marks on one character (100,000 took 12.7 s), and no script stacks more than a few.
+    var markWarnings: [BuildWarning] {
+        markCuts.map { label, dropped in
+            BuildWarning(path: nil, message: "\(label): \(dropped) combining mark\(dropped == 1 ? "" : "s") beyond "
+                         + "\(FontFace.maxMarksPerCluster) on one character \(dropped == 1 ? "is" : "are") left out")
+        }
+    }
 
     /// "no installed font has 2 characters of the words, drawn as �: U+0E01 'ก' (caption of a.jpg),
     /// U+10FFFD (title); Debian's fonts-noto-core has some of them": the first ten, then how many more.

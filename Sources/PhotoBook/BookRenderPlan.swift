@@ -123,6 +123,7 @@ struct BookRenderPlan: RenderPlan {
         var missing = MissingCharacters()
         let captions = findCaptions(usable, warnings: &warnings, missing: &missing)
         options.text?.font.guessLanguage(from: missing.texts)
+        warnings += missing.markWarnings
         if let message = missing.message {
             if options.strict {
                 return .failure(PlanStop(outcome: .skipped(because: .refused("\(message), and --strict is set"))))

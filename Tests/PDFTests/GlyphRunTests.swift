@@ -60,14 +60,13 @@ import Typeface
         return (String(String.UnicodeScalarView(kept)).trimmingCharacters(in: .whitespacesAndNewlines), printed.errors)
     }
 
-    /// The glyph codes the content stream shows, in the order written: every `<...> Tj` string cut in 2-byte codes.
+    /// The glyph codes the content stream shows, in the order written: every `<...>` code of every `[...] TJ` array.
     static func shownCodes(_ pdf: String) throws -> [UInt32] {
-        let content = try Tools.run("qpdf", ["--qdf", "--object-streams=disable", pdf, "-"])
+        let content = try Tools.run("qpdf", ["--qdf", "--normalize-content=n", "--object-streams=disable", pdf, "-"])
         var codes: [UInt32] = []
-        for line in content.split(separator: "\n") where line.hasSuffix("> Tj") {
-            let hex = Array(line[line.index(after: try #require(line.firstIndex(of: "<")))...].dropLast(4))
-            for start in stride(from: 0, to: hex.count, by: 4) {
-                codes.append(try #require(UInt32(String(hex[start..<(start + 4)]), radix: 16)))
+        for line in content.split(separator: "\n") where line.hasSuffix("] TJ") {
+            for match in line.matches(of: /<([0-9a-fA-F]{4})>/) {
+                codes.append(try #require(UInt32(String(match.1), radix: 16)))
             }
         }
         return codes
@@ -138,7 +137,7 @@ import Typeface
             let face = try FontFace(path: Self.arabic.font)
             let nominal = Self.arabic.text.unicodeScalars.map { face.glyph(for: $0)! }
             #expect(zip(logical, nominal).filter { $0 != $1 }.count >= 10, "\(logical) \(nominal)")
-            let content = try Tools.run("qpdf", ["--qdf", "--object-streams=disable", pdf, "-"])
+            let content = try Tools.run("qpdf", ["--qdf", "--normalize-content=n", "--object-streams=disable", pdf, "-"])
             #expect(!content.contains("ActualText"))
         }
     }
@@ -217,23 +216,39 @@ import Typeface
             #expect(abs(box.xMin - 20) < 0.01, "\(box)")
             // R, the last glyph, is not kerned: its box ends at its advance, in /W's thousandths of the em.
             #expect(abs(box.xMax - (20 + width)) < 0.05, "\(box) against \(20 + width)")
-            let content = try Tools.run("qpdf", ["--qdf", "--object-streams=disable", dir + "/kern.pdf", "-"])
+            // One Tm and one TJ; a reader moving by each glyph's /W width (whole thousandths of the em) and by the
+            // array's numbers puts every glyph where HarfBuzz did.
+            let content = try Tools.run("qpdf", ["--qdf", "--normalize-content=n", "--object-streams=disable", dir + "/kern.pdf", "-"])
+            let lines = content.split(separator: "\n")
+            #expect(lines.filter { $0.hasSuffix(" Tm") } == ["1 0 0 1 20 40 Tm"], "\(content)")
+            let array = try #require(lines.first { $0.hasSuffix("] TJ") })
+            var reader = 20.0, placed: [Double] = []
+            for match in array.matches(of: /<([0-9a-fA-F]{4})>|(-?[0-9.]+)/) {
+                if let hex = match.1, let glyph = UInt32(String(hex), radix: 16) {
+                    placed.append(reader)
+                    reader += Double(face.advance(of: glyph) * 1000 / face.unitsPerEm) * 40 / 1000
+                } else if let number = match.2.flatMap({ Double(String($0)) }) {
+                    reader -= number * 40 / 1000
+                }
+            }
             var pen = 0
-            for glyph in run.glyphs {
-                let x = PDFPage.number(20 + Double(pen) * 40 / Double(face.unitsPerEm))
-                #expect(content.contains("1 0 0 1 \(x) 40 Tm <\(GlyphToUnicodeCMap.hex(UInt16(glyph.glyph)))"), "\(x)")
+            #expect(placed.count == run.glyphs.count)
+            for (glyph, x) in zip(run.glyphs, placed) {
+                #expect(abs(x - (20 + Double(pen) * 40 / Double(face.unitsPerEm))) < 0.002, "\(glyph) at \(x)")
                 pen += glyph.xAdvance
             }
         }
     }
 
-    /// A run whose glyphs need no correction of the font's own advances is one Tm and one Tj, as drawText's line.
+    /// A run whose glyphs need no correction of the font's own advances is one Tm and a TJ of glyphs alone.
     @Test func anUnkernedLineIsOneString() throws {
         try Tools.withTempDirectory { dir in
             let cjk = Sample(text: "東京の旅", font: "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc#0")
             let pdf = try Self.page([cjk], in: dir)
-            let content = try Tools.run("qpdf", ["--qdf", "--object-streams=disable", pdf, "-"])
-            #expect(content.components(separatedBy: " Tm ").count == 2, "\(content)")
+            let content = try Tools.run("qpdf", ["--qdf", "--normalize-content=n", "--object-streams=disable", pdf, "-"])
+            #expect(content.components(separatedBy: " Tm\n").count == 2, "\(content)")
+            let array = try #require(content.split(separator: "\n").first { $0.hasSuffix("] TJ") })
+            #expect(array.wholeMatch(of: /\[(<[0-9a-fA-F]{4}>)+\] TJ/) != nil, "\(array)")
             #expect(try Self.extracted(pdf).text == cjk.text)
         }
     }
@@ -245,7 +260,7 @@ import Typeface
             for (sample, expected) in [(Self.hindi, true), (Self.latinInHebrew, false), (Self.arabic, false),
                                        (Self.lamAlef, false), (Self.hebrew, false)] {
                 let pdf = try Self.page([sample], in: dir, name: "actual")
-                let content = try Tools.run("qpdf", ["--qdf", "--object-streams=disable", pdf, "-"])
+                let content = try Tools.run("qpdf", ["--qdf", "--normalize-content=n", "--object-streams=disable", pdf, "-"])
                 #expect(content.contains("/ActualText") == expected, "\(sample.text)")
             }
         }
@@ -274,7 +289,7 @@ import Typeface
     @Test func aTurnedRunReadsDownThePage() throws {
         try Tools.withTempDirectory { dir in
             let pdf = try Self.page([Self.latinInHebrew], size: 20, turned: true, in: dir)
-            let content = try Tools.run("qpdf", ["--qdf", "--object-streams=disable", pdf, "-"])
+            let content = try Tools.run("qpdf", ["--qdf", "--normalize-content=n", "--object-streams=disable", pdf, "-"])
             #expect(content.contains("0 -1 1 0 50 290 Tm"), "\(content)")
             let boxes = try PDFTextBox.all(in: pdf)
             #expect(boxes.map(\.word) == ["Tokyo", "2026"])

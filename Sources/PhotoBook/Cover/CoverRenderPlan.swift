@@ -66,7 +66,7 @@ struct CoverRenderPlan: RenderPlan {
             missing.add(title: text.title, subtitle: text.subtitle, author: text.author, font: text.font)
             text.font.guessLanguage(from: missing.texts)
         }
-        let warnings = missing.message.map { [BuildWarning(path: nil, message: $0)] } ?? []
+        let warnings = (missing.message.map { [BuildWarning(path: nil, message: $0)] } ?? []) + missing.markWarnings
         return .success(PreparedWords(photos: usable.map { PreparedPhoto(id: $0.id, info: $0.info) }, warnings: warnings))
     }
 

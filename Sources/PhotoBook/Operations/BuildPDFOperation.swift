@@ -5,6 +5,7 @@ import JPEG
 import PDF
 import Platform
 import Synchronization
+import Typeface
 import Words
 
 /// Makes one PDF page per planned page, with every photo of the page drawn in its place, and hands the document
@@ -247,15 +248,21 @@ struct DocumentFonts {
     /// `text` from (x, y) along its baseline; `turned`: down the page, as on a spine (`drawTextTopToBottom`).
     func draw(_ text: String, size: Double, x: Double, y: Double, gray: Double = 0, on page: PDFPage,
               turned: Bool = false, language: Language? = nil) throws(PDFError) {
+        // Placed in visual order, written in logical order (docs/research/words.md §3.5: MuPDF reads the content
+        // stream's order, and a right-to-left line written left to right came out word by word backwards).
         var along = 0.0
-        for run in book.runs(of: text, language: language) {
-            let font = try document.loadFont(face: run.face)
+        var placed: [(piece: (face: FontFace, run: PDFGlyphRun, start: Int), along: Double)] = []
+        for piece in book.pieces(of: text, language: language) {
+            placed.append((piece, along))
+            along += try document.loadFont(face: piece.face).width(of: piece.run, size: size)
+        }
+        for (piece, along) in placed.sorted(by: { $0.piece.start < $1.piece.start }) {
+            let font = try document.loadFont(face: piece.face)
             if turned {
-                try page.drawTextTopToBottom(run.text, font: font, size: size, x: x, y: y - along, gray: gray)
+                try page.drawGlyphs(piece.run, font: font, size: size, x: x, y: y - along, gray: gray, turned: true)
             } else {
-                try page.drawText(run.text, font: font, size: size, x: x + along, y: y, gray: gray)
+                try page.drawGlyphs(piece.run, font: font, size: size, x: x + along, y: y, gray: gray)
             }
-            along += font.width(of: run.text, size: size)
         }
     }
 }

@@ -1,5 +1,6 @@
 import PDF
 import Synchronization
+import TextBreaks
 import Typeface
 import Words
 
@@ -66,9 +67,52 @@ public final class BookFont: TextMeasure, Sendable {
         width(of: text, size: size, language: nil)
     }
 
-    /// The width of `text` in `language`: the runs `runs(of:language:)` draws.
+    /// The width of `text` in `language`: the pieces `pieces(of:language:)` draws, shaped.
     public func width(of text: String, size: Double, language: Language?) -> Double {
-        runs(of: text, language: language).reduce(0) { $0 + metrics(of: $1.face).width(of: $1.text, size: size) }
+        pieces(of: text, language: language).reduce(0) { $0 + metrics(of: $1.face).width(of: $1.run, size: size) }
+    }
+
+    /// `text` as it is drawn: pieces of one face, one script and one direction each, shaped by HarfBuzz (Arabic
+    /// joined, Indic reordered, marks placed, kerned) with the language's forms (`locl`: 直 in Japanese or
+    /// Chinese), in the order they go along the line.
+    ///
+    /// The line follows the Unicode bidirectional algorithm (ICU, TextBreaks): a Hebrew or Arabic line reads right
+    /// to left, the numbers and Latin words in it left to right; the pieces come in visual order, left to right on
+    /// the page, each with the offset of its first character in `text` (in scalars): the PDF writes them in that,
+    /// logical, order, which is what text extraction reads back as typed. Control characters are drawn as spaces
+    /// (a tab is a gap), as they always were.
+    public func pieces(of text: String, language: Language? = nil) -> [(face: FontFace, run: PDFGlyphRun, start: Int)] {
+        let spoken = language ?? Language.guess(from: text) ?? wordsLanguage.withLock { $0 }
+        let shaping = (language ?? chain.languages.first ?? spoken)?.tag
+        let spaced = Self.spacingControls(text)
+        let scalars = Array(spaced.unicodeScalars)
+        var pieces: [(face: FontFace, run: PDFGlyphRun, start: Int)] = []
+        for bidi in Bidi.visualRuns(of: spaced) {
+            let direction: TextDirection = bidi.direction == .rightToLeft ? .rightToLeft : .leftToRight
+            var logical: [(face: FontFace, run: PDFGlyphRun, start: Int)] = []
+            let range = bidi.range.clamped(to: 0..<scalars.count)
+            var start = range.lowerBound
+            for run in chain.runs(of: String(String.UnicodeScalarView(scalars[range])), language: spoken) {
+                let face = run.face ?? chain.primary
+                for segment in ScriptSegment.split(run.text) {
+                    let glyphs = face.shape(segment.text, direction: direction, script: segment.script, language: shaping)
+                    logical.append((face, PDFGlyphRun(text: segment.text, glyphs: glyphs, direction: direction), start))
+                    start += segment.text.unicodeScalars.count
+                }
+            }
+            pieces += direction == .rightToLeft ? logical.reversed() : logical
+        }
+        return pieces
+    }
+
+    /// `text` with each control character (C0, DEL, C1) a space, scalar for scalar.
+    static func spacingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        var spaced = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            spaced.append(scalar.properties.generalCategory == .control ? " " : scalar)
+        }
+        return String(spaced)
     }
 
     public func speaking(_ language: Language?) -> any TextMeasure {
@@ -113,4 +157,34 @@ struct BookFontInLanguage: TextMeasure {
     func width(of text: String, size: Double) -> Double { font.width(of: text, size: size, language: language) }
     func covers(_ scalar: Unicode.Scalar) -> Bool { font.covers(scalar) }
     func speaking(_ language: Language?) -> any TextMeasure { font.speaking(language) }
+}
+
+/// A stretch of text in one script, for HarfBuzz, which shapes one script at a time: characters common to all
+/// scripts (spaces, digits, punctuation) and combining marks go with the script before them (at the start, the one
+/// after); Han, kana, Hangul and Bopomofo are one stretch ("Hani"), as a Japanese or Korean sentence mixes them.
+struct ScriptSegment: Equatable {
+    var text: String
+    /// ISO 15924; nil when the text has no script of its own (all spaces or digits).
+    var script: String?
+
+    static func split(_ text: String) -> [ScriptSegment] {
+        var segments: [ScriptSegment] = []
+        var current = String.UnicodeScalarView()
+        var script: String?
+        for scalar in text.unicodeScalars {
+            let found = Script(of: scalar)
+            let code: String? = found.isShared || found == .unknown ? nil
+                : [Script.han, .hiragana, .katakana, .hangul, .bopomofo].contains(found) ? "Hani" : found.code
+            if let code, let known = script, code != known {
+                segments.append(ScriptSegment(text: String(current), script: known))
+                current = String.UnicodeScalarView()
+            }
+            if let code { script = code }
+            current.append(scalar)
+        }
+        if !current.isEmpty {
+            segments.append(ScriptSegment(text: String(current), script: script))
+        }
+        return segments
+    }
 }
