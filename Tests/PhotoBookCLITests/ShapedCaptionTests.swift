@@ -93,6 +93,29 @@ import Testing
         #expect(try WordsTests.text(out, page: 1) == [hindi])
     }
 
+    /// A Japanese caption, which has no spaces, wraps between characters as Japanese does (ICU's strict line
+    /// breaking): no line starts with closing punctuation, a small kana or the long-vowel mark, none ends with an
+    /// opening bracket; a caption longer than three lines ends in an ellipsis, with a warning.
+    @Test func japaneseWrapsBetweenCharactersWithKinsoku() throws {
+        let scratch = try Scratch()
+        let caption = "浅草寺にて、雨の午後、ちょっとコーヒーを飲んだ。「東京」（日本）の友達と一緒に長い散歩をして、"
+            + "夕方まで写真を撮り続けた。とても楽しかった一日でした。"
+        let (run, out) = try Self.book([caption], scratch, extra: ["--layout", "grid 2x1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try WordsTests.text(out, page: 1)
+        #expect(lines.count >= 2 && lines.joined() == caption, "\(lines)")
+        let long = try Scratch()
+        let (cut, cutOut) = try Self.book([caption + caption + caption], long, extra: ["--layout", "grid 2x1"])
+        #expect(cut.status == 0, "\(cut.stderr)")
+        let cutLines = try WordsTests.text(cutOut, page: 1)
+        #expect(cutLines.count == 3 && cutLines.last?.hasSuffix("…") == true, "\(cutLines)")
+        #expect(cut.stderr.contains("caption longer than 3 lines on page 1; cut with an ellipsis"), "\(cut.stderr)")
+        for line in lines + cutLines {
+            #expect(!"、。，」）！？ょっャュョッー…".contains(line.first!), "starts with \(line.first!): \(line)")
+            #expect(!"「（".contains(line.last!), "ends with \(line.last!): \(line)")
+        }
+    }
+
     /// Combining marks beyond 30 on one character are left out, with a warning, and the book is made at once.
     @Test func aPileOfCombiningMarksIsCutWithAWarning() throws {
         let scratch = try Scratch()

@@ -119,6 +119,15 @@ public final class BookFont: TextMeasure, Sendable {
         language.map { BookFontInLanguage(font: self, language: $0) } ?? self
     }
 
+    public func lineStarts(in text: String) -> [Int]? { lineStarts(in: text, language: nil) }
+
+    /// Where lines of `text` in `language` may start: ICU's line breaks (TextBreaks) for the language that applies
+    /// to it (its own, the book's, what it shows), strict for Japanese and Chinese.
+    func lineStarts(in text: String, language: Language?) -> [Int] {
+        let spoken = language ?? chain.languages.first ?? Language.guess(from: text) ?? wordsLanguage.withLock { $0 }
+        return LineBreaks.opportunities(in: text, language: spoken?.tag)
+    }
+
     /// Whether an installed face has `scalar`.
     public func covers(_ scalar: Unicode.Scalar) -> Bool {
         chain.missing(in: String(scalar)).isEmpty
@@ -157,6 +166,7 @@ struct BookFontInLanguage: TextMeasure {
     func width(of text: String, size: Double) -> Double { font.width(of: text, size: size, language: language) }
     func covers(_ scalar: Unicode.Scalar) -> Bool { font.covers(scalar) }
     func speaking(_ language: Language?) -> any TextMeasure { font.speaking(language) }
+    func lineStarts(in text: String) -> [Int]? { font.lineStarts(in: text, language: language) }
 }
 
 /// A stretch of text in one script, for HarfBuzz, which shapes one script at a time: characters common to all

@@ -1,4 +1,5 @@
 import Geometry
+import TextBreaks
 import Words
 
 /// The words of a book beyond its photos' own (`BookPhoto.caption` and `heading`), for the planner: the title
@@ -54,7 +55,8 @@ public struct BookText: Sendable {
         let height = Double(max(1, lines.count)) * leading
         return PlacedText(role: .heading, lines: lines, size: headingSize, leading: leading,
                           box: Rect(x: area.x, y: area.y + area.height - height, width: area.width, height: height),
-                          alignment: .left)
+                          // A Hebrew or Arabic heading starts at the right, as its language reads.
+                          alignment: Bidi.baseDirection(of: heading) == .rightToLeft ? .right : .left)
     }
 
     /// The space between a heading and the photos under it.

@@ -16,6 +16,9 @@ public protocol TextMeasure: Sendable {
     /// The same measure for text in `language` (a caption's own `lang`), which may draw some characters in other
     /// faces (Han in Japanese or Chinese forms); itself when the language changes nothing.
     func speaking(_ language: Language?) -> any TextMeasure
+    /// Where a line of `text` may start, after its first (offsets in Unicode scalars), as its language breaks
+    /// lines (UAX #14); nil breaks at spaces only.
+    func lineStarts(in text: String) -> [Int]?
 }
 
 extension TextMeasure {
@@ -25,6 +28,7 @@ extension TextMeasure {
     public var lineHeight: Double { max(1.25, ascent + descent) }
 
     public func speaking(_ language: Language?) -> any TextMeasure { self }
+    public func lineStarts(in text: String) -> [Int]? { nil }
 }
 
 /// Breaking text into lines that fit a width, with the font's own widths.
@@ -35,6 +39,10 @@ public enum TextLines {
         -> (lines: [String], cut: Bool) {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).map(String.init)
         guard !words.isEmpty, maxLines > 0, width > 0 else { return ([], !words.isEmpty) }
+        let joined = words.joined(separator: " ")
+        if let starts = measure.lineStarts(in: joined) {
+            return wrap(joined, at: starts, width: width, size: size, maxLines: maxLines, measure: measure)
+        }
         var lines: [String] = []
         var current = ""
         var pending = words[...]
@@ -62,6 +70,45 @@ public enum TextLines {
             current = ""
         }
         let cut = !pending.isEmpty || !current.isEmpty
+        if cut, let last = lines.popLast() {
+            lines.append(ellipsized(last, width: width, size: size, measure: measure))
+        }
+        return (lines, cut)
+    }
+
+    /// `text` (its spaces single) broken where its language lets a line start (`starts`, UAX #14: Japanese between
+    /// characters but never before 、。」 or a small kana, nor after 「; Thai between words; elsewhere after spaces
+    /// and hyphens): each line as long as fits; a stretch wider than the line alone (a long word, a URL) is broken
+    /// between characters, at least one a line. Spaces at the ends of lines are dropped.
+    static func wrap(_ text: String, at starts: [Int], width: Double, size: Double, maxLines: Int,
+                     measure: any TextMeasure) -> (lines: [String], cut: Bool) {
+        let scalars = Array(text.unicodeScalars)
+        let ends = starts.filter { $0 > 0 && $0 < scalars.count } + [scalars.count]
+        func piece(_ range: Range<Int>) -> String {
+            String(String.UnicodeScalarView(scalars[range])).trimmingTrailingSpaces()
+        }
+        var lines: [String] = []
+        var start = 0
+        while start < scalars.count && lines.count < maxLines {
+            var end: Int?
+            for candidate in ends where candidate > start {
+                guard measure.width(of: piece(start..<candidate), size: size) <= width else { break }
+                end = candidate
+            }
+            if let end {
+                lines.append(piece(start..<end))
+                start = end
+            } else {
+                // Nothing up to the next place a line may start fits: as many characters as do, at least one.
+                let next = ends.first { $0 > start } ?? scalars.count
+                let (head, _) = split(String(String.UnicodeScalarView(scalars[start..<next])), width: width, size: size,
+                                      measure: measure)
+                lines.append(head)
+                start += head.unicodeScalars.count
+            }
+            while start < scalars.count && scalars[start] == " " { start += 1 }
+        }
+        let cut = start < scalars.count
         if cut, let last = lines.popLast() {
             lines.append(ellipsized(last, width: width, size: size, measure: measure))
         }
