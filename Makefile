@@ -15,7 +15,7 @@ $(shell mkdir -p $(SWIFT_TMPDIR))
 # The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
 # at its output as a person would.
 BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev liblcms2-dev libharfbuzz-dev libicu-dev libfontconfig-dev zlib1g-dev pkg-config fonts-dejavu-core fonts-noto-cjk fonts-noto-core
-TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl libfribidi-bin
+TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl libfribidi-bin mupdf-tools
 
 .PHONY: all deps test-deps build harness test demo install docs clean
 
@@ -64,6 +64,7 @@ deps:
 # (WordsTests) find Devanagari and Thai in fonts-noto-core and check that Noto Color Emoji (bitmaps) is passed over.
 # The shaping tests compare with hb-shape and hb-view (libharfbuzz-bin): HarfBuzz's own tools on the same fonts.
 # TextBreaksTests compare ICU's bidi order with fribidi(1)'s (libfribidi-bin), a UAX #9 that shares no code with ICU.
+# The shaped-text tests read the PDF back with MuPDF's mutool (mupdf-tools) too: a second extractor, not poppler.
 test-deps: deps
 	@missing=""; \
 	for tool in pdfinfo pdfimages pdftoppm pdftocairo; do \
@@ -88,6 +89,7 @@ test-deps: deps
 	[ -f /usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf ] || missing="$$missing fonts-urw-base35"; \
 	{ [ -x /usr/bin/hb-shape ] && [ -x /usr/bin/hb-view ]; } || missing="$$missing libharfbuzz-bin"; \
 	[ -x /usr/bin/fribidi ] || missing="$$missing libfribidi-bin"; \
+	[ -x /usr/bin/mutool ] || missing="$$missing mupdf-tools"; \
 	{ [ -x /usr/bin/mount ] && [ -x /usr/bin/umount ]; } || missing="$$missing mount"; \
 	[ -x /usr/bin/make ] || missing="$$missing make"; \
 	{ [ -x /usr/bin/heif-convert ] && [ -x /usr/bin/heif-enc ]; } || missing="$$missing libheif-examples"; \
