@@ -20,6 +20,7 @@ Standard library only. Settings, from the environment:
   BENCH_MEMORY=0      leave out the memory figures at the end (Bench/bench_memory.py, `make bench-memory`)
   BENCH_WEBP_COUNT=96 WebPs in the grid case (made once from the first N corpus photos)
   BENCH_ONLY=cache    only the render cache's case: a 48-photo book built, then rebuilt after each edit
+  BENCH_ONLY=words    only issue 33's budget: 96 photos with a caption each in 11 scripts, the text work's share
   BENCH_ONLY=formats  only the HEIC and WebP cases (and the JPEG grid and the HEIC books' memory beside them)
   BENCH_ONLY=attention only issue 21's budget: the 24 photos with --crop auto and centre, alternating (and the
                       same with EXIF thumbnails), BENCH_RUNS runs each
@@ -52,7 +53,7 @@ import shutil
 import time
 
 from bench_cases import (VIPS_RESIZE, attention_only, attention_pairs_24, cache_case, dry_run, ensure_heic_sets,
-                         format_cases, format_report, formats_only, photobook_case, shell_case)
+                         format_cases, format_report, formats_only, photobook_case, shell_case, words_case)
 from bench_config import (A4_PIXELS, CORES, CORPUS, CORPUS_SEED, IMAGEMAGICK, JOBS, PHOTOBOOK, RUNS, RUNS_96, SWIFT,
                           WORK, build_product, machine, rel, say, version)
 from bench_photos import ensure_corpus, ensure_webp
@@ -74,6 +75,8 @@ def main():
     ensure_corpus()
     if os.environ.get("BENCH_ONLY", "") == "cache":
         return cache_case()
+    if os.environ.get("BENCH_ONLY", "") == "words":
+        return words_case()
     if os.environ.get("BENCH_ONLY", "") == "attention":
         return attention_only(started)
     # The other formats' photos, made once from the corpus (before any timing).
@@ -117,6 +120,7 @@ def main():
 
     dry_row, dry_command = dry_run(96, photobook96)
     cache_case()
+    words_case()
     bench_choose.choose_case()
     webp_grid = format_cases(heics, webp_photos)
 

@@ -272,6 +272,52 @@ def cache_case():
         say(f"    {name}: {wall:.2f} s, {share:.2f} of the first {'(met)' if share <= 0.2 else '(NOT MET: target 0.2)'}")
 
 
+# A caption in each of the scripts issue 33 names, one per photo in turn: what a traveller's book holds.
+WORDS_CAPTIONS = [
+    "浅草寺にて、雨の午後。ちょっとコーヒーを飲んだ「東京」の一日",
+    "台北101 與朋友們，夜市的晚餐",
+    "서울의 밤, 한강 공원에서 친구들과",
+    "مرحبا بالعالم، رحلة إلى القاهرة 2026",
+    "שלום Tokyo 2026 עולם, טיול עם המשפחה",
+    "क्षत्रिय नमस्ते, दिल्ली की सुबह",
+    "สวัสดีครับวันนี้อากาศดีมาก ที่เชียงใหม่",
+    "Βόλτα το απόγευμα στην Κρήτη",
+    "Прогулка по Москве вечером",
+    "Tiếng Việt: buổi sáng ở Hà Nội",
+    "Café à Zürich, “naïve” — the long afternoon walk by the lake 😀",
+]
+
+
+def words_case():
+    """BENCH_ONLY=words (and in every full run): issue 33's budget. The 96 photos, a caption on each (sidecar files,
+    the scripts of WORDS_CAPTIONS in turn), built with --report: the share of the build its text work takes (fonts
+    found through fontconfig, shaping by HarfBuzz, bidi and line breaks by ICU; the report's timings.text, summed
+    over threads) against the build's wall time; at most 5%."""
+    folder, names = photo_set(96)
+    words = os.path.join(WORK, "words-96")
+    shutil.rmtree(words, ignore_errors=True)
+    os.makedirs(words)
+    for index, name in enumerate(names):
+        os.link(os.path.join(folder, name), os.path.join(words, name))
+        with open(os.path.join(words, name + ".txt"), "w", encoding="utf-8") as f:
+            f.write(WORDS_CAPTIONS[index % len(WORDS_CAPTIONS)])
+    report = os.path.join(WORK, "words-96.json")
+    command = [PHOTOBOOK, "build", rel(words), "-o", rel(os.path.join(WORK, "words-96.pdf")), "--captions", "auto",
+               "--title", "旅の記録 2026", "--quiet", "--report", rel(report)]
+    shares = []
+    for _ in range(RUNS_96):
+        subprocess.run(command, check=True, stdin=subprocess.DEVNULL, cwd=ROOT)
+        with open(report) as f:
+            timings = json.load(f)["timings"]
+        shares.append((timings["text"], timings["total"]))
+    text, total = sorted(shares, key=lambda s: s[0] / s[1])[len(shares) // 2]
+    share = text / total
+    say(f"\nWords (issue 33): 96 photos, a caption on each in {len(WORDS_CAPTIONS)} scripts, {RUNS_96} runs, median:")
+    say(f"    text work {text:.3f} s of a {total:.2f} s build: {100 * share:.1f}% "
+        f"{'(met)' if share <= 0.05 else '(NOT MET: target at most 5%)'}")
+    say(f"    command: {' '.join(shlex.quote(rel(a) if a.startswith(ROOT) else a) for a in command)}")
+
+
 def formats_only(heics, webp_photos, started):
     """BENCH_ONLY=formats: the HEIC and WebP cases alone, with the JPEG grid they are set against, and the HEIC
     books' memory (for whoever wires a format in and wants the figures again without the rest)."""

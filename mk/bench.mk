@@ -8,6 +8,8 @@
 # BENCH_BUILD=0 uses the binaries in .build/release as they are (while another build of the tree runs).
 # BENCH_SCRATCH=DIR builds and takes the binaries from SwiftPM's scratch path DIR (a second work tree), and
 # BENCH_WORK=DIR keeps the corpus, the sets and the outputs in DIR instead of .bench/.
+# BENCH_ONLY=words (also in a full run): issue 33, the 96 photos with a caption each in 11 scripts (sidecars, made in
+# .bench/words-96/), built with --report: the share of the build its text work takes (timings.text), at most 5%.
 # BENCH_ONLY=choose (also in a full run; Bench/bench_choose.py): issue 31, a 24-page book chosen from a trip of 500
 # 12-MP photos (photobook-corpus --trip: bursts, blurred, dark and blown photos, screenshots, documents, ratings; 1 in
 # 5 made HEIC with heif-enc -t 320; made once, .bench/trip-v1-500/ and .bench/choose-v1-500/): --dry-run against

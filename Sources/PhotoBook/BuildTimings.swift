@@ -14,6 +14,8 @@ public struct BuildTimings: Sendable, Equatable {
     public var pdf = 0.0
     /// The whole build, clean-up included.
     public var total = 0.0
+    /// Of plan and pdf: the words' text work, fonts found, lines shaped and broken (BookFont), wherever it ran.
+    public var text = 0.0
 
     public init() {}
 

@@ -178,6 +178,8 @@ struct ReportDocument: Encodable, Equatable {
         var render: Double
         var pdf: Double
         var total: Double
+        /// Of plan and pdf: finding fonts, shaping and breaking the words' lines.
+        var text: Double
     }
 
     /// `printDPI`: a proof's (`LayoutOptions.printDPI`): its photos' density warnings are the print build's.
@@ -237,7 +239,7 @@ struct ReportDocument: Encodable, Equatable {
             PreflightReport.Finding(kind: $0.kind.rawValue, page: $0.page, path: $0.path, message: $0.message)
         }, fileSize: report.fileSize, fileSizeLimit: report.fileSizeLimit?.bytes)
         let t = report.timings
-        timings = Timings(probe: t.probe, plan: t.plan, render: t.render, pdf: t.pdf, total: t.total)
+        timings = Timings(probe: t.probe, plan: t.plan, render: t.render, pdf: t.pdf, total: t.total, text: t.text)
     }
 
     /// The outcome's name and its reason, if it has one.

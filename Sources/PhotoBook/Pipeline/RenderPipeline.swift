@@ -79,6 +79,7 @@ public final class RenderPipeline: Sendable {
         report.timings = clock.finish()
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         report.timings.total = report.seconds
+        report.timings.text = plan.words?.font.textSeconds ?? 0
         report.undatedPhotos = undated.withLock { $0 }
         hooks.finished?(report)
         return report

@@ -1,3 +1,4 @@
+import Dispatch
 import PDF
 import Synchronization
 import TextBreaks
@@ -20,6 +21,17 @@ public final class BookFont: TextMeasure, Sendable {
     private let metrics: Mutex<[String: PDFFontMetrics]>
     /// What the book's words as a whole say of their language (`guessLanguage(from:)`).
     private let wordsLanguage = Mutex<Language?>(nil)
+    /// Nanoseconds spent finding fonts, shaping and breaking lines, on every thread.
+    private let spent = Atomic<UInt64>(0)
+
+    /// The seconds spent so far finding fonts, shaping text and breaking lines: the report's `timings.text`.
+    public var textSeconds: Double { Double(spent.load(ordering: .relaxed)) / 1e9 }
+
+    private func timed<Result>(_ body: () -> Result) -> Result {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { spent.add(DispatchTime.now().uptimeNanoseconds &- start, ordering: .relaxed) }
+        return body()
+    }
 
     /// Loads the font at `path` as the primary face; the error names the file and what is wrong with it.
     /// `languages`: the book's, in order of preference (`--lang`, then the environment's). `findsFallbacks`: false
@@ -82,6 +94,10 @@ public final class BookFont: TextMeasure, Sendable {
     /// logical, order, which is what text extraction reads back as typed. Control characters are drawn as spaces
     /// (a tab is a gap), as they always were.
     public func pieces(of text: String, language: Language? = nil) -> [(face: FontFace, run: PDFGlyphRun, start: Int)] {
+        timed { shapedPieces(of: text, language: language) }
+    }
+
+    private func shapedPieces(of text: String, language: Language?) -> [(face: FontFace, run: PDFGlyphRun, start: Int)] {
         let spoken = language ?? Language.guess(from: text) ?? wordsLanguage.withLock { $0 }
         let shaping = (language ?? chain.languages.first ?? spoken)?.tag
         let spaced = Self.spacingControls(text)
@@ -124,8 +140,10 @@ public final class BookFont: TextMeasure, Sendable {
     /// Where lines of `text` in `language` may start: ICU's line breaks (TextBreaks) for the language that applies
     /// to it (its own, the book's, what it shows), strict for Japanese and Chinese.
     func lineStarts(in text: String, language: Language?) -> [Int] {
-        let spoken = language ?? chain.languages.first ?? Language.guess(from: text) ?? wordsLanguage.withLock { $0 }
-        return LineBreaks.opportunities(in: text, language: spoken?.tag)
+        timed {
+            let spoken = language ?? chain.languages.first ?? Language.guess(from: text) ?? wordsLanguage.withLock { $0 }
+            return LineBreaks.opportunities(in: text, language: spoken?.tag)
+        }
     }
 
     /// Whether an installed face has `scalar`.
