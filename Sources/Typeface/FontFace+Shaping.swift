@@ -92,6 +92,10 @@ extension FontFace {
     /// The text is shaped whole, as a paragraph of its own (`HB_BUFFER_FLAG_BOT | EOT`: a leading mark gets a
     /// dotted circle), with HarfBuzz's default cluster level (monotone graphemes: clusters ascend for left to
     /// right and top to bottom, descend for right to left).
+    /// Default ignorables (bidi controls, ZWJ as a glyph) are removed from the output
+    /// (`HB_BUFFER_FLAG_REMOVE_DEFAULT_IGNORABLES`), and marks beyond `maxMarksPerCluster` in a row dropped before
+    /// shaping (`capMarks`); clusters still index the scalars of `text` as given.
+    /// Thread-safe: the font is immutable and each call has its own `hb_buffer_t`.
     ///
     /// Top to bottom, HarfBuzz takes the vertical metrics (vhea, vmtx, VORG) when the font has them: Noto Sans CJK
     /// advances an ideograph (0, -1000) with its horizontal origin at (-500, -880) from the pen. A font without
@@ -100,10 +104,6 @@ extension FontFace {
     /// cell: minus half its horizontal advance across, and down by its top plus half the room its ink leaves
     /// (DejaVu Sans: "A" (-700, -1938) = -(1493 + (2384 - 1493) / 2), "b" (-650, -1955)): a Latin letter upright
     /// in a roomy cell, readable but not how a book sets it.
-    /// Default ignorables (bidi controls, ZWJ as a glyph) are removed from the output
-    /// (`HB_BUFFER_FLAG_REMOVE_DEFAULT_IGNORABLES`), and marks beyond `maxMarksPerCluster` in a row dropped before
-    /// shaping (`capMarks`); clusters still index the scalars of `text` as given.
-    /// Thread-safe: the font is immutable and each call has its own `hb_buffer_t`.
     public func shape(_ text: String, direction: TextDirection, script: String? = nil, language: String? = nil) -> [ShapedGlyph] {
         let (scalars, offsets) = Self.markCapped(text)
         guard !scalars.isEmpty, scalars.count <= Int(Int32.max) else { return [] }
