@@ -2,8 +2,8 @@ import Typeface
 
 /// A run of shaped glyphs of one font, one direction, and the text it stands for.
 ///
-/// The glyphs are HarfBuzz's (`FontFace.shape`): visual order, left to right, in font units, each with the offset
-/// in Unicode scalars of `text` of its cluster's first scalar. Measured (`PDFFont.width(of:size:)`) and drawn
+/// The glyphs are HarfBuzz's (`FontFace.shape`): visual order, left to right (top to bottom for a `.topToBottom`
+/// column), in font units, each with the offset in Unicode scalars of `text` of its cluster's first scalar. Measured (`PDFFont.width(of:size:)`) and drawn
 /// (`PDFPage.drawGlyphs`) with the font it was shaped with.
 public struct PDFGlyphRun: Sendable {
     public let text: String
@@ -78,10 +78,24 @@ public struct PDFGlyphRun: Sendable {
 
 extension PDFFontProgram {
     /// The width of `run` at `size` points: the sum of its shaped advances, in points, the distance
-    /// `PDFPage.drawGlyphs` moves. The sum is taken in font units first, so that drawing (which ends its pen at
-    /// the same expression) and measuring give the same number to the last bit.
+    /// `PDFPage.drawGlyphs` moves; for a top-to-bottom column its length, the sum of its advances down (-yAdvance).
+    /// The sum is taken in font units first, so that drawing (which ends its pen at the same expression) and
+    /// measuring give the same number to the last bit.
     func width(of run: PDFGlyphRun, size: Double) -> Double {
-        Double(run.glyphs.reduce(0) { $0 + $1.xAdvance }) * size / Double(unitsPerEm)
+        let units = run.direction == .topToBottom ? -run.glyphs.reduce(0) { $0 + $1.yAdvance } : run.glyphs.reduce(0) { $0 + $1.xAdvance }
+        return Double(units) * size / Double(unitsPerEm)
+    }
+
+    /// Each glyph's horizontal origin in a top-to-bottom column, in points from the column's top centre at `size`
+    /// points (y up, so negative down the column): the pen (the advances before it, both ways) plus its offset,
+    /// top to bottom.
+    func columnOrigins(of run: PDFGlyphRun, size: Double) -> [(x: Double, y: Double)] {
+        var pen = (x: 0, y: 0)
+        let scale = size / Double(unitsPerEm)
+        return run.glyphs.map { glyph in
+            defer { pen = (pen.x + glyph.xAdvance, pen.y + glyph.yAdvance) }
+            return (Double(pen.x + glyph.xOffset) * scale, Double(pen.y + glyph.yOffset) * scale)
+        }
     }
 
     /// Each glyph's origin along and across the baseline, in points from the run's start at `size` points: the pen
@@ -97,7 +111,8 @@ extension PDFFontProgram {
 }
 
 extension PDFFont {
-    /// The width of the run at `size` points: the sum of its shaped advances (what drawGlyphs moves), in points.
+    /// The width of the run at `size` points: the sum of its shaped advances (what drawGlyphs moves), in points;
+    /// for a `.topToBottom` run the column's length.
     public func width(of run: PDFGlyphRun, size: Double) -> Double { embedded.program.width(of: run, size: size) }
 }
 

@@ -21,24 +21,35 @@ extension PDFPage {
     /// back as its text in that order (Devanagari's vowel sign drawn before its consonant, a glyph drawn before
     /// for other text) is marked with its text as /ActualText. Never a right-to-left run: pdftotext reverses it.
     /// A glyph 0 (.notdef, a character the font lacks) is drawn as the font's U+FFFD, which readers do draw.
+    ///
+    /// A `.topToBottom` run is a column of upright glyphs (a Japanese or Chinese spine), never `turned`: (x, y) is
+    /// its TOP CENTRE, each glyph's horizontal origin sits at the pen plus its offset (Noto Sans CJK: half an em
+    /// left, 0.88 em down), and the pen moves down by each advance, so the column ends `font.width(of: run, size:
+    /// size)` below y. The glyphs are those of the font's ordinary horizontal (Identity-H) encoding, `vert` forms
+    /// included, each with a `Tm` of its own (1 0 0 1 x y) in logical order, which is also their order down the
+    /// column: poppler, Ghostscript and MuPDF draw them right and read them as typed, with no Identity-V, WMode 1
+    /// or /W2 (docs/research/words.md §3.4). ActualText as for left to right.
     public func drawGlyphs(_ run: PDFGlyphRun, font: PDFFont, size: Double, x: Double, y: Double, gray: Double = 0,
                            turned: Bool = false) throws(PDFError) {
         precondition(font.document === document, "PDFPage.drawGlyphs: the font belongs to another PDFDocument")
         precondition([x, y, size].allSatisfy(\.isFinite) && size > 0, "PDFPage.drawGlyphs: bad size \(size) or place")
         precondition((0...1).contains(gray), "PDFPage.drawGlyphs: gray must be 0...1, got \(gray)")
+        precondition(!(turned && run.direction == .topToBottom), "PDFPage.drawGlyphs: a top-to-bottom column cannot be turned")
         guard !run.glyphs.isEmpty else { return }
         let during = "drawing the glyphs of '\(run.text.prefix(40))' at (\(x), \(y)) in \(size) pt"
         let page = handle
         let program = font.embedded.program
         let placeholder = program.glyph(for: "\u{FFFD}") ?? 0
         let drawn = run.glyphs.map { $0.glyph == 0 ? placeholder : $0.glyph }
-        let needsActualText = font.embedded.note(run, drawing: drawn) && run.direction == .leftToRight
+        let needsActualText = font.embedded.note(run, drawing: drawn) && run.direction != .rightToLeft
         let name = try document.haruObject(during) { HPDF_Page_GetLocalFontName(page, font.embedded.type0) }
 
         // Text space to the page: upright, along is x and across y; turned, along runs down the page and across
-        // to its right.
+        // to its right. A column places its glyphs by its own pen, down from its top centre.
         let origins = program.origins(of: run, size: size)
+        let column = run.direction == .topToBottom ? program.columnOrigins(of: run, size: size) : []
         func place(_ index: Int) -> (x: Double, y: Double) {
+            if !column.isEmpty { return (x + column[index].x, y + column[index].y) }
             let (along, across) = origins[index]
             return turned ? (x + across, y - along) : (x + along, y + across)
         }

@@ -4,6 +4,10 @@ internal import CHarfBuzz
 /// to left), and which way its glyphs are read back (`PDFPage.drawGlyphs` writes them in logical order).
 public enum TextDirection: Sendable, Equatable {
     case leftToRight, rightToLeft
+    /// Vertical writing, a column read top to bottom with upright glyphs (a Japanese or Chinese spine): HarfBuzz's
+    /// `HB_DIRECTION_TTB`, which picks the `vert`/`vrt2` forms (「 turned for a column, 、 and 。 moved to the top
+    /// right of their cell) and advances each glyph down the column.
+    case topToBottom
 }
 
 /// One glyph of shaped text, placed as HarfBuzz placed it: what a page draws, in font units.
@@ -11,17 +15,22 @@ public struct ShapedGlyph: Sendable, Equatable {
     public let glyph: UInt32
     /// The offset, in Unicode scalars of the text shaped, of the first scalar of the glyph's cluster.
     public let cluster: Int
-    /// HarfBuzz's advance and offset, in font units (x only matters for horizontal text).
+    /// HarfBuzz's advances and offsets, in font units. Horizontal text advances along x only (`yAdvance` 0);
+    /// a top-to-bottom column along y only, downward, so `yAdvance` is negative (-1000 for an ideograph of Noto
+    /// Sans CJK), and the offsets then place the glyph's horizontal origin from the pen, which is the top centre
+    /// of its cell (-500, -880 in Noto Sans CJK).
     public let xAdvance: Int
     public let xOffset: Int
     public let yOffset: Int
+    public let yAdvance: Int
 
-    public init(glyph: UInt32, cluster: Int, xAdvance: Int, xOffset: Int = 0, yOffset: Int = 0) {
+    public init(glyph: UInt32, cluster: Int, xAdvance: Int, xOffset: Int = 0, yOffset: Int = 0, yAdvance: Int = 0) {
         self.glyph = glyph
         self.cluster = cluster
         self.xAdvance = xAdvance
         self.xOffset = xOffset
         self.yOffset = yOffset
+        self.yAdvance = yAdvance
     }
 }
 
@@ -78,14 +87,23 @@ extension FontFace {
     /// character that has one of its own, as HarfBuzz would guess it) and `language` (BCP 47, e.g. "ja", "zh-Hant";
     /// it selects `locl` forms; nil: none, never the process's locale, so that a book does not change with `LANG`).
     ///
-    /// Glyphs in VISUAL order, left to right (as HarfBuzz returns them for both directions), in font units.
+    /// Glyphs in VISUAL order, left to right (as HarfBuzz returns them for both horizontal directions), or top to
+    /// bottom for `.topToBottom`, in font units.
     /// The text is shaped whole, as a paragraph of its own (`HB_BUFFER_FLAG_BOT | EOT`: a leading mark gets a
     /// dotted circle), with HarfBuzz's default cluster level (monotone graphemes: clusters ascend for left to
-    /// right, descend for right to left).
+    /// right and top to bottom, descend for right to left).
     /// Default ignorables (bidi controls, ZWJ as a glyph) are removed from the output
     /// (`HB_BUFFER_FLAG_REMOVE_DEFAULT_IGNORABLES`), and marks beyond `maxMarksPerCluster` in a row dropped before
     /// shaping (`capMarks`); clusters still index the scalars of `text` as given.
     /// Thread-safe: the font is immutable and each call has its own `hb_buffer_t`.
+    ///
+    /// Top to bottom, HarfBuzz takes the vertical metrics (vhea, vmtx, VORG) when the font has them: Noto Sans CJK
+    /// advances an ideograph (0, -1000) with its horizontal origin at (-500, -880) from the pen. A font without
+    /// them still shapes: HarfBuzz 6 synthesises an advance of the font's line height (hhea ascender - descender,
+    /// DejaVu Sans 2384 of 2048 units, whatever the glyph) and an offset that centres the glyph's ink in that
+    /// cell: minus half its horizontal advance across, and down by its top plus half the room its ink leaves
+    /// (DejaVu Sans: "A" (-700, -1938) = -(1493 + (2384 - 1493) / 2), "b" (-650, -1955)): a Latin letter upright
+    /// in a roomy cell, readable but not how a book sets it.
     public func shape(_ text: String, direction: TextDirection, script: String? = nil, language: String? = nil) -> [ShapedGlyph] {
         let (scalars, offsets) = Self.markCapped(text)
         guard !scalars.isEmpty, scalars.count <= Int(Int32.max) else { return [] }
@@ -93,7 +111,7 @@ extension FontFace {
         guard let buffer = hb_buffer_create() else { return [] }
         defer { hb_buffer_destroy(buffer) }
         hb_buffer_add_codepoints(buffer, scalars, Int32(scalars.count), 0, Int32(scalars.count))
-        hb_buffer_set_direction(buffer, direction == .leftToRight ? HB_DIRECTION_LTR : HB_DIRECTION_RTL)
+        hb_buffer_set_direction(buffer, Self.harfBuzzDirection(direction))
         hb_buffer_set_script(buffer, Self.script(script, of: text))
         if let language, !language.isEmpty {
             hb_buffer_set_language(buffer, hb_language_from_string(language, Int32(language.utf8.count)))
@@ -111,7 +129,25 @@ extension FontFace {
             let info = infos[index], position = positions[index]
             let shaped = Int(info.cluster)
             return ShapedGlyph(glyph: info.codepoint, cluster: shaped < offsets.count ? offsets[shaped] : text.unicodeScalars.count,
-                               xAdvance: Int(position.x_advance), xOffset: Int(position.x_offset), yOffset: Int(position.y_offset))
+                               xAdvance: Int(position.x_advance), xOffset: Int(position.x_offset), yOffset: Int(position.y_offset),
+                               yAdvance: Int(position.y_advance))
+        }
+    }
+
+    /// How wide a column of this face is, per point of size, in em: the horizontal advance of an ideograph (水,
+    /// U+6C34, the glyph CSS's `ic` unit measures) over the units per em, or 1 em when the face has none. What a
+    /// layout gives a vertical title's column across (Noto Sans CJK: exactly 1.0).
+    public var verticalColumnWidth: Double {
+        guard let ideograph = glyph(for: "\u{6C34}"), unitsPerEm > 0 else { return 1 }
+        let advance = advance(of: ideograph)
+        return advance > 0 ? Double(advance) / Double(unitsPerEm) : 1
+    }
+
+    private static func harfBuzzDirection(_ direction: TextDirection) -> hb_direction_t {
+        switch direction {
+        case .leftToRight: HB_DIRECTION_LTR
+        case .rightToLeft: HB_DIRECTION_RTL
+        case .topToBottom: HB_DIRECTION_TTB
         }
     }
 

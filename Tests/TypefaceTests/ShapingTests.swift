@@ -30,13 +30,18 @@ import Typeface
         Case(text: "AVATAR Wo", font: dejaVu),
         Case(text: "直", font: cjk, index: 0, language: "ja"),
         Case(text: "直", font: cjk, index: 0, language: "zh-Hans"),
+        Case(text: "「東京の旅」、。ー", font: cjk, index: 0, direction: .topToBottom, language: "ja"),
+        Case(text: "東京 Tokyo", font: cjk, index: 0, direction: .topToBottom, language: "ja"),
+        Case(text: "Ab東", font: dejaVu, direction: .topToBottom),
     ]
 
     /// hb-shape's answer as ShapedGlyphs.
     static func reference(_ shaping: Case) throws -> [ShapedGlyph] {
         try HarfBuzzTools.shape(shaping.text, font: shaping.font, index: shaping.index,
-                                rightToLeft: shaping.direction == .rightToLeft, language: shaping.language).map {
-            ShapedGlyph(glyph: $0.glyph, cluster: $0.cluster, xAdvance: $0.xAdvance, xOffset: $0.xOffset, yOffset: $0.yOffset)
+                                rightToLeft: shaping.direction == .rightToLeft, topToBottom: shaping.direction == .topToBottom,
+                                language: shaping.language).map {
+            ShapedGlyph(glyph: $0.glyph, cluster: $0.cluster, xAdvance: $0.xAdvance, xOffset: $0.xOffset, yOffset: $0.yOffset,
+                        yAdvance: $0.yAdvance)
         }
     }
 
@@ -90,6 +95,43 @@ import Typeface
         #expect(face.shape("直", direction: .leftToRight, script: "Hani", language: "zh-Hans") == chinese)
         // No language: the face's default, Japanese for this face, whatever LANG says.
         #expect(face.shape("直", direction: .leftToRight) == japanese)
+    }
+
+    /// Top to bottom, Japanese punctuation takes its vertical forms (`vert`/`vrt2`: docs/research/words.md §3.4),
+    /// glyphs come top to bottom in the order typed, and each advances one em down the column with its
+    /// horizontal origin half an em left of and 880 units below the pen.
+    @Test func aVerticalColumnTakesTheVerticalFormsAndAdvancesDown() throws {
+        let face = try FontFace(path: Self.cjk + "#0")
+        let text = "「東京の旅」、。ー"
+        let column = face.shape(text, direction: .topToBottom, language: "ja")
+        let row = face.shape(text, direction: .leftToRight, language: "ja")
+        #expect(column.map(\.cluster) == Array(0..<9))
+        // 「 」 、 。 ー: horizontal forms 1408 1409 1397 1398 1645, vertical 59006 59007 58980 58981 65339.
+        let punctuation = [0, 5, 6, 7, 8]
+        #expect(punctuation.map { row[$0].glyph } == [1408, 1409, 1397, 1398, 1645])
+        #expect(punctuation.map { column[$0].glyph } == [59006, 59007, 58980, 58981, 65339])
+        // The ideographs stay as they are; the kana の too has a form of its own for columns (`vert`: 1505 -> 65202).
+        #expect([1, 2, 4].allSatisfy { column[$0].glyph == row[$0].glyph })
+        #expect(row[3].glyph == 1505 && column[3].glyph == 65202)
+        #expect(column.allSatisfy { $0.xAdvance == 0 && $0.yAdvance == -1000 && $0.xOffset == -500 && $0.yOffset == -880 })
+        #expect(row.allSatisfy { $0.yAdvance == 0 })
+    }
+
+    /// A face without vertical metrics (DejaVu Sans has no vhea or vmtx) still shapes a column: HarfBuzz gives
+    /// every glyph the line height as its advance and centres it across.
+    @Test func aFaceWithoutVerticalMetricsStillShapesAColumn() throws {
+        let face = try FontFace(path: Self.dejaVu)
+        let column = face.shape("Ab", direction: .topToBottom)
+        #expect(column.map(\.glyph) == ["A", "b"].map { face.glyph(for: $0)! })
+        #expect(column.allSatisfy { $0.yAdvance == -(face.ascender - face.descender) && $0.xAdvance == 0 })
+        #expect(column.map(\.xOffset) == column.map { -face.advance(of: $0.glyph) / 2 })
+    }
+
+    /// A column is an ideograph's advance wide: exactly an em in Noto Sans CJK; DejaVu Sans has no ideograph and
+    /// answers an em.
+    @Test func theColumnWidthIsAnIdeographsAdvance() throws {
+        #expect(try FontFace(path: Self.cjk + "#0").verticalColumnWidth == 1)
+        #expect(try FontFace(path: Self.dejaVu).verticalColumnWidth == 1)
     }
 
     /// Bidi controls and joiners draw nothing, and the glyphs after them keep the clusters of the text as typed.
