@@ -145,9 +145,10 @@ _photobook() {
                 --author) COMPREPLY=(); return ;;
                 --font) _photobook_files ttf otf ttc otc; return ;;
                 --lang) COMPREPLY=(); return ;;
+                --spine-text) COMPREPLY=($(compgen -W "auto vertical rotated" -- "$cur")); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --preset --page-size --spine --interior-pages --paper-ppi --bleed --hardcover --wrap --hinge --safety --crop --dpi --quality --pdfx --output-profile --output-condition --intent --title --subtitle --author --font --lang --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --preset --page-size --spine --interior-pages --paper-ppi --bleed --hardcover --wrap --hinge --safety --crop --dpi --quality --pdfx --output-profile --output-condition --intent --title --subtitle --author --font --lang --spine-text --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi

@@ -27,6 +27,8 @@ struct CoverCommand: RunFields, TitleFields {
     var fontPath = BookFont.defaultPath
     /// `--lang`, normalised: the words' language, before the environment's.
     var language: String?
+    /// `--spine-text`.
+    var spineText = SpineTextMode.auto
     /// `--pdfx`, `--output-profile`, `--output-condition`, and what `parse` made of them.
     var pdfx = PDFXOptions()
     var pdfxRequest: PDFXRequest?
@@ -87,6 +89,13 @@ struct CoverCommand: RunFields, TitleFields {
         ] + TextGroup.titleLines() + [
             TextGroup.font(\.fontPath),
             TextGroup.language(\.language),
+            .value("spine-text", .choice(metavar: "HOW", [
+                       .auto: "vertical when most of the title is Chinese characters, kana or Hangul, else rotated",
+                       .vertical: "a column of upright characters, as Japanese and Chinese books set their spines",
+                       .rotated: "one line turned a quarter clockwise, reading top to bottom, as English-language "
+                           + "books do",
+                   ]), default: "auto", section: .words,
+                   help: "how the title (and author) go along the spine", \.spineText),
         ] + RunGroup.all()
     }
 

@@ -39,6 +39,7 @@ extension PhotoBookCLI {
         options.creationDate = render.creationDate
         if let font = render.font, let title = command.title {
             options.text = CoverText(font: font, title: title, subtitle: command.subtitle, author: command.author)
+            options.text?.spineText = command.spineText
         }
 
         // A folder is a mistake of the command line; a photo that is missing or unreadable fails the cover.

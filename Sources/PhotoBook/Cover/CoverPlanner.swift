@@ -1,11 +1,23 @@
+import Typeface
 import Geometry
 
 /// The words of a wrap cover and the font's measure to set them with.
+/// How the title goes along a wrap cover's spine (`--spine-text`).
+public enum SpineTextMode: String, Sendable, CaseIterable {
+    /// A column of upright characters, as Japanese and Chinese books set their spines.
+    case vertical
+    /// One line turned a quarter clockwise, reading top to bottom, as English-language books do.
+    case rotated
+    /// Vertical when most of the title is Chinese characters, kana or Hangul and the font sets columns.
+    case auto
+}
+
 public struct CoverWords: Sendable {
     public var measure: any TextMeasure
     public var title: String
     public var subtitle: String?
     public var author: String?
+    public var spineText: SpineTextMode = .auto
 
     public init(measure: any TextMeasure, title: String, subtitle: String? = nil, author: String? = nil) {
         self.measure = measure
@@ -116,12 +128,15 @@ public enum CoverPlanner {
     }
 
     /// The title along the spine, centred across it and along it; with an author, the title from the top of the
-    /// spine's safe length and the author ending at its bottom. Smaller type before leaving anything out.
+    /// spine's safe length and the author ending at its bottom. Smaller type before leaving anything out. A
+    /// vertical spine (`SpineTextMode`) sets them as columns of upright characters, the column as wide as the
+    /// font's ideographs; a rotated one as a line turned a quarter clockwise.
     static func spineTexts(_ words: CoverWords, geometry: CoverGeometry, warnings: inout [String]) -> [SpineText] {
         let measure = words.measure
+        let vertical = Self.setsVertically(words)
         let strip = geometry.spineStrip
         let across = strip.width - 2 * spineFoldClearance
-        let extent = measure.ascent + measure.descent
+        let extent = vertical ? measure.columnWidth : measure.ascent + measure.descent
         let fitsAcross = extent > 0 ? across / extent : 0
         guard fitsAcross >= minimumSpineSize else {
             let needed = minimumSpineSize * extent + 2 * spineFoldClearance
@@ -135,7 +150,9 @@ public enum CoverPlanner {
         guard length > 0 else { return [] }
         // The space between title and author: two ems, so the two read as two.
         var author = words.author.flatMap { $0.isEmpty ? nil : $0 }
-        let width = { (text: String, size: Double) in measure.width(of: text, size: size) }
+        let width = { (text: String, size: Double) in
+            vertical ? measure.columnLength(of: text, size: size) : measure.width(of: text, size: size)
+        }
         func needed(_ size: Double) -> Double {
             width(words.title, size) + (author.map { width($0, size) + 2 * size } ?? 0)
         }
@@ -153,20 +170,51 @@ public enum CoverPlanner {
         var title = words.title
         if width(title, size) > length {
             size = minimumSpineSize
-            title = TextLines.ellipsized(title, width: length, size: size, measure: measure)
+            title = vertical ? Self.columnEllipsized(title, length: length, size: size, measure: measure)
+                : TextLines.ellipsized(title, width: length, size: size, measure: measure)
             warnings.append("the title is too long for the spine: cut to \"\(title)\"")
         }
-        // Centred across the spine: the letters run from one descent left of the baseline to one ascent right.
-        let baselineX = strip.x + strip.width / 2 - (measure.ascent - measure.descent) * size / 2
+        // Centred across the spine: a column on its middle; a turned line's letters run from one descent left of
+        // the baseline to one ascent right.
+        let baselineX = vertical ? strip.x + strip.width / 2
+            : strip.x + strip.width / 2 - (measure.ascent - measure.descent) * size / 2
         let titleLength = width(title, size)
         guard let author else {
             return [SpineText(role: .title, text: title, size: size, baselineX: baselineX,
-                              top: strip.y + strip.height / 2 + titleLength / 2, length: titleLength)]
+                              top: strip.y + strip.height / 2 + titleLength / 2, length: titleLength, vertical: vertical)]
         }
         let authorLength = width(author, size)
-        return [SpineText(role: .title, text: title, size: size, baselineX: baselineX, top: top, length: titleLength),
+        return [SpineText(role: .title, text: title, size: size, baselineX: baselineX, top: top, length: titleLength,
+                          vertical: vertical),
                 SpineText(role: .author, text: author, size: size, baselineX: baselineX,
-                          top: top - length + authorLength, length: authorLength)]
+                          top: top - length + authorLength, length: authorLength, vertical: vertical)]
+    }
+
+    /// Whether the spine's words are set as columns: asked for, or (`auto`) when most of the title's letters are
+    /// Chinese characters, kana or Hangul; never when the font cannot set a column.
+    static func setsVertically(_ words: CoverWords) -> Bool {
+        guard words.measure.columnWidth > 0 else { return false }
+        switch words.spineText {
+        case .vertical: return true
+        case .rotated: return false
+        case .auto:
+            let letters = words.title.unicodeScalars.filter { $0.properties.isAlphabetic }
+            let eastAsian = letters.filter { scalar in
+                [Script.han, .hiragana, .katakana, .hangul, .bopomofo].contains(Script(of: scalar))
+            }
+            return !letters.isEmpty && eastAsian.count * 2 > letters.count
+        }
+    }
+
+    /// `title` shortened until it fits a column of `length` points with an ellipsis (a vertical ︙) after it.
+    static func columnEllipsized(_ title: String, length: Double, size: Double, measure: any TextMeasure) -> String {
+        var characters = Array(title)
+        while !characters.isEmpty {
+            let candidate = String(characters).trimmingTrailingSpaces() + "…"
+            if measure.columnLength(of: candidate, size: size) <= length { return candidate }
+            characters.removeLast()
+        }
+        return "…"
     }
 
     static func millimetres(_ points: Double) -> String {

@@ -6,6 +6,8 @@ public struct CoverText: Sendable {
     public var title: String
     public var subtitle: String?
     public var author: String?
+    /// How the title goes along the spine (`--spine-text`).
+    public var spineText: SpineTextMode = .auto
 
     public init(font: BookFont, title: String, subtitle: String? = nil, author: String? = nil) {
         self.font = font
@@ -77,7 +79,9 @@ struct CoverRenderPlan: RenderPlan {
                              attention: info.attention)
         }
         let words = options.text.map { text in
-            CoverWords(measure: text.font, title: text.title, subtitle: text.subtitle, author: text.author)
+            var words = CoverWords(measure: text.font, title: text.title, subtitle: text.subtitle, author: text.author)
+            words.spineText = text.spineText
+            return words
         }
         guard let cover = CoverPlanner.plan(geometry: options.geometry, front: photos[0],
                                             back: photos.count > 1 ? photos[1] : nil, dpi: options.dpi,

@@ -12,6 +12,8 @@ public struct SpineText: Sendable, Equatable {
     /// Where the line starts, at the top, and how far down it runs.
     public var top: Double
     public var length: Double
+    /// A column of upright characters centred on `baselineX` (then the column's middle), not a turned line.
+    public var vertical = false
 
     /// What the letters cover on the page: from one descent left of the baseline to one ascent right of it.
     public func box(ascent: Double, descent: Double) -> Rect {

@@ -40,6 +40,7 @@ extension BuildPDFOperation {
             for line in plan.spineTexts {
                 digest.add(line.text)
                 digest.add(line.size)
+                if line.vertical { digest.add("vertical") }
             }
             for photo in page.photos {
                 digest.add(URL(fileURLWithPath: photo.info.file.path).lastPathComponent)

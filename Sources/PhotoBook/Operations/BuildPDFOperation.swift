@@ -152,7 +152,11 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                 if let fonts {
                     try draw(planned.texts, shades: shades, with: fonts, on: pdfPage)
                     for line in planned.spineTexts {
-                        try fonts.draw(line.text, size: line.size, x: line.baselineX, y: line.top, on: pdfPage, turned: true)
+                        if line.vertical {
+                            try fonts.drawColumn(line.text, size: line.size, centre: line.baselineX, top: line.top, on: pdfPage)
+                        } else {
+                            try fonts.draw(line.text, size: line.size, x: line.baselineX, y: line.top, on: pdfPage, turned: true)
+                        }
                     }
                 }
                 try pdfPage.strokeLines(planned.cropMarks, width: CropMarks.lineWidth, color: .registration)
@@ -244,6 +248,16 @@ struct PageFileUnreadable: Error, CustomStringConvertible {
 struct DocumentFonts {
     let book: BookFont
     let document: PDFDocument
+
+    /// `text` as a column of upright characters whose top centre is (centre, top).
+    func drawColumn(_ text: String, size: Double, centre: Double, top: Double, on page: PDFPage) throws(PDFError) {
+        var along = 0.0
+        for piece in book.columnPieces(of: text) {
+            let font = try document.loadFont(face: piece.face)
+            try page.drawGlyphs(piece.run, font: font, size: size, x: centre, y: top - along)
+            along += font.width(of: piece.run, size: size)
+        }
+    }
 
     /// `text` from (x, y) along its baseline; `turned`: down the page, as on a spine (`drawTextTopToBottom`).
     func draw(_ text: String, size: Double, x: Double, y: Double, gray: Double = 0, on page: PDFPage,

@@ -137,6 +137,32 @@ public final class BookFont: TextMeasure, Sendable {
 
     public func lineStarts(in text: String) -> [Int]? { lineStarts(in: text, language: nil) }
 
+    /// An em: the ideographs of the faces found for Chinese, Japanese and Korean fill it.
+    public var columnWidth: Double { 1 }
+
+    public func columnLength(of text: String, size: Double) -> Double {
+        columnPieces(of: text).reduce(0) { $0 + metrics(of: $1.face).width(of: $1.run, size: size) }
+    }
+
+    /// `text` as a column of upright characters, top to bottom, for a spine: the runs of its faces shaped
+    /// vertically by HarfBuzz (`vert` forms: 「」、。ー turned for the column). Latin letters and digits stand
+    /// upright too, in the tall cells HarfBuzz makes up for a face without vertical metrics.
+    public func columnPieces(of text: String) -> [(face: FontFace, run: PDFGlyphRun)] {
+        timed {
+            let spoken = Language.guess(from: text) ?? wordsLanguage.withLock { $0 } ?? chain.languages.first
+            var pieces: [(face: FontFace, run: PDFGlyphRun)] = []
+            for run in chain.runs(of: Self.spacingControls(text), language: spoken) {
+                let face = run.face ?? chain.primary
+                for segment in ScriptSegment.split(run.text) {
+                    let glyphs = face.shape(segment.text, direction: .topToBottom, script: segment.script,
+                                            language: (spoken ?? chain.languages.first)?.tag)
+                    pieces.append((face, PDFGlyphRun(text: segment.text, glyphs: glyphs, direction: .topToBottom)))
+                }
+            }
+            return pieces
+        }
+    }
+
     /// Where lines of `text` in `language` may start: ICU's line breaks (TextBreaks) for the language that applies
     /// to it (its own, the book's, what it shows), strict for Japanese and Chinese.
     func lineStarts(in text: String, language: Language?) -> [Int] {

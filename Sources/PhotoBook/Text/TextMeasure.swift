@@ -19,6 +19,10 @@ public protocol TextMeasure: Sendable {
     /// Where a line of `text` may start, after its first (offsets in Unicode scalars), as its language breaks
     /// lines (UAX #14); nil breaks at spaces only.
     func lineStarts(in text: String) -> [Int]?
+    /// How wide a column of upright characters is, per point of size; 0 when the measure sets no columns.
+    var columnWidth: Double { get }
+    /// How long `text` is set as a column of upright characters at `size` points, in points.
+    func columnLength(of text: String, size: Double) -> Double
 }
 
 extension TextMeasure {
@@ -29,6 +33,8 @@ extension TextMeasure {
 
     public func speaking(_ language: Language?) -> any TextMeasure { self }
     public func lineStarts(in text: String) -> [Int]? { nil }
+    public var columnWidth: Double { 0 }
+    public func columnLength(of text: String, size: Double) -> Double { width(of: text, size: size) }
 }
 
 /// Breaking text into lines that fit a width, with the font's own widths.
