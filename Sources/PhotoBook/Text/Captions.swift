@@ -73,6 +73,16 @@ public enum Captions {
                 return CaptionSidecar(caption: nil, warning: "sidecar \(path) cannot be read (\(failure)); no caption")
             case .success(let bytes):
                 guard let text = decodeUTF8(bytes) else {
+                    // A control character in good UTF-8 (a NUL, a bell, an escape) is not a text file either, but
+                    // "not UTF-8" would send its owner looking for an encoding problem.
+                    if let control = String(validating: bytes, as: UTF8.self)?.unicodeScalars.first(where: {
+                        $0.value < 0x20 && !["\n", "\r", "\t"].contains($0)
+                    }) {
+                        let code = String(control.value, radix: 16, uppercase: true)
+                        return CaptionSidecar(caption: nil, warning: "sidecar \(path) holds a control character "
+                                                  + "(U+\(String(repeating: "0", count: 4 - code.count))\(code)), so it is "
+                                                  + "not a text file; no caption")
+                    }
                     return CaptionSidecar(caption: nil, warning: "sidecar \(path) is not UTF-8 text; no caption")
                 }
                 let caption = normalised(text)

@@ -96,10 +96,18 @@ public enum TextLines {
         var lines: [String] = []
         var start = 0
         while start < scalars.count && lines.count < maxLines {
+            // The furthest place a line may end that fits, by halving: a line only grows as it takes more (a
+            // caption of 10,000 zero-width spaces has as many places, and measuring each was minutes).
             var end: Int?
-            for candidate in ends where candidate > start {
-                guard measure.width(of: piece(start..<candidate), size: size) <= width else { break }
-                end = candidate
+            var low = ends.partitionPoint { $0 <= start }, high = ends.count
+            while low < high {
+                let middle = (low + high) / 2
+                if measure.width(of: piece(start..<ends[middle]), size: size) <= width {
+                    end = ends[middle]
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
             }
             if let end {
                 lines.append(piece(start..<end))
@@ -158,5 +166,18 @@ extension String {
         var copy = self
         while copy.last == " " { copy.removeLast() }
         return copy
+    }
+}
+
+extension Array where Element == Int {
+    /// The index of the first element for which `belongs` is false, in an array where it is true up to some index
+    /// and false from there on (sorted offsets); `count` when it is true throughout.
+    func partitionPoint(_ belongs: (Int) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if belongs(self[middle]) { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
