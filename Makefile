@@ -139,7 +139,7 @@ test: test-deps build harness
 # facing pages, and its wrap cover. The fixtures are web-sized (1200 px a side), so the books are small squares
 # (14 cm) where every photo reaches the 300 dpi asked for, and the cover, whose panels take a photo whole, asks
 # for the 200 dpi print shops want: a sample run warns of nothing.
-DEMO_BOOKS := demo.pdf demo-grid.pdf demo-auto.pdf demo-print.pdf demo-cover.pdf
+DEMO_BOOKS := demo.pdf demo-grid.pdf demo-auto.pdf demo-print.pdf demo-cover.pdf demo-words.pdf demo-words-cover.pdf
 DEMO_PHOTOS := Fixtures/exif-orientation
 demo: build
 	$(BIN) build $(DEMO_PHOTOS) -o demo.pdf --page-size 14x14cm --fit fit
@@ -151,8 +151,12 @@ demo: build
 	  --margin 0 --bleed 3mm --crop-marks --binding 8mm --pad-to 4 --page-numbers
 	$(BIN) cover $(DEMO_PHOTOS)/Landscape_1.jpg $(DEMO_PHOTOS)/Portrait_1.jpg -o demo-cover.pdf \
 	  --page-size 14x14cm --bleed 3mm --interior-pages 120 --paper-ppi 444 --dpi 200 --title "photobook" --author "Fixtures"
+	$(BIN) build Fixtures/words/book.json -o demo-words.pdf
+	$(BIN) cover $(DEMO_PHOTOS)/Landscape_1.jpg $(DEMO_PHOTOS)/Portrait_1.jpg -o demo-words-cover.pdf \
+	  --page-size 14x14cm --bleed 3mm --spine 12mm --dpi 200 --title "旅の記録「二〇二六」" --author "山田太郎" --lang ja
 	@echo "open demo.pdf, demo-grid.pdf and demo-auto.pdf to see the sample books, demo-print.pdf for one with bleed,"
-	@echo "crop marks and facing pages, and demo-cover.pdf for its wrap cover (make clean removes all five)"
+	@echo "crop marks and facing pages, demo-cover.pdf for its wrap cover, demo-words.pdf for captions in ten"
+	@echo "languages and demo-words-cover.pdf for a Japanese spine (make clean removes all seven)"
 
 # The binary, the man page, the completion scripts and the default PDF/X output profile (which the binary looks
 # for in ../share/photobook beside itself), under PREFIX (and DESTDIR, for packaging).
