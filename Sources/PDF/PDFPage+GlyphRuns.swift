@@ -88,21 +88,9 @@ extension PDFPage {
         content += "[" + array + "] TJ\n"
         if needsActualText { content += "EMC\n" }
 
-        // Trap: the content stream is libharu's private page attribute (hpdf_pages.h, CHaru's shim pins 2.3).
-        let stream = page.pointee.attr.assumingMemoryBound(to: HPDF_PageAttr_Rec.self).pointee.stream
-        try document.haruStatus(during) { HPDF_Page_GSave(page) }
-        do throws(PDFError) {
-            try document.haruStatus(during) { HPDF_Page_SetGrayFill(page, HPDF_REAL(gray)) }
-            try document.haruStatus(during) { HPDF_Page_BeginText(page) }
+        try inTextObject(gray: gray, during: during) { stream throws(PDFError) in
             try document.haruStatus(during) { HPDF_Stream_WriteStr(stream, content) }
-            try document.haruStatus(during) { HPDF_Page_EndText(page) }
-        } catch {
-            // Leave text mode and pop the state even so, or the page's next drawing would be invalid.
-            try? document.haruStatus(during) { HPDF_Page_EndText(page) }
-            try? document.haruStatus(during) { HPDF_Page_GRestore(page) }
-            throw error
         }
-        try document.haruStatus(during) { HPDF_Page_GRestore(page) }
     }
 
     /// A length in points to the thousandth, as the content stream holds it.

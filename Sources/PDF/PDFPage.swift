@@ -100,8 +100,6 @@ public final class PDFPage {
         let page = handle
         let glyphs = font.embedded.program.drawnGlyphs(of: text)
         let name = try document.haruObject(during) { HPDF_Page_GetLocalFontName(page, font.embedded.type0) }
-        // Trap: the content stream is libharu's private page attribute (hpdf_pages.h, CHaru's shim pins 2.3).
-        let stream = page.pointee.attr.assumingMemoryBound(to: HPDF_PageAttr_Rec.self).pointee.stream
         let program = font.embedded.program
         var codes = "<" + glyphs.map { GlyphToUnicodeCMap.hex(UInt16(truncatingIfNeeded: program.code(of: $0.glyph))) }.joined() + "> Tj\n"
         // Text its glyphs cannot give back through ToUnicode (.notdef for a character the font lacks was mapped
@@ -110,10 +108,7 @@ public final class PDFPage {
             let words = glyphs.map { String($0.scalar) }.joined().utf16.map { GlyphToUnicodeCMap.hex($0) }.joined()
             codes = "/Span <</ActualText <FEFF\(words)>>> BDC\n" + codes + "EMC\n"
         }
-        try document.haruStatus(during) { HPDF_Page_GSave(page) }
-        do throws(PDFError) {
-            try document.haruStatus(during) { HPDF_Page_SetGrayFill(page, HPDF_REAL(gray)) }
-            try document.haruStatus(during) { HPDF_Page_BeginText(page) }
+        try inTextObject(gray: gray, during: during) { stream throws(PDFError) in
             try document.haruStatus(during) { HPDF_Stream_WriteStr(stream, "/" + String(cString: name) + " ") }
             try document.haruStatus(during) { HPDF_Stream_WriteReal(stream, HPDF_REAL(size)) }
             try document.haruStatus(during) { HPDF_Stream_WriteStr(stream, " Tf\n") }
@@ -122,6 +117,21 @@ public final class PDFPage {
             let (a, b, c, d): (HPDF_REAL, HPDF_REAL, HPDF_REAL, HPDF_REAL) = turned ? (0, -1, 1, 0) : (1, 0, 0, 1)
             try document.haruStatus(during) { HPDF_Page_SetTextMatrix(page, a, b, c, d, HPDF_REAL(x), HPDF_REAL(y)) }
             try document.haruStatus(during) { HPDF_Stream_WriteStr(stream, codes) }
+        }
+    }
+
+    /// Runs `body` inside a text object of its own (BeginText, EndText) within a graphics state of its own filled
+    /// with `gray`, handing it the page's content stream to write operators into; leaves text mode and pops the
+    /// state on every path, so the page's next drawing is valid whatever `body` did.
+    func inTextObject(gray: Double, during: String, _ body: (HPDF_Stream?) throws(PDFError) -> Void) throws(PDFError) {
+        let page = handle
+        // Trap: the content stream is libharu's private page attribute (hpdf_pages.h, CHaru's shim pins 2.3).
+        let stream = page.pointee.attr.assumingMemoryBound(to: HPDF_PageAttr_Rec.self).pointee.stream
+        try document.haruStatus(during) { HPDF_Page_GSave(page) }
+        do throws(PDFError) {
+            try document.haruStatus(during) { HPDF_Page_SetGrayFill(page, HPDF_REAL(gray)) }
+            try document.haruStatus(during) { HPDF_Page_BeginText(page) }
+            try body(stream)
             try document.haruStatus(during) { HPDF_Page_EndText(page) }
         } catch {
             // Leave text mode and pop the state even so, or the page's next drawing would be invalid.

@@ -206,15 +206,10 @@ public enum CoverPlanner {
         }
     }
 
-    /// `title` shortened until it fits a column of `length` points with an ellipsis (a vertical ︙) after it.
+    /// `title` shortened until it fits a column of `length` points with an ellipsis after it (set upright in the
+    /// column, its vertical form).
     static func columnEllipsized(_ title: String, length: Double, size: Double, measure: any TextMeasure) -> String {
-        var characters = Array(title)
-        while !characters.isEmpty {
-            let candidate = String(characters).trimmingTrailingSpaces() + "…"
-            if measure.columnLength(of: candidate, size: size) <= length { return candidate }
-            characters.removeLast()
-        }
-        return "…"
+        TextLines.ellipsized(title) { measure.columnLength(of: $0, size: size) <= length }
     }
 
     static func millimetres(_ points: Double) -> String {

@@ -131,10 +131,15 @@ public enum TextLines {
 
     /// `line` shortened until it fits with an ellipsis after it.
     static func ellipsized(_ line: String, width: Double, size: Double, measure: any TextMeasure) -> String {
-        var characters = Array(line)
+        ellipsized(line) { measure.width(of: $0, size: size) <= width }
+    }
+
+    /// `text` shortened, a character at a time from its end, until `fits` takes it with an ellipsis after it.
+    static func ellipsized(_ text: String, fits: (String) -> Bool) -> String {
+        var characters = Array(text)
         while !characters.isEmpty {
             let candidate = String(characters).trimmingTrailingSpaces() + "…"
-            if measure.width(of: candidate, size: size) <= width { return candidate }
+            if fits(candidate) { return candidate }
             characters.removeLast()
         }
         return "…"
