@@ -61,7 +61,10 @@ final class EmbeddedGlyphFont {
                 extractsAsDrawn = false
                 if text[glyph] == nil { text[glyph] = ["\u{FFFD}"] }
             } else if glyph != 0, text[glyph] == nil, !meanings[index].isEmpty {
-                text[glyph] = meanings[index]
+                // Trap: poppler spreads a glyph's several characters left to right across it and then reads a
+                // right-to-left line from the right: lam-alef mapped to U+0644 U+0627 came out alef-lam. Such a
+                // glyph is only ever drawn right to left, so its characters are mapped the other way round.
+                text[glyph] = run.direction == .rightToLeft ? meanings[index].reversed() : meanings[index]
             }
         }
         // What a reader gives back: each glyph's ToUnicode text in the order written. Invisible characters

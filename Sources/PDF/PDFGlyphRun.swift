@@ -19,6 +19,18 @@ public struct PDFGlyphRun: Sendable {
     /// The indices of `glyphs` in logical order, the order a page writes them in so that text extraction reads
     /// them as typed: by cluster, and within a cluster as HarfBuzz made them (a right-to-left run's glyphs
     /// reversed back first, so a base still comes before its marks).
+    /// The order the glyphs are written in the content stream: logical for left-to-right and vertical runs,
+    /// visual (left to right, as HarfBuzz gives them) for right-to-left ones.
+    ///
+    /// Trap: poppler reads a right-to-left run written in logical order, each glyph placed by its own Tm, with a
+    /// space between most letters ("ש ו ב ע ם"), and one in a single TJ stepping back to the left as one word
+    /// per letter; written left to right it reorders the letters itself and reads the words exactly. MuPDF reads
+    /// the stream's order instead (the visual order comes out backwards there); pdftotext is what most readers on
+    /// Linux copy text with, and what this project checks extraction with.
+    var writingOrder: [Int] {
+        direction == .rightToLeft ? Array(glyphs.indices) : logicalOrder
+    }
+
     var logicalOrder: [Int] {
         let visual = Array(glyphs.indices)
         let shaped = direction == .rightToLeft ? visual.reversed() : visual

@@ -8,13 +8,12 @@ extension PDFPage {
     /// page's document.
     ///
     /// Each glyph sits at HarfBuzz's position (pen + offset), so kerning and marks are right; the run ends
-    /// `font.width(of: run, size: size)` from its start. The glyphs are written in LOGICAL order (by cluster, a
-    /// right-to-left run's reversed back), as one `TJ` array per stretch on one baseline: after each glyph the
-    /// reader moves by its /W width, and a number in the array moves it on to where HarfBuzz put the next glyph
-    /// (kerning, a right-to-left run's step back to the left, DejaVu's 2048 units to the em against /W's
-    /// thousandths). A mark raised or lowered (a y offset) starts a new `Tm`, and so does every glyph of a
-    /// right-to-left run (which readers take apart when a TJ steps back). Logical order is what pdftotext and
-    /// mutool read as typed (docs/research/words.md §3.5); the numbers let it differ from the visual order.
+    /// `font.width(of: run, size: size)` from its start. The glyphs are written in logical order (by cluster) for
+    /// a left-to-right run and left to right for a right-to-left one (`PDFGlyphRun.writingOrder`: what pdftotext
+    /// reads back as typed), as one `TJ` array per stretch on one baseline: after each glyph the reader moves by its
+    /// /W width, and a number in the array moves it on to where HarfBuzz put the next glyph (kerning, a mark's
+    /// step back over its base, DejaVu's 2048 units to the em against /W's thousandths). A mark raised or lowered
+    /// (a y offset) starts a new `Tm`.
     ///
     /// Text extraction: each glyph maps through the font's ToUnicode to the character it is the nominal glyph of,
     /// or to its cluster's characters (a ligature, a joined form); a left-to-right run whose glyphs would not read
@@ -63,11 +62,10 @@ extension PDFPage {
         // open TJ array.
         var pen: (along: Double, across: Double)?
         var array = ""
-        for index in run.logicalOrder {
+        for index in run.writingOrder {
             let (along, across) = origins[index]
-            // Trap: a right-to-left run in one TJ, stepping back to the left between glyphs, is read by MuPDF as
-            // lines of their own and by poppler as one word per letter; a Tm per glyph reads back as typed in both.
-            if let current = pen, abs(current.across - across) < 0.0005, run.direction == .leftToRight {
+            // A column's glyphs each have a Tm: a TJ moves along the line, across the column.
+            if let current = pen, abs(current.across - across) < 0.0005, run.direction != .topToBottom {
                 // TJ subtracts its numbers, in thousandths of the size: positive moves back along the line.
                 let gap = (current.along - along) * 1000 / size
                 if abs(gap) >= 0.0005 {

@@ -5,6 +5,7 @@ import JPEG
 import PDF
 import Platform
 import Synchronization
+import TextBreaks
 import Typeface
 import Words
 
@@ -178,11 +179,13 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     /// Each line at its baseline, placed in its box as aligned, in its gray (0 black, 1 white).
     private func draw(_ texts: [PlacedText], shades: [Double], with fonts: DocumentFonts, on page: PDFPage) throws(PDFError) {
         for (text, gray) in zip(texts, shades) {
+            // Every line of a paragraph in the paragraph's direction, which its first strong letter says.
+            let base = Bidi.baseDirection(of: text.lines.joined(separator: " "))
             // The same placed lines, measured by the same fonts, that the preflight checks against the safety area
             // and the gutter.
             for line in text.drawnLines(measure: fonts.book) {
                 try fonts.draw(line.text, size: text.size, x: line.x, y: line.baseline, gray: gray, on: page,
-                               language: text.language)
+                               language: text.language, base: base)
             }
         }
     }
@@ -261,12 +264,12 @@ struct DocumentFonts {
 
     /// `text` from (x, y) along its baseline; `turned`: down the page, as on a spine (`drawTextTopToBottom`).
     func draw(_ text: String, size: Double, x: Double, y: Double, gray: Double = 0, on page: PDFPage,
-              turned: Bool = false, language: Language? = nil) throws(PDFError) {
+              turned: Bool = false, language: Language? = nil, base: ParagraphDirection? = nil) throws(PDFError) {
         // Placed in visual order, written in logical order (docs/research/words.md §3.5: MuPDF reads the content
         // stream's order, and a right-to-left line written left to right came out word by word backwards).
         var along = 0.0
         var placed: [(piece: (face: FontFace, run: PDFGlyphRun, start: Int), along: Double)] = []
-        for piece in book.pieces(of: text, language: language) {
+        for piece in book.pieces(of: text, language: language, base: base) {
             placed.append((piece, along))
             along += try document.loadFont(face: piece.face).width(of: piece.run, size: size)
         }

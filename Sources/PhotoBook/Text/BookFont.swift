@@ -93,17 +93,21 @@ public final class BookFont: TextMeasure, Sendable {
     /// the page, each with the offset of its first character in `text` (in scalars): the PDF writes them in that,
     /// logical, order, which is what text extraction reads back as typed. Control characters are drawn as spaces
     /// (a tab is a gap), as they always were.
-    public func pieces(of text: String, language: Language? = nil) -> [(face: FontFace, run: PDFGlyphRun, start: Int)] {
-        timed { shapedPieces(of: text, language: language) }
+    /// `base`: the direction of the paragraph the line is part of (a Hebrew caption's second line may start with a
+    /// Latin word and still reads right to left); nil for the line's own.
+    public func pieces(of text: String, language: Language? = nil,
+                       base: ParagraphDirection? = nil) -> [(face: FontFace, run: PDFGlyphRun, start: Int)] {
+        timed { shapedPieces(of: text, language: language, base: base) }
     }
 
-    private func shapedPieces(of text: String, language: Language?) -> [(face: FontFace, run: PDFGlyphRun, start: Int)] {
+    private func shapedPieces(of text: String, language: Language?,
+                              base: ParagraphDirection?) -> [(face: FontFace, run: PDFGlyphRun, start: Int)] {
         let spoken = language ?? Language.guess(from: text) ?? wordsLanguage.withLock { $0 }
         let shaping = (language ?? chain.languages.first ?? spoken)?.tag
         let spaced = Self.spacingControls(text)
         let scalars = Array(spaced.unicodeScalars)
         var pieces: [(face: FontFace, run: PDFGlyphRun, start: Int)] = []
-        for bidi in Bidi.visualRuns(of: spaced) {
+        for bidi in Bidi.visualRuns(of: spaced, base: base) {
             let direction: TextDirection = bidi.direction == .rightToLeft ? .rightToLeft : .leftToRight
             var logical: [(face: FontFace, run: PDFGlyphRun, start: Int)] = []
             let range = bidi.range.clamped(to: 0..<scalars.count)
