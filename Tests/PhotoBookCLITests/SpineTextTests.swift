@@ -42,6 +42,24 @@ import Testing
         #expect(!content.stdout.contains("0 -1 1 0 "), "no turned text matrix on the cover")
     }
 
+    /// A Latin word in a column is turned sideways, reading down, as Japanese books set one; the characters
+    /// around it stay upright.
+    @Test func aLatinWordInAColumnIsTurnedSideways() throws {
+        try #require(FileManager.default.fileExists(atPath: FontFileTests.notoCJK), "fonts-noto-cjk")
+        let scratch = try Scratch()
+        let (run, out) = try Self.cover(scratch, title: "東京の旅 Tokyo", extra: ["--spine-text", "vertical"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let mm = CoverTests.mm, spineLeft = 3 * mm + 148 * mm, spineRight = spineLeft + 15 * mm
+        let onSpine = try CoverTests.words(out).filter { $0.xMin >= spineLeft - 1 && $0.xMax <= spineRight + 1 }
+        let tokyo = try #require(onSpine.first { $0.text == "Tokyo" }, "\(onSpine)")
+        #expect(tokyo.yMax - tokyo.yMin > 2 * (tokyo.xMax - tokyo.xMin), "turned: taller than wide \(tokyo)")
+        let han = try #require(onSpine.first { $0.text == "旅" }, "\(onSpine)")
+        #expect(han.yMax <= tokyo.yMin + 1, "旅 above Tokyo: \(han) \(tokyo)")
+        #expect(abs((tokyo.xMin + tokyo.xMax) / 2 - (spineLeft + spineRight) / 2) < 3, "centred: \(tokyo)")
+        let turned = try CoverTests.textMatrices(out).filter { $0.count == 6 && $0[0] == 0 && $0[1] == -1 }
+        #expect(turned.count == 1, "the Latin word's line alone is turned")
+    }
+
     @Test func rotatedIsTheEnglishSpineAndALatinTitleKeepsIt() throws {
         let scratch = try Scratch()
         let (run, out) = try Self.cover(scratch, extra: ["--spine-text", "rotated"])

@@ -257,7 +257,13 @@ struct DocumentFonts {
         var along = 0.0
         for piece in book.columnPieces(of: text) {
             let font = try document.loadFont(face: piece.face)
-            try page.drawGlyphs(piece.run, font: font, size: size, x: centre, y: top - along)
+            if piece.run.direction == .topToBottom {
+                try page.drawGlyphs(piece.run, font: font, size: size, x: centre, y: top - along)
+            } else {
+                // A Latin word turned sideways, its letters centred across the column (descent is negative).
+                let baseline = centre - (font.ascent + font.descent) * size / 2
+                try page.drawGlyphs(piece.run, font: font, size: size, x: baseline, y: top - along, turned: true)
+            }
             along += font.width(of: piece.run, size: size)
         }
     }

@@ -149,8 +149,9 @@ public final class BookFont: TextMeasure, Sendable {
     }
 
     /// `text` as a column of upright characters, top to bottom, for a spine: the runs of its faces shaped
-    /// vertically by HarfBuzz (`vert` forms: 「」、。ー turned for the column). Latin letters and digits stand
-    /// upright too, in the tall cells HarfBuzz makes up for a face without vertical metrics.
+    /// vertically by HarfBuzz (`vert` forms: 「」、。ー turned for the column). A stretch in another script (a Latin
+    /// word, digits after one) is shaped as a line and turned sideways in the column, reading down, as Japanese
+    /// books set a foreign word: its run is left to right, and the PDF turns it.
     public func columnPieces(of text: String) -> [(face: FontFace, run: PDFGlyphRun)] {
         timed {
             let spoken = Language.guess(from: text) ?? wordsLanguage.withLock { $0 } ?? chain.languages.first
@@ -158,9 +159,11 @@ public final class BookFont: TextMeasure, Sendable {
             for run in chain.runs(of: Self.spacingControls(text), language: spoken) {
                 let face = run.face ?? chain.primary
                 for segment in ScriptSegment.split(run.text) {
-                    let glyphs = face.shape(segment.text, direction: .topToBottom, script: segment.script,
+                    let direction: TextDirection = segment.script == nil || segment.script == "Hani" ? .topToBottom
+                        : .leftToRight
+                    let glyphs = face.shape(segment.text, direction: direction, script: segment.script,
                                             language: (spoken ?? chain.languages.first)?.tag)
-                    pieces.append((face, PDFGlyphRun(text: segment.text, glyphs: glyphs, direction: .topToBottom)))
+                    pieces.append((face, PDFGlyphRun(text: segment.text, glyphs: glyphs, direction: direction)))
                 }
             }
             return pieces
