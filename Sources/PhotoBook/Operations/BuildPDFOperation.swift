@@ -274,13 +274,13 @@ struct DocumentFonts {
         // Placed in visual order, written in logical order (docs/research/words.md §3.5: MuPDF reads the content
         // stream's order, and a right-to-left line written left to right came out word by word backwards).
         var along = 0.0
-        var placed: [(piece: (face: FontFace, run: PDFGlyphRun, start: Int), along: Double)] = []
+        var placed: [(piece: (face: FontFace, run: PDFGlyphRun, start: Int), font: PDFFont, along: Double)] = []
         for piece in book.pieces(of: text, language: language, base: base) {
-            placed.append((piece, along))
-            along += try document.loadFont(face: piece.face).width(of: piece.run, size: size)
-        }
-        for (piece, along) in placed.sorted(by: { $0.piece.start < $1.piece.start }) {
             let font = try document.loadFont(face: piece.face)
+            placed.append((piece, font, along))
+            along += font.width(of: piece.run, size: size)
+        }
+        for (piece, font, along) in placed.sorted(by: { $0.piece.start < $1.piece.start }) {
             if turned {
                 try page.drawGlyphs(piece.run, font: font, size: size, x: x, y: y - along, gray: gray, turned: true)
             } else {

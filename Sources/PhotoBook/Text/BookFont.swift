@@ -59,8 +59,18 @@ public final class BookFont: TextMeasure, Sendable {
     /// `text` as it is drawn: runs in logical order, each with the face that draws it. Characters no installed
     /// face has are drawn by the primary face, as its replacement character � (visible, never a blank).
     public func runs(of text: String, language: Language? = nil) -> [(text: String, face: FontFace)] {
-        let language = language ?? Language.guess(from: text) ?? wordsLanguage.withLock { $0 }
-        return chain.runs(of: text, language: language).map { ($0.text, $0.face ?? chain.primary) }
+        chain.runs(of: text, language: spoken(text, given: language)).map { ($0.text, $0.face ?? chain.primary) }
+    }
+
+    /// The language `text` is in, for its fonts: its own (`given`), else what it shows, else what the book's words
+    /// show; the chain tries the book's (`--lang`, the locale) after it.
+    private func spoken(_ text: String, given language: Language?) -> Language? {
+        language ?? Language.guess(from: text) ?? wordsLanguage.withLock { $0 }
+    }
+
+    /// The language `text` is shaped and broken in: its own, else the book's, else what it and the words show.
+    private func written(_ text: String, given language: Language?) -> Language? {
+        language ?? chain.languages.first ?? spoken(text, given: nil)
     }
 
     /// Lets the book's words as a whole say their language when neither `--lang` nor the locale names a language
@@ -102,8 +112,8 @@ public final class BookFont: TextMeasure, Sendable {
 
     private func shapedPieces(of text: String, language: Language?,
                               base: ParagraphDirection?) -> [(face: FontFace, run: PDFGlyphRun, start: Int)] {
-        let spoken = language ?? Language.guess(from: text) ?? wordsLanguage.withLock { $0 }
-        let shaping = (language ?? chain.languages.first ?? spoken)?.tag
+        let spoken = spoken(text, given: language)
+        let shaping = written(text, given: language)?.tag
         let spaced = Self.spacingControls(text)
         let scalars = Array(spaced.unicodeScalars)
         var pieces: [(face: FontFace, run: PDFGlyphRun, start: Int)] = []
@@ -174,8 +184,7 @@ public final class BookFont: TextMeasure, Sendable {
     /// to it (its own, the book's, what it shows), strict for Japanese and Chinese.
     func lineStarts(in text: String, language: Language?) -> [Int] {
         timed {
-            let spoken = language ?? chain.languages.first ?? Language.guess(from: text) ?? wordsLanguage.withLock { $0 }
-            return LineBreaks.opportunities(in: text, language: spoken?.tag)
+            LineBreaks.opportunities(in: text, language: written(text, given: language)?.tag)
         }
     }
 
