@@ -14,7 +14,7 @@ $(shell mkdir -p $(SWIFT_TMPDIR))
 
 # The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
 # at its output as a person would.
-BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev liblcms2-dev libharfbuzz-dev libicu-dev libfontconfig-dev zlib1g-dev pkg-config fonts-dejavu-core fonts-noto-cjk fonts-noto-core
+BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev liblcms2-dev libharfbuzz-dev libicu-dev libfontconfig-dev zlib1g-dev pkg-config fonts-dejavu-core fonts-noto-cjk fonts-noto-core fonts-noto-color-emoji
 TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl libfribidi-bin mupdf-tools
 
 .PHONY: all deps test-deps build harness test demo install docs clean
@@ -43,6 +43,7 @@ deps:
 	[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$$missing fonts-dejavu-core"; \
 	[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing="$$missing fonts-noto-cjk"; \
 	[ -f /usr/share/fonts/truetype/noto/NotoSansThai-Regular.ttf ] || missing="$$missing fonts-noto-core"; \
+	[ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing="$$missing fonts-noto-color-emoji"; \
 	[ -f /usr/include/zlib.h ] || missing="$$missing zlib1g-dev"; \
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	if [ -n "$$missing" ]; then \
@@ -85,7 +86,6 @@ test-deps: deps
 	[ -x /usr/bin/time ] || missing="$$missing time"; \
 	[ -x /usr/bin/strace ] || missing="$$missing strace"; \
 	[ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || missing="$$missing fonts-wqy-zenhei"; \
-	[ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing="$$missing fonts-noto-color-emoji"; \
 	[ -f /usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf ] || missing="$$missing fonts-urw-base35"; \
 	{ [ -x /usr/bin/hb-shape ] && [ -x /usr/bin/hb-view ]; } || missing="$$missing libharfbuzz-bin"; \
 	[ -x /usr/bin/fribidi ] || missing="$$missing libfribidi-bin"; \

@@ -109,6 +109,10 @@ extension PDFDocument {
     /// Registers `program` as a font of this document: an empty Type0 dictionary in the cross-reference table
     /// now (`HPDF_Dict_New`, `HPDF_Xref_Add`), its contents at save.
     func addGlyphFont(_ program: any PDFFontProgram) throws(PDFError) -> EmbeddedGlyphFont {
+        guard program.outlines != .colourBitmaps else {
+            throw .font(path: program.path, reason: "a colour emoji font: its glyphs are pictures, not outlines a PDF "
+                        + "font can hold (PDFPage.drawColourGlyphs draws them)")
+        }
         let handle = self.handle
         let during = "adding the font '\(program.path)'"
         let type0 = try haruObject(during) { HPDF_Dict_New(handle.pointee.mmgr) }

@@ -30,6 +30,9 @@ public final class PDFDocument {
     var info: RecordedInfo?
     /// Set by `conformToPDFX`: what the document's pages and images must then do differently.
     var pdfx: PDFXRules?
+    /// The pictures of colour glyphs (emoji) embedded so far, by face and glyph: each once per document; nil for a
+    /// glyph that has none (PDFPage+ColourGlyphs.swift).
+    var colourGlyphImages: [ColourGlyphKey: PDFImage?] = [:]
 
     /// Creates an empty document (`HPDF_New`, `HPDF_SetCompressionMode`).
     public init() throws(PDFError) {

@@ -71,9 +71,12 @@ struct MissingCharacters {
     /// Texts with more combining marks on one character than shaping takes (`FontFace.maxMarksPerCluster`), and
     /// how many marks are left out of them.
     private(set) var markCuts: [(label: String, dropped: Int)] = []
+    /// False when the book may not draw emoji in colour (PDF/X-1a: `FontChain.colourEmoji`).
+    private var drawsColour = true
 
     mutating func add(_ text: String, named label: String, font: BookFont) {
         texts.append(text)
+        drawsColour = font.chain.colourEmoji
         let dropped = FontFace.capMarks(text).dropped
         if dropped > 0 { markCuts.append((label, dropped)) }
         for scalar in font.chain.missing(in: text) where seen.insert(scalar).inserted {
@@ -114,7 +117,7 @@ struct MissingCharacters {
         for (scalar, _) in found {
             if let package = FontChain.debianPackage(for: scalar), !packages.contains(package) { packages.append(package) }
         }
-        // Noto Color Emoji may be installed and still not draw: its glyphs are bitmaps, not outlines.
+        // Noto Color Emoji may be installed and still not draw: a PDF/X-1a book may not hold its pictures.
         let installed = packages.filter { package in
             Self.installedFonts[package].map { (try? FileSystem.status($0).get()) != nil } ?? false
         }
@@ -125,8 +128,11 @@ struct MissingCharacters {
                           + (found.count == 1 ? "it" : "some of them"))
         }
         if !installed.isEmpty {
-            advice.append("\(installed.joined(separator: ", ")) \(installed.count == 1 ? "is" : "are") installed but "
-                          + "draws in colour, which a book cannot embed yet")
+            // Only a PDF/X-1a book leaves the colour emoji face out: its pictures need a soft mask.
+            advice.append("\(installed.joined(separator: ", ")) \(installed.count == 1 ? "is" : "are") installed, but "
+                          + (drawsColour ? "has no picture for \(found.count == 1 ? "it" : "them")"
+                             : "its colour pictures cannot go into a PDF/X-1a book (no transparency): a plain PDF or "
+                             + "--pdfx 4 draws them"))
         }
         if advice.isEmpty { advice.append("no Debian font package is known to have them") }
         let count = found.count == 1 ? "a character" : "\(found.count) characters"

@@ -31,7 +31,7 @@ extension PhotoBookCLI {
         let render: RenderRun
         do {
             render = try RenderRun.prepare("cover", run, fontPath: command.fontPath, language: command.language,
-                                           wantsFont: command.title != nil)
+                                           wantsFont: command.title != nil, colourEmoji: options.pdfx?.standard != .x1a)
         } catch {
             say.error(error.message)
             return error.status

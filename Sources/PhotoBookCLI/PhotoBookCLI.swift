@@ -149,7 +149,8 @@ public enum PhotoBookCLI {
         let render: RenderRun
         do {
             render = try RenderRun.prepare("book", run, fontPath: command.fontPath, language: command.language,
-                                           wantsFont: command.hasWords || description?.hasWords == true)
+                                           wantsFont: command.hasWords || description?.hasWords == true,
+                                           colourEmoji: options.pdfx?.standard != .x1a)
         } catch {
             say.error(error.message)
             return error.status

@@ -18,9 +18,10 @@ struct RenderRun {
     /// Reads `SOURCE_DATE_EPOCH`, then the font when `wantsFont` or another than the default is named; throws the
     /// mistake, worded for the user. The font is read before any photo: a PDF with words needs it, and a font
     /// named but unusable is a mistake worth hearing about even without them.
-    /// `language`: `--lang`, tried before the environment's for the characters the font lacks.
+    /// `language`: `--lang`, tried before the environment's for the characters the font lacks. `colourEmoji`: false
+    /// for a PDF/X-1a book, which may hold no soft mask: its emoji come from outline faces or are missing.
     static func prepare(_ noun: String, _ run: Run, fontPath: String, language: String?,
-                        wantsFont: Bool) throws(CLIError) -> RenderRun {
+                        wantsFont: Bool, colourEmoji: Bool = true) throws(CLIError) -> RenderRun {
         var prepared = RenderRun(noun: noun)
         prepared.creationDate = try SourceDateEpoch.date(from: run.environment.sourceDateEpoch).get()
         // Before any photo: memory flat at any book size (issue 14).
@@ -30,7 +31,7 @@ struct RenderRun {
         do {
             var languages = [language.flatMap(Language.init), run.environment.language].compactMap { $0 }
             if languages.count == 2, languages[0] == languages[1] { languages.removeLast() }
-            prepared.font = try BookFont(path: file, languages: languages)
+            prepared.font = try BookFont(path: file, languages: languages, colourEmoji: colourEmoji)
         } catch {
             let hint = fontPath == BookFont.defaultPath
                 ? " (install Debian's fonts-dejavu-core, or name a font file with --font)" : ""

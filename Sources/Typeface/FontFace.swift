@@ -12,6 +12,9 @@ public enum FontOutlines: Sendable, Equatable {
     case trueType
     /// A CFF table: a CIDFontType0 whose codes are the glyphs' CIDs (CID-keyed) or glyph ids (name-keyed).
     case cff(cidKeyed: Bool)
+    /// No outlines: colour bitmaps (`CBDT`/`CBLC`, Noto Color Emoji), each glyph a PNG, drawn as an image
+    /// (`colourBitmap(of:)`); such a face is never embedded as a font.
+    case colourBitmaps
 }
 
 /// One font face read through HarfBuzz from a TrueType (.ttf) or OpenType CFF (.otf) file, or from a collection
@@ -87,7 +90,7 @@ public final class FontFace: @unchecked Sendable {
             outlines = .cff(cidKeyed: cff.isCIDKeyed)
             cids = cff.cids
         } else {
-            outlines = .trueType
+            outlines = file.hasColourBitmapsOnly ? .colourBitmaps : .trueType
             cids = nil
         }
         self.path = path

@@ -19,6 +19,9 @@ struct TrueTypeFile {
     let hasCFF: Bool
     /// Where the `CFF ` table lies in the file, for CFF outlines.
     let cffTable: Range<Int>?
+    /// True for a font of colour bitmaps and no outlines (Noto Color Emoji: `CBDT` and `CBLC`, no `glyf`): drawn as
+    /// images, never embedded as a font.
+    let hasColourBitmapsOnly: Bool
 
     /// The tables every font here needs: its metrics, character map and a header.
     static let requiredTables = ["head", "maxp", "hhea", "cmap", "hmtx"]
@@ -73,7 +76,10 @@ struct TrueTypeFile {
         if hasCFF, tables["CFF "] == nil, tables["CFF2"] != nil {
             throw Problem(reason: "an OpenType font with CFF2 (variable) outlines, which photobook cannot embed")
         }
-        for tag in Self.requiredTables + (hasCFF ? ["CFF "] : ["glyf", "loca"]) where tables[tag] == nil {
+        // Trap: Noto Color Emoji (fonts-noto-color-emoji) is a TrueType file with no glyf or loca at all, only PNGs.
+        hasColourBitmapsOnly = !hasCFF && tables["glyf"] == nil && tables["CBDT"] != nil && tables["CBLC"] != nil
+        let outlineTables = hasCFF ? ["CFF "] : hasColourBitmapsOnly ? [] : ["glyf", "loca"]
+        for tag in Self.requiredTables + outlineTables where tables[tag] == nil {
             throw Problem(reason: "no '\(tag)' table, which a \(hasCFF ? "CFF" : "TrueType") font needs")
         }
         cffTable = hasCFF ? tables["CFF "] : nil
@@ -98,7 +104,7 @@ struct TrueTypeFile {
             throw Problem(reason: "damaged: \(glyphCount) glyphs with \(longMetrics) horizontal metrics")
         }
         _ = try table("hmtx", atLeast: 4 * longMetrics + 2 * (glyphCount - longMetrics))
-        if !hasCFF {
+        if !hasCFF && !hasColourBitmapsOnly {
             let longOffsets = try file.u16(head.lowerBound + 50) == 1
             _ = try table("loca", atLeast: (glyphCount + 1) * (longOffsets ? 4 : 2))
         }

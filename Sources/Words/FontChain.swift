@@ -6,6 +6,11 @@ import Typeface
 /// installed face found through fontconfig, looked up once per (script, language) per book, not per glyph.
 ///
 /// The face of each character, in the text's order (issue 33, "Fonts found, not named"):
+/// 0. With `colourEmoji`, a character shown as an emoji (Emoji_Presentation, or any emoji followed by U+FE0F:
+///    😀, 🇯🇵, ❤️, 1️⃣; a skin tone, a keycap's U+20E3 and the joiners and tags of a sequence go with it) is drawn in
+///    the installed colour emoji face (Noto Color Emoji) when it has it, before rule 1: DejaVu Sans has 😀 too, as
+///    a line drawing. Without `colourEmoji` (a PDF/X-1a book, which holds no transparency) rules 1 to 5 find an
+///    outline face for it, and the colour face is never taken.
 /// 1. A character the primary face has is drawn in the primary face (DejaVu Sans where it covers the text).
 /// 2. A character of script Common or Inherited (spaces, digits, punctuation, most emoji, combining marks) stays
 ///    in the current run's face when that face has it: "台北101 與朋友們" is one run when the CJK face has the
@@ -26,7 +31,7 @@ import Typeface
 ///    scalable, outline, non-colour face whose charset has the character and whose character map agrees. Trap:
 ///    fontconfig's own first answer is not the book face: with fonts-wqy-zenhei installed, `lang=ja` sorts
 ///    WenQuanYi Zen Hei (Chinese forms) before Noto Sans CJK JP; and colour bitmap emoji (Noto Color Emoji)
-///    cannot be embedded as outlines yet.
+///    have no outlines: that face comes by rule 0 alone.
 /// 5. No face found: a run whose face is nil (the caller draws a visible placeholder). A space no face has stays
 ///    in the current run's face instead.
 ///
@@ -43,16 +48,36 @@ public final class FontChain: Sendable {
     public let languages: [Language]
     /// False: a chain of the primary alone (characters it lacks are missing).
     public let findsFallbacks: Bool
+    /// True: emoji are drawn in the installed colour emoji face (rule 0), as pictures.
+    public let colourEmoji: Bool
 
     private let lookups = Mutex(Lookups())
 
     /// `languages`: the book's preferences in order (the --lang tag, then the environment's), possibly empty.
     /// `findsFallbacks`: false makes a chain of the primary alone (characters it lacks are missing).
-    public init(primary: FontFace, languages: [Language], findsFallbacks: Bool = true) {
+    /// `colourEmoji`: true draws emoji from the installed colour emoji face (rule 0), whose glyphs are pictures.
+    public init(primary: FontFace, languages: [Language], findsFallbacks: Bool = true, colourEmoji: Bool = false) {
         self.primary = primary
         self.languages = languages
         self.findsFallbacks = findsFallbacks
+        self.colourEmoji = colourEmoji
     }
+
+    /// The installed colour emoji face, found once per process through fontconfig by family; nil when none is
+    /// installed or the chain does not draw in colour.
+    public var emojiFace: FontFace? {
+        guard colourEmoji && findsFallbacks else { return nil }
+        return Self.installedEmojiFace
+    }
+
+    private static let installedEmojiFace: FontFace? = {
+        for family in ["Noto Color Emoji"] {
+            if let location = FontCatalog.face(named: family), let face = LoadedFaces.face(location), face.drawsInColour {
+                return face
+            }
+        }
+        return nil
+    }()
 
     /// `text` cut into runs, each drawn in one face, in logical order, covering every scalar of `text` exactly
     /// once (concatenating the runs' text gives `text` back); no run for empty text. `language`: a caption's own
@@ -69,6 +94,9 @@ public final class FontChain: Sendable {
             if !scripts[index].isShared { next = scripts[index] }
         }
 
+        let emoji = emojiFace
+        let shownAsEmoji = emoji == nil ? [] : Self.shownAsEmoji(scalars)
+
         var runs: [FontRun] = []
         var leading = String.UnicodeScalarView()
         var run = String.UnicodeScalarView()
@@ -84,6 +112,8 @@ public final class FontChain: Sendable {
                     continue
                 }
                 face = current
+            } else if let emoji, shownAsEmoji[index], emoji.glyph(for: scalar) != nil {
+                face = emoji
             } else {
                 face = choose(scalar, script: script, context: previous ?? following[index], current: current,
                               preferences: preferences)
@@ -131,7 +161,9 @@ public final class FontChain: Sendable {
     /// (nil before the first run).
     private func choose(_ scalar: Unicode.Scalar, script: Script, context: Script?, current: FontFace??,
                         preferences: [Language]) -> FontFace? {
-        if script.isShared, case let face?? = current, face.glyph(for: scalar) != nil { return face }
+        // A digit or a space after an emoji is not drawn as a picture: the colour face keeps only its own marks.
+        if script.isShared, case let face?? = current, face.glyph(for: scalar) != nil,
+           !face.drawsInColour || scalar == "\u{20E3}" { return face }
         if primary.glyph(for: scalar) != nil { return primary }
         if findsFallbacks {
             let drawn = script.isShared ? context ?? script : script
@@ -141,6 +173,24 @@ public final class FontChain: Sendable {
         guard scalar.properties.isWhitespace else { return nil }
         if let current { return current }
         return primary
+    }
+
+    /// For each scalar, whether it is shown as an emoji (rule 0): Emoji_Presentation (not followed by the text
+    /// selector U+FE0E), any emoji followed by the emoji selector U+FE0F, and a keycap's U+20E3 after one of those.
+    static func shownAsEmoji(_ scalars: [Unicode.Scalar]) -> [Bool] {
+        var shown = [Bool](repeating: false, count: scalars.count)
+        for index in scalars.indices {
+            let scalar = scalars[index], next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            let properties = scalar.properties
+            if properties.isEmojiPresentation {
+                shown[index] = next != "\u{FE0E}"
+            } else if properties.isEmoji, next == "\u{FE0F}" {
+                shown[index] = true
+            } else if scalar == "\u{20E3}", index > 0 {
+                shown[index] = shown[index - 1] || index > 1 && scalars[index - 1] == "\u{FE0F}" && shown[index - 2]
+            }
+        }
+        return shown
     }
 
     /// Controls, format characters (bidi controls, joiners, soft hyphen), separators of lines and paragraphs and

@@ -33,6 +33,8 @@ import Typeface
         Case(text: "「東京の旅」、。ー", font: cjk, index: 0, direction: .topToBottom, language: "ja"),
         Case(text: "東京 Tokyo", font: cjk, index: 0, direction: .topToBottom, language: "ja"),
         Case(text: "Ab東", font: dejaVu, direction: .topToBottom),
+        // Colour emoji: a family joined by ZWJ and a flag become one glyph each (GSUB), a skin tone joins its hand.
+        Case(text: "👨\u{200D}👩\u{200D}👧 🇯🇵 👍🏽 1\u{FE0F}\u{20E3}", font: noto + "NotoColorEmoji.ttf"),
     ]
 
     /// hb-shape's answer as ShapedGlyphs.

@@ -12,9 +12,11 @@ import Typeface
     static let (japanese, korean, simplified, traditional, hongKong) =
         (cjk + "#0", cjk + "#1", cjk + "#2", cjk + "#3", cjk + "#4")
 
-    static func chain(_ languages: [String] = [], findsFallbacks: Bool = true) throws -> FontChain {
+    static let emoji = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf#0"
+
+    static func chain(_ languages: [String] = [], findsFallbacks: Bool = true, colourEmoji: Bool = false) throws -> FontChain {
         FontChain(primary: try FontFace(path: dejaVu), languages: try languages.map { try #require(Language($0)) },
-                  findsFallbacks: findsFallbacks)
+                  findsFallbacks: findsFallbacks, colourEmoji: colourEmoji)
     }
 
     /// Each run as (text, face path or "nil"), for one comparison that shows the whole answer when it fails.
@@ -89,7 +91,34 @@ import Typeface
         #expect(runs.allSatisfy { $0.face === chain.primary })
     }
 
-    @Test func colourEmojiIsNeverTaken() throws {
+    @Test func colourEmojiTakesEmojiAndNothingElse() throws {
+        let chain = try Self.chain(colourEmoji: true)
+        #expect(chain.emojiFace?.path == Self.emoji && chain.emojiFace?.drawsInColour == true)
+        // 😀 leaves DejaVu's line drawing for the picture; the space and the digits after an emoji go back to DejaVu
+        // though Noto Color Emoji has them (for keycaps).
+        #expect(Self.described(chain.runs(of: "Tokyo 😀 2026")) == [
+            "Tokyo |\(Self.dejaVu)", "😀|\(Self.emoji)", " 2026|\(Self.dejaVu)"])
+        // A family joined by ZWJ, a flag (two regional indicators), a skin tone, a keycap with its selector and
+        // U+20E3, and a heart with the emoji selector: each one run of the emoji face, the joiners and selectors in it.
+        for sequence in ["👨\u{200D}👩\u{200D}👧", "🇯🇵", "👍🏽", "1\u{FE0F}\u{20E3}", "❤\u{FE0F}", "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"] {
+            #expect(Self.described(chain.runs(of: "a " + sequence + " b")) == [
+                "a |\(Self.dejaVu)", "\(sequence)|\(Self.emoji)", " b|\(Self.dejaVu)"], "\(sequence.unicodeScalars.map(\.value))")
+        }
+        // The text selector keeps ❤ (and 😀) a character of DejaVu's; ❤ alone is text by default (no
+        // Emoji_Presentation), and a bare digit never is an emoji.
+        #expect(Self.described(chain.runs(of: "❤\u{FE0E} ❤ 1 😀\u{FE0E}")) == ["❤\u{FE0E} ❤ 1 😀\u{FE0E}|\(Self.dejaVu)"])
+        // A Japanese caption with an emoji between two runs of the CJK face.
+        #expect(Self.described(chain.runs(of: "東京🍣の旅")) == [
+            "東京|\(Self.japanese)", "🍣|\(Self.emoji)", "の旅|\(Self.japanese)"])
+        #expect(chain.missing(in: "🧑 and 😀").isEmpty)
+    }
+
+    @Test func withoutColourNoPictureFace() throws {
+        #expect(try Self.chain(colourEmoji: false).emojiFace == nil)
+        #expect(try Self.chain(findsFallbacks: false, colourEmoji: true).emojiFace == nil)
+    }
+
+    @Test func colourEmojiIsNeverTakenWithoutColour() throws {
         let chain = try Self.chain()
         // U+1F9D1 (adult): Noto Color Emoji has it, DejaVu Sans 2.37 does not.
         #expect(chain.primary.glyph(for: "🧑") == nil)

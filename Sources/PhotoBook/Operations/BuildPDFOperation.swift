@@ -247,15 +247,29 @@ struct PageFileUnreadable: Error, CustomStringConvertible {
 }
 
 /// The book's fonts in one PDF document: a line is drawn as the runs the planner measured (`BookFont.runs`), each in
-/// its face, loaded into the document on first use, one after another along the line.
+/// its face, loaded into the document on first use, one after another along the line. A run of the colour emoji
+/// face is drawn as pictures, with its text over them for copying (`PDFPage.drawColourGlyphs`).
 struct DocumentFonts {
     let book: BookFont
     let document: PDFDocument
+
+    /// How long `piece` is along its line (or column) at `size`, as it is drawn.
+    private func length(of piece: (face: FontFace, run: PDFGlyphRun), size: Double) throws(PDFError) -> Double {
+        piece.face.drawsInColour ? PDFPage.colourRunWidth(piece.run, face: piece.face, size: size)
+            : try document.loadFont(face: piece.face).width(of: piece.run, size: size)
+    }
 
     /// `text` as a column of upright characters whose top centre is (centre, top).
     func drawColumn(_ text: String, size: Double, centre: Double, top: Double, on page: PDFPage) throws(PDFError) {
         var along = 0.0
         for piece in book.columnPieces(of: text) {
+            if piece.face.drawsInColour {
+                try page.drawColourGlyphs(piece.run, face: piece.face, size: size, x: centre, y: top - along,
+                                          turned: piece.run.direction != .topToBottom,
+                                          textFont: try document.loadFont(face: book.chain.primary))
+                along += try length(of: (piece.face, piece.run), size: size)
+                continue
+            }
             let font = try document.loadFont(face: piece.face)
             if piece.run.direction == .topToBottom {
                 try page.drawGlyphs(piece.run, font: font, size: size, x: centre, y: top - along)
@@ -274,17 +288,19 @@ struct DocumentFonts {
         // Placed in visual order, written in logical order (docs/research/words.md §3.5: MuPDF reads the content
         // stream's order, and a right-to-left line written left to right came out word by word backwards).
         var along = 0.0
-        var placed: [(piece: (face: FontFace, run: PDFGlyphRun, start: Int), font: PDFFont, along: Double)] = []
+        var placed: [(piece: (face: FontFace, run: PDFGlyphRun, start: Int), along: Double)] = []
         for piece in book.pieces(of: text, language: language, base: base) {
-            let font = try document.loadFont(face: piece.face)
-            placed.append((piece, font, along))
-            along += font.width(of: piece.run, size: size)
+            placed.append((piece, along))
+            along += try length(of: (piece.face, piece.run), size: size)
         }
-        for (piece, font, along) in placed.sorted(by: { $0.piece.start < $1.piece.start }) {
-            if turned {
-                try page.drawGlyphs(piece.run, font: font, size: size, x: x, y: y - along, gray: gray, turned: true)
+        for (piece, along) in placed.sorted(by: { $0.piece.start < $1.piece.start }) {
+            let (px, py) = turned ? (x, y - along) : (x + along, y)
+            if piece.face.drawsInColour {
+                try page.drawColourGlyphs(piece.run, face: piece.face, size: size, x: px, y: py, turned: turned,
+                                          textFont: try document.loadFont(face: book.chain.primary))
             } else {
-                try page.drawGlyphs(piece.run, font: font, size: size, x: x + along, y: y, gray: gray)
+                try page.drawGlyphs(piece.run, font: try document.loadFont(face: piece.face), size: size, x: px, y: py,
+                                    gray: gray, turned: turned)
             }
         }
     }

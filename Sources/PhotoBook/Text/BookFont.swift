@@ -36,14 +36,21 @@ public final class BookFont: TextMeasure, Sendable {
     /// Loads the font at `path` as the primary face; the error names the file and what is wrong with it.
     /// `languages`: the book's, in order of preference (`--lang`, then the environment's). `findsFallbacks`: false
     /// draws every character from the primary face (one it lacks as its replacement character �).
-    public init(path: String, languages: [Language] = [], findsFallbacks: Bool = true) throws(PDFError) {
+    /// `colourEmoji`: emoji are drawn from the installed colour emoji face, as pictures with soft masks; false for a
+    /// PDF/X-1a book, which may hold no transparency (then an outline face draws them, or the placeholder).
+    public init(path: String, languages: [Language] = [], findsFallbacks: Bool = true,
+                colourEmoji: Bool = true) throws(PDFError) {
         let face: FontFace
         do {
             face = try FontFace(path: path)
         } catch {
             throw .font(path: path, reason: error.reason)
         }
-        chain = FontChain(primary: face, languages: languages, findsFallbacks: findsFallbacks)
+        guard !face.drawsInColour else {
+            throw .font(path: path, reason: "a colour emoji font (pictures, no outlines), which cannot draw the words; "
+                        + "its emoji are drawn by themselves where the words have them")
+        }
+        chain = FontChain(primary: face, languages: languages, findsFallbacks: findsFallbacks, colourEmoji: colourEmoji)
         primary = PDFFontMetrics(face: face)
         metrics = Mutex([face.path: primary])
     }
