@@ -45,11 +45,41 @@ enum DryRun {
                 out += "  \(path): \(Summary.place(of: cell, trim: trim)), "
                     + Summary.cropped(photo.cropShare, from: photo.cropSource, cutsRegion: photo.cutsRegion)
                     + ", \(photo.pixelWidth)x\(photo.pixelHeight) pixels at \(Int(photo.effectiveDPI.rounded())) dpi"
-                if let caption = photo.caption { out += ", caption \(quote(caption.lines.joined(separator: " ")))" }
+                if let caption = photo.caption {
+                    let given = preview.photos[photo.photo]?.caption
+                    out += ", caption \(quote(printed(caption.lines, of: given)))"
+                }
                 out += "\n"
             }
         }
         return out
+    }
+
+    /// A caption's lines as one text, as printed: joined by a space where the caption had one at the break, and
+    /// by nothing where it broke between characters (Japanese, Chinese, Thai, a long word), so that
+    /// "浅草寺にて、雨の午後" wrapped after 、 is not shown with a space the page does not have. `given` is the
+    /// caption as written; without it, or when the lines are not its words (an ellipsis), lines join by spaces.
+    static func printed(_ lines: [String], of given: String?) -> String {
+        guard let given, lines.count > 1 else { return lines.joined(separator: " ") }
+        let words = given.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+        let text = Array(words.joined(separator: " ").unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var at = 0
+        for (index, line) in lines.enumerated() {
+            let scalars = Array(line.unicodeScalars)
+            guard at + scalars.count <= text.count, Array(text[at..<(at + scalars.count)]) == scalars else {
+                // The last line's ellipsis, or a line the wrap made otherwise: the rest as it is printed.
+                out.append(contentsOf: lines[index...].joined(separator: " ").unicodeScalars)
+                return String(out)
+            }
+            out.append(contentsOf: scalars)
+            at += scalars.count
+            if index < lines.count - 1, at < text.count, text[at] == " " {
+                out.append(" ")
+                while at < text.count && text[at] == " " { at += 1 }
+            }
+        }
+        return String(out)
     }
 
     /// `preflight: 2 findings`, a line for each (as the report's `preflight.findings`), and what can be said of

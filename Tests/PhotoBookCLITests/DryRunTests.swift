@@ -99,6 +99,34 @@ import Testing
         #expect(Self.warnings(dry.stderr).contains { $0.contains("cut with an ellipsis") })
     }
 
+    /// A caption that wraps: the dry run shows it as printed, with a space where a Latin caption broke at one and
+    /// none where a Japanese one broke between characters (the page has none there); a cut one ends with "…".
+    @Test func wrappedCaptionsAreShownAsPrinted() throws {
+        let scratch = try Scratch()
+        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(600, 900), (600, 900), (600, 900)])
+        let japanese = "浅草寺にて、雨の午後。ちょっとコーヒーを飲んでから「仲見世」を歩いた"
+        let latin = "a walk along the river in the evening light"
+        let long = Array(repeating: "浅草寺にて、雨の午後。", count: 12).joined()
+        for (photo, caption) in zip(photos, [japanese, latin, long]) {
+            try caption.write(toFile: photo + ".txt", atomically: true, encoding: .utf8)
+        }
+        let dry = try Run.photobook(["build"] + photos + ["-o", scratch.file("b.pdf"), "--dry-run", "--layout", "grid 3x1",
+                                                          "--captions", "auto", "--lang", "ja"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        let captions = Self.pages(dry.stdout, verbose: false).flatMap(\.captions)
+        #expect(captions.count == 3)
+        #expect(captions.first == japanese, "\(captions)")
+        #expect(captions.dropFirst().first == latin, "\(captions)")
+        let cut = try #require(captions.last)
+        #expect(cut.hasSuffix("…") && !cut.contains(" ") && long.hasPrefix(String(cut.dropLast())), "\(cut)")
+        // They do wrap: the PDF has the Japanese caption on more than one line.
+        let build = try Run.photobook(["build"] + photos + ["-o", scratch.file("b.pdf"), "--layout", "grid 3x1",
+                                                            "--captions", "auto", "--lang", "ja"])
+        #expect(build.status == 0, "\(build.stderr)")
+        let lines = try WordsTests.text(scratch.file("b.pdf"), page: 1)
+        #expect(lines.filter { japanese.contains($0) && !$0.isEmpty }.count >= 2, "\(lines)")
+    }
+
     @Test func aDryRunCreatesNothingAndNeedsNoOutput() throws {
         let scratch = try Scratch()
         let inputs = try Self.photoFolders(scratch)
