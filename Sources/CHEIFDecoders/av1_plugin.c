@@ -67,8 +67,9 @@ static struct heif_error av1_decode(void *decoder, struct heif_image **out) {
             return pbheif_failure(heif_suberror_Unspecified, "dav1d decoded no picture");
         }
     }
-    /* 8-bit YCbCr in three planes, when asked: kept for the caller, as an HEVC frame is (keep). */
-    if (pbheif_armed && pbheif_armed->keep && picture.p.bpc == 8 && picture.p.layout != DAV1D_PIXEL_LAYOUT_I400) {
+    /* YCbCr in three planes of 8, 10 or 12 bits, when asked: kept for the caller, as an HEVC frame is (keep). */
+    if (pbheif_armed && pbheif_armed->keep && (picture.p.bpc == 8 || picture.p.bpc == 10 || picture.p.bpc == 12) &&
+        picture.p.layout != DAV1D_PIXEL_LAYOUT_I400) {
         Dav1dPicture *kept = pbheif_armed->kept_av1;
         pbheif_free_av1(&kept);
         kept = malloc(sizeof *kept);

@@ -180,8 +180,8 @@ static struct heif_error hevc_frame_to_heif(const AVFrame *frame, struct heif_im
     return e;
 }
 
-/* Takes `frame` into the keep slot when it is 8-bit YCbCr in three planes (what HEIFYCbCrPicture converts);
- * 0 leaves it to libheif. */
+/* Takes `frame` into the keep slot when it is YCbCr in three planes of 8 bits, or of 10 or 12 in little-endian
+ * 16-bit words (what HEIFYCbCrPicture converts); 0 leaves it to libheif. */
 static int keep(AVFrame *frame) {
     const AVPixFmtDescriptor *format = av_pix_fmt_desc_get((enum AVPixelFormat)frame->format);
     if (!format || format->nb_components != 3 || !(format->flags & AV_PIX_FMT_FLAG_PLANAR) ||
@@ -189,8 +189,12 @@ static int keep(AVFrame *frame) {
                           AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_ALPHA)) ||
         format->log2_chroma_w > 1 || format->log2_chroma_h > format->log2_chroma_w)
         return 0;
+    int depth = format->comp[0].depth;
+    if (depth != 8 && depth != 10 && depth != 12) return 0;
     for (int c = 0; c < 3; c++)
-        if (format->comp[c].depth != 8 || format->comp[c].plane != c || format->comp[c].step != 1) return 0;
+        if (format->comp[c].depth != depth || format->comp[c].plane != c || format->comp[c].shift != 0 ||
+            format->comp[c].step != (depth == 8 ? 1 : 2))
+            return 0;
     int full = frame->color_range == AVCOL_RANGE_JPEG || frame->format == AV_PIX_FMT_YUVJ420P ||
                frame->format == AV_PIX_FMT_YUVJ422P || frame->format == AV_PIX_FMT_YUVJ444P;
     pbheif_describe(&pbheif_armed->kept_nclx, frame->color_primaries, frame->color_trc, frame->colorspace, full);
@@ -214,6 +218,7 @@ int pbheif_take_kept_picture(struct pbheif_call *call, struct pbheif_planes *pla
         call->kept_av1 = NULL;
         planes->width = picture->p.w;
         planes->height = picture->p.h;
+        planes->bits = picture->p.bpc;
         planes->chroma_shift_x = picture->p.layout != DAV1D_PIXEL_LAYOUT_I444;
         planes->chroma_shift_y = picture->p.layout == DAV1D_PIXEL_LAYOUT_I420;
         for (int c = 0; c < 3; c++) {
@@ -234,6 +239,7 @@ int pbheif_take_kept_picture(struct pbheif_call *call, struct pbheif_planes *pla
     const AVPixFmtDescriptor *format = av_pix_fmt_desc_get((enum AVPixelFormat)frame->format);
     planes->width = frame->width;
     planes->height = frame->height;
+    planes->bits = format->comp[0].depth;
     planes->chroma_shift_x = format->log2_chroma_w;
     planes->chroma_shift_y = format->log2_chroma_h;
     for (int c = 0; c < 3; c++) {

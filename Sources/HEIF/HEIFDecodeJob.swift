@@ -24,13 +24,16 @@ final class HEIFDecodeJob: @unchecked Sendable {
     private let file: HEIFFile
     private let maxPixels: Int
     private let tilesOutside: [UInt8]?
+    /// False leaves every picture to libheif's conversion (the tests compare the two).
+    private let keepsPlanes: Bool
     private var outcome: Result<any HEIFRows, CodecError>?
     private let finished = DispatchSemaphore(value: 0)
 
-    private init(_ file: HEIFFile, maxPixels: Int, tilesOutside: [UInt8]?) {
+    private init(_ file: HEIFFile, maxPixels: Int, tilesOutside: [UInt8]?, keepsPlanes: Bool) {
         self.file = file
         self.maxPixels = maxPixels
         self.tilesOutside = tilesOutside
+        self.keepsPlanes = keepsPlanes
     }
 
     /// How many decodes are still running on their threads, abandoned ones included.
@@ -39,15 +42,16 @@ final class HEIFDecodeJob: @unchecked Sendable {
     /// The primary image of `file` decoded (libheif's planar RGB and alpha, or the decoder's YCbCr planes when
     /// libheif would only convert them: HEIFYCbCrPicture), no coded picture in it over `maxPixels`;
     /// `.cancelled` as soon as `shouldCancel` says so while libheif works. Only `region` (nil: all of it) need be
-    /// right: a grid's tiles wholly outside it may be left out (HEIFGridTiles).
-    static func decode(_ file: HEIFFile, region: PixelRegion? = nil, maxPixels: Int,
+    /// right: a grid's tiles wholly outside it may be left out (HEIFGridTiles). `keepsPlanes` false: libheif
+    /// converts every picture (for the tests that compare the two ways).
+    static func decode(_ file: HEIFFile, region: PixelRegion? = nil, maxPixels: Int, keepsPlanes: Bool = true,
                        shouldCancel: () -> Bool) throws(CodecError) -> any HEIFRows {
         var tilesOutside: [UInt8]?
         if let region, let grid = file.gridTiles,
            let inside = region.clamped(width: grid.turnedSize.width, height: grid.turnedSize.height) {
             tilesOutside = grid.tilesOutside(inside)
         }
-        let job = HEIFDecodeJob(file, maxPixels: maxPixels, tilesOutside: tilesOutside)
+        let job = HEIFDecodeJob(file, maxPixels: maxPixels, tilesOutside: tilesOutside, keepsPlanes: keepsPlanes)
         running.withLock { $0 += 1 }
         // A joinable POSIX thread, not Foundation's Thread.detachNewThread: a decode that ends normally is
         // joined, so nothing of its thread outlives the call (LeakSanitizer in the fuzzer saw Foundation's
@@ -95,7 +99,7 @@ final class HEIFDecodeJob: @unchecked Sendable {
     private func decode(_ options: UnsafeMutablePointer<heif_decoding_options>,
                         call: UnsafeMutablePointer<pbheif_call>) -> Result<any HEIFRows, CodecError> {
         var image: OpaquePointer?
-        let keptColour = file.onlyConvertedByLibheif
+        let keptColour = keepsPlanes ? file.onlyConvertedByLibheif : nil
         call.pointee.keep = keptColour == nil ? 0 : 1
         // Damaged image data may still "succeed": libavcodec conceals damaged slices and hands out the picture,
         // as libheif 1.15's libde265 plugin did. A file cut short fails earlier, when its items are read.

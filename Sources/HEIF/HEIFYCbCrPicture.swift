@@ -1,15 +1,19 @@
 import CHEIFDecoders
 
-/// One decoded 8-bit YCbCr picture, kept as the HEVC or AV1 decoder's own planes and turned into RGB a row at a time as
-/// it is copied out, with libheif 1.15's arithmetic to the last bit; `deinit` releases the planes.
+/// One decoded YCbCr picture of 8, 10 or 12 bits, kept as the HEVC or AV1 decoder's own planes and turned into
+/// 8-bit RGB a row at a time as it is copied out, with libheif 1.15's arithmetic to the last bit; `deinit`
+/// releases the planes.
 ///
 /// Why: for an image it would only convert, libheif 1.15 copies the decoder's picture (1.5 bytes a pixel for
-/// 4:2:0) and converts the copy to planar RGB (3 bytes a pixel) while the copy is alive: 54 MB held at once for
-/// 12 megapixels, per worker, where this holds the 18 MB of the decoder's planes. Only such an image comes here
-/// (HEIFDecodeJob: one coded picture, no grid, alpha, irot, imir or clap); libheif does everything for the rest.
-/// The conversion is libheif's `Op_YCbCr_to_RGB<uint8_t>` (heif_colorconversion.cc) with its coefficients
-/// (nclx.cc): nearest chroma sample, no filter; the matrix and range are the file's `colr` nclx when it has one,
-/// else the bitstream's, as libheif takes them. `HEIFDecoderPluginTests` compares the pictures with heif-convert's.
+/// 4:2:0, 3 above 8 bits) and converts the copy to planar RGB (3 bytes a pixel, 6 above 8 bits) while the copy is
+/// alive: 54 MB held at once for 12 megapixels, 180 MB for a 20-megapixel 10-bit AVIF, per worker, where this
+/// holds the decoder's planes (18 MB, 60 MB). Only such an image comes here (HEIFDecodeJob: one coded picture,
+/// no grid, alpha, irot, imir or clap); libheif does everything for the rest. The conversion is libheif's
+/// `Op_YCbCr_to_RGB<Pixel>` (heif_colorconversion.cc) with its coefficients (nclx.cc): nearest chroma sample, no
+/// filter, at the samples' own depth, clipped to it; then, above 8 bits, `>> (bits - 8)` as HEIFPicture brings
+/// libheif's deep RGB to 8 bits. The matrix and range are the file's `colr` nclx when it has one, else the
+/// bitstream's, as libheif takes them. `HEIFDecoderPluginTests` compares the pictures with heif-convert's and
+/// with libheif's own conversion.
 final class HEIFYCbCrPicture: HEIFRows {
     private var planes: pbheif_planes
     let width: Int, height: Int
@@ -21,67 +25,93 @@ final class HEIFYCbCrPicture: HEIFRows {
         width = Int(planes.width)
         height = Int(planes.height)
         let codes = nclx ?? (Int(planes.matrix_coefficients), Int(planes.color_primaries), planes.full_range != 0)
-        conversion = Conversion(matrix: codes.matrix, primaries: codes.primaries, fullRange: codes.fullRange)
+        conversion = Conversion(matrix: codes.matrix, primaries: codes.primaries, fullRange: codes.fullRange,
+                                bits: Int(planes.bits))
     }
 
     deinit { pbheif_release_planes(&planes) }
+
+    /// Bits a sample: 8, 10 or 12.
+    var bits: Int { conversion.bits }
 
     func row(_ y: Int, from x: Int, count: Int, into rgb: UnsafeMutableBufferPointer<UInt8>) {
         precondition(y >= 0 && y < height && x >= 0 && x + count <= width && rgb.count >= count * 3,
                      "HEIF row out of range")
         let shiftX = Int(planes.chroma_shift_x), shiftY = Int(planes.chroma_shift_y)
-        let luma = planes.data.0! + y * Int(planes.stride.0)
-        let cb = planes.data.1! + (y >> shiftY) * Int(planes.stride.1)
-        let cr = planes.data.2! + (y >> shiftY) * Int(planes.stride.2)
-        conversion.convert(luma: luma, cb: cb, cr: cr, shiftX: shiftX, from: x, count: count, into: rgb.baseAddress!)
+        let luma = UnsafeRawPointer(planes.data.0! + y * Int(planes.stride.0))
+        let cb = UnsafeRawPointer(planes.data.1! + (y >> shiftY) * Int(planes.stride.1))
+        let cr = UnsafeRawPointer(planes.data.2! + (y >> shiftY) * Int(planes.stride.2))
+        if conversion.bits == 8 {
+            conversion.convert(luma: luma.assumingMemoryBound(to: UInt8.self), cb: cb.assumingMemoryBound(to: UInt8.self),
+                               cr: cr.assumingMemoryBound(to: UInt8.self), shiftX: shiftX, from: x, count: count,
+                               into: rgb.baseAddress!)
+        } else {
+            // Trap: above 8 bits dav1d and libavcodec give native 16-bit words (little-endian here; HEVC's big-endian
+            // formats are never kept), their rows `stride` bytes apart.
+            conversion.convert(luma: luma.assumingMemoryBound(to: UInt16.self), cb: cb.assumingMemoryBound(to: UInt16.self),
+                               cr: cr.assumingMemoryBound(to: UInt16.self), shiftX: shiftX, from: x, count: count,
+                               into: rgb.baseAddress!)
+        }
     }
 
-    /// libheif 1.15's YCbCr to RGB for 8-bit samples, as tables of the very products it computes.
+    /// libheif 1.15's YCbCr to RGB, as tables of the very products it computes for each sample value, and its
+    /// clipping to the samples' depth; the result brought to 8 bits.
     struct Conversion {
         enum Kind { case identity, yCgCo, matrix }
         let kind: Kind
         let fullRange: Bool
+        /// 8, 10 or 12.
+        let bits: Int
         /// By sample value: Y as libheif scales it, and each chroma coefficient times the scaled chroma sample.
-        private var y = [Float](repeating: 0, count: 256)
-        private var rCr = [Float](repeating: 0, count: 256), gCb = [Float](repeating: 0, count: 256)
-        private var gCr = [Float](repeating: 0, count: 256), bCb = [Float](repeating: 0, count: 256)
+        private var y: [Float], rCr: [Float], gCb: [Float], gCr: [Float], bCb: [Float]
 
-        init(matrix: Int, primaries: Int, fullRange: Bool) {
+        init(matrix: Int, primaries: Int, fullRange: Bool, bits: Int = 8) {
             self.fullRange = fullRange
+            self.bits = [8, 10, 12].contains(bits) ? bits : 8
             kind = matrix == 0 ? .identity : matrix == 8 ? .yCgCo : .matrix
             let k = Self.coefficients(matrix: matrix, primaries: primaries)
-            for v in 0..<256 {
-                var luma = Float(v), chroma = Float(v - 128)
+            let values = 1 << self.bits, half = values / 2
+            (y, rCr, gCb, gCr, bCb) = ([], [], [], [], [])
+            for v in 0..<values {
+                // libheif subtracts 16 and 1.1689 times whatever the depth: its limited range is 8-bit's even for
+                // 10-bit samples (its bug, kept: these are the pixels libheif gives).
+                var luma = Float(v), chroma = Float(v - half)
                 if !fullRange {
                     luma = (luma - 16) * 1.1689
                     chroma = chroma * 1.1429
                 }
-                y[v] = luma
-                rCr[v] = k.rCr * chroma
-                gCb[v] = k.gCb * chroma
-                gCr[v] = k.gCr * chroma
-                bCb[v] = k.bCb * chroma
+                y.append(luma)
+                rCr.append(k.rCr * chroma)
+                gCb.append(k.gCb * chroma)
+                gCr.append(k.gCr * chroma)
+                bCb.append(k.bCb * chroma)
             }
         }
 
-        func convert(luma: UnsafePointer<UInt8>, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>, shiftX: Int,
-                     from x: Int, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+        func convert<Sample: FixedWidthInteger & UnsignedInteger>(
+            luma: UnsafePointer<Sample>, cb: UnsafePointer<Sample>, cr: UnsafePointer<Sample>, shiftX: Int,
+            from x: Int, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+            let top = (1 << bits) - 1, shift = bits - 8
+            // A sample beyond the depth (a decoder never gives one) is read as the largest.
+            func at(_ plane: UnsafePointer<Sample>, _ index: Int) -> Int { min(Int(plane[index]), top) }
             switch kind {
             case .identity:
                 // libheif's GBR: limited range scaled down once more (its `(v * 219 + 128) >> 8) + 16`).
                 for i in 0..<count {
                     let c = (x + i) >> shiftX
-                    out[3 * i] = scaled(cr[c])
-                    out[3 * i + 1] = scaled(luma[x + i])
-                    out[3 * i + 2] = scaled(cb[c])
+                    out[3 * i] = scaled(at(cr, c), shift)
+                    out[3 * i + 1] = scaled(at(luma, x + i), shift)
+                    out[3 * i + 2] = scaled(at(cb, c), shift)
                 }
             case .yCgCo:
+                // libheif clips to 8 bits whatever the depth (`clip_int_u8`), then the depth is brought down.
+                let half = 1 << (bits - 1)
                 for i in 0..<count {
                     let c = (x + i) >> shiftX
-                    let yv = Int(luma[x + i]), u = Int(cb[c]) - 128, v = Int(cr[c]) - 128
-                    out[3 * i] = Self.clip(yv - u + v)
-                    out[3 * i + 1] = Self.clip(yv + u)
-                    out[3 * i + 2] = Self.clip(yv - u - v)
+                    let yv = at(luma, x + i), u = at(cb, c) - half, v = at(cr, c) - half
+                    out[3 * i] = Self.clip(yv - u + v) >> shift
+                    out[3 * i + 1] = Self.clip(yv + u) >> shift
+                    out[3 * i + 2] = Self.clip(yv - u - v) >> shift
                 }
             case .matrix:
                 y.withUnsafeBufferPointer { y in
@@ -91,23 +121,26 @@ final class HEIFYCbCrPicture: HEIFRows {
                 bCb.withUnsafeBufferPointer { bCb in
                     for i in 0..<count {
                         let c = (x + i) >> shiftX
-                        let yv = y[Int(luma[x + i])], u = Int(cb[c]), v = Int(cr[c])
-                        out[3 * i] = Self.round(yv + rCr[v])
-                        out[3 * i + 1] = Self.round(yv + gCb[u] + gCr[v])
-                        out[3 * i + 2] = Self.round(yv + bCb[u])
+                        let yv = y[at(luma, x + i)], u = at(cb, c), v = at(cr, c)
+                        out[3 * i] = Self.round(yv + rCr[v], top: top, shift: shift)
+                        out[3 * i + 1] = Self.round(yv + gCb[u] + gCr[v], top: top, shift: shift)
+                        out[3 * i + 2] = Self.round(yv + bCb[u], top: top, shift: shift)
                     }
                 }}}}}
             }
         }
 
-        private func scaled(_ v: UInt8) -> UInt8 {
-            fullRange ? v : UInt8(truncatingIfNeeded: ((Int(v) * 219 + 128) >> 8) + 16)
+        private func scaled(_ v: Int, _ shift: Int) -> UInt8 {
+            UInt8(truncatingIfNeeded: (fullRange ? v : ((v * 219 + 128) >> 8) + 16) >> shift)
         }
 
         private static func clip(_ v: Int) -> UInt8 { UInt8(clamping: v) }
 
-        /// libheif's `clip_f_u16(f, 255)`: `(long)(f + 0.5f)`, truncated towards zero, then clipped.
-        private static func round(_ f: Float) -> UInt8 { UInt8(clamping: Int(f + 0.5)) }
+        /// libheif's `clip_f_u16(f, top)`: `(long)(f + 0.5f)`, truncated towards zero, clipped to 0...top; then
+        /// brought to 8 bits.
+        private static func round(_ f: Float, top: Int, shift: Int) -> UInt8 {
+            UInt8(truncatingIfNeeded: min(max(Int(f + 0.5), 0), top) >> shift)
+        }
 
         /// libheif 1.15's `get_YCbCr_to_RGB_coefficients`: from Kr and Kb, or its defaults (BT.601) when the
         /// matrix gives none.

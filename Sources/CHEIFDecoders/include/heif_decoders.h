@@ -7,7 +7,8 @@
  * the YCbCr to RGB conversion with the file's nclx): the plugins only turn a coded picture into planes. The one
  * exception is asked for by the caller (pbheif_call.keep): an image libheif would only convert to RGB
  * keeps the decoder's planes, which photobook converts a row at a time (HEIFYCbCrPicture), 18 MB held for a
- * 12-megapixel picture instead of the 54 MB of libheif's copy and its RGB at once.
+ * 12-megapixel picture instead of the 54 MB of libheif's copy and its RGB at once; for a 20-megapixel 10-bit AVIF
+ * 60 MB instead of the 180 MB of libheif's 16-bit copy and its 16-bit RGB.
  */
 #ifndef PHOTOBOOK_HEIF_DECODERS_H
 #define PHOTOBOOK_HEIF_DECODERS_H
@@ -19,11 +20,13 @@
  * own). Returns heif_error_Ok, or libheif's error. */
 struct heif_error pbheif_register_decoders(struct heif_context *context);
 
-/* A decoded 8-bit YCbCr picture as the decoder left it: three planes, the chroma ones subsampled by
- * 2^chroma_shift_x and 2^chroma_shift_y, and the bitstream's colour codes as libheif would take them (codes its
- * setters refuse read 2, unspecified). `owner` holds the planes until pbheif_release_planes. */
+/* A decoded YCbCr picture as the decoder left it: three planes of `bits` bits a sample (8: a byte each; 10 or 12:
+ * a little-endian 16-bit word each), the chroma ones subsampled by 2^chroma_shift_x and 2^chroma_shift_y, and the
+ * bitstream's colour codes as libheif would take them (codes its setters refuse read 2, unspecified). `owner`
+ * holds the planes until pbheif_release_planes. */
 struct pbheif_planes {
     int width, height;
+    int bits;
     int chroma_shift_x, chroma_shift_y;
     const uint8_t *data[3];
     int stride[3];
@@ -41,7 +44,7 @@ struct pbheif_call {
     /* The most pixels a coded picture may have (set by pbheif_arm; 0: no limit of ours). The decoders allocate
      * what the bitstream's own header says, which libheif 1.15 never checks against the file's `ispe`. */
     uint64_t max_pixels;
-    /* 1: the HEVC or AV1 picture decoded is kept as its planes when it is 8-bit YCbCr, instead of being copied
+    /* 1: the HEVC or AV1 picture decoded is kept as its planes when it is YCbCr of 8, 10 or 12 bits, instead of being copied
      * into a heif_image for libheif, which would convert it to RGB: heif_decode_image then fails
      * (heif_error_Decoder_plugin_error) and pbheif_take_kept_picture hands the planes out. Only for an image
      * libheif would do nothing more to than that conversion: one coded picture, no grid, alpha, irot, imir or
