@@ -54,7 +54,7 @@ final class HEIFYCbCrPicture: HEIFRows {
         }
     }
 
-    /// libheif 1.15's YCbCr to RGB, as tables of the very products it computes for each sample value, and its
+    /// libheif 1.15.1's YCbCr to RGB (Debian 12's), as tables of the very products it computes for each sample value, and its
     /// clipping to the samples' depth; the result brought to 8 bits.
     struct Conversion {
         enum Kind { case identity, yCgCo, matrix }
@@ -73,11 +73,11 @@ final class HEIFYCbCrPicture: HEIFRows {
             let values = 1 << self.bits, half = values / 2
             (y, rCr, gCb, gCr, bCb) = ([], [], [], [], [])
             for v in 0..<values {
-                // libheif subtracts 16 and 1.1689 times whatever the depth: its limited range is 8-bit's even for
-                // 10-bit samples (its bug, kept: these are the pixels libheif gives).
+                // libheif 1.15.1's limited range: its black (16 << (bits - 8)) taken off, its scale by 1.1689 and
+                // 1.1429 whatever the depth.
                 var luma = Float(v), chroma = Float(v - half)
                 if !fullRange {
-                    luma = (luma - 16) * 1.1689
+                    luma = (luma - Float(16 << (self.bits - 8))) * 1.1689
                     chroma = chroma * 1.1429
                 }
                 y.append(luma)
@@ -131,7 +131,7 @@ final class HEIFYCbCrPicture: HEIFRows {
         }
 
         private func scaled(_ v: Int, _ shift: Int) -> UInt8 {
-            UInt8(truncatingIfNeeded: (fullRange ? v : ((v * 219 + 128) >> 8) + 16) >> shift)
+            UInt8(truncatingIfNeeded: (fullRange ? v : ((v * 219 + 128) >> 8) + (16 << shift)) >> shift)
         }
 
         private static func clip(_ v: Int) -> UInt8 { UInt8(clamping: v) }
