@@ -18,6 +18,10 @@ were made from, and each HEIC book's peak is set against the JPEG book's plus on
 (photobook's --jobs, by default the core count): 12e6 * 3 bytes of RGB each, and the larger budget with
 libheif's own planes (see heic_verdict). A HEIC book photobook cannot build is printed as failed.
 
+A book of 24 big modern pictures (.bench/avif20-v1: the HEICs' JPEGs scaled to 20 megapixels, 10-bit AVIFs by
+avifenc) must peak under 200 MB too: whole-image decoders hold their picture until it is resampled, and the
+engine starts no more of them at once than its memory budget holds (issue 34).
+
 Settings, from the environment:
   BENCH_MEMORY_COUNT=800   photos in the large book
   BENCH_MEMORY_IN_MEMORY=1 also build the large book from memory (slow, and needs about its size in RAM)
@@ -207,6 +211,27 @@ def heic_verdict(jpeg, heic):
                      f" {verdict(growth <= planes)}")
 
 
+def big_report():
+    """A book of 24 big modern pictures (20-megapixel 10-bit AVIFs) against the 200 MB budget (issue 34): the
+    Build, or None when there are none (avifenc missing)."""
+    made = bench_photos.ensure_big_avif()
+    if not made:
+        return None
+    folder, names = made
+    bench_photos.warm(folder, names)
+    return Build(folder, len(names), os.path.join(bench_config.WORK, "memory-avif20.pdf"),
+                 name=f"{len(names)} 20-MP 10-bit AVIFs", may_fail=True)
+
+
+def big_verdict(build):
+    if build.failed:
+        bench_config.say(f"  {build.name}: peak under {PEAK_LIMIT / 1e6:.0f} MB: not measured ({build.failed})")
+        return
+    bench_config.say(f"  {build.name}: peak under {PEAK_LIMIT / 1e6:.0f} MB: {build.peak / 1e6:.0f} MB, "
+                     f"{verdict(build.peak < PEAK_LIMIT)} (whole-image decodes within photobook's memory budget, "
+                     f"not one per worker)")
+
+
 def heic_only():
     """The HEIC book against the JPEG book alone (bench.py's BENCH_ONLY=formats)."""
     bench_config.say("\nMemory of a book of HEICs against one of the same photos as JPEGs: A4, --margin 0, one photo per page")
@@ -238,7 +263,8 @@ def report():
     os.remove(large_out)
     dry_row, dry_command = dry_run(large_folder, LARGE, large)
     heic_builds = heic_report()
-    builds = [small, from_memory, large] + heic_builds
+    big = big_report()
+    builds = [small, from_memory, large] + heic_builds + ([big] if big else [])
     if LARGE_IN_MEMORY:
         builds.append(Build(large_folder, LARGE, large_out, in_memory=True))
         os.remove(large_out)
@@ -260,6 +286,8 @@ def report():
                      f"{'yes' if same else 'NO'}; memory saved at 24 photos: {(from_memory.peak - small.peak) / 1e6:.0f} MB")
     for heic in heic_builds[1:]:
         heic_verdict(heic_builds[0], heic)
+    if big:
+        big_verdict(big)
     done = [b for b in builds if not b.failed]
     bench_config.say(f"  TMPDIR used: {max(b.tmp for b in done) / 1e6:.0f} MB at most; left behind anywhere: "
                      f"{sum(b.left for b in done) / 1e6:.0f} MB")

@@ -8,7 +8,7 @@ import statistics
 import subprocess
 import time
 
-from bench_config import (CORPUS, CORPUS_SEED, CORPUS_TOOL, HEIC_COUNT, HEIC_ENCODE, HEIC_GRID_SET, HEIC_GRID_TILE,
+from bench_config import (BIG_AVIF_SET, CORPUS, CORPUS_SEED, CORPUS_TOOL, HEIC_COUNT, HEIC_ENCODE, HEIC_GRID_SET, HEIC_GRID_TILE,
                           HEIC_SET, JOBS, ROOT, WEBP_COUNT, WEBP_QUALITY, WEBP_SET, WORK, build_product, rel,
                           run_checked, say, version)
 
@@ -157,6 +157,27 @@ def ensure_heic():
     return derived_set(HEIC_SET, heic_sources(), ".heic",
                        lambda source, out: _quiet(["heif-enc"] + HEIC_ENCODE + ["-o", out, source]),
                        f"heif-enc {' '.join(HEIC_ENCODE)} ({version(['heif-enc'], 'libheif')}) of upright corpus JPEGs")
+
+
+def ensure_big_avif():
+    """Big modern pictures (issue 34, "big pictures in little memory"): the HEICs' 24 corpus JPEGs scaled up to
+    20 megapixels (5472x3648 or its portrait) and coded as 10-bit AVIFs by avifenc (libavif-bin), as a new phone or
+    camera writes HDR-capable AVIFs; made once in .bench/avif20-v1. heif-enc cannot: its aom asserts on 10 bits."""
+    if not shutil.which("avifenc"):
+        say("avifenc not found: no big-AVIF case (apt-get install libavif-bin)")
+        return None
+
+    def encode(source, out):
+        scratch = out + ".png"
+        # PNG48: ImageMagick writes 8 bits again for -depth 16 when the samples fit.
+        _quiet(["convert", source, "-resize", "5472x5472", "-resize", "5472x3648^", "-depth", "16",
+                "PNG48:" + scratch])
+        _quiet(["avifenc", "-d", "10", "-y", "420", "-s", "8", "-j", "1", "--min", "20", "--max", "30", scratch, out])
+        os.remove(scratch)
+
+    return derived_set(BIG_AVIF_SET, heic_sources(), ".avif", encode,
+                       f"ImageMagick to 20 MP, avifenc -d 10 -y 420 -s 8 ({version(['avifenc', '--version'], 'libavif')}) "
+                       f"of upright corpus JPEGs", kind="avif20")
 
 
 def ensure_heic_grid():

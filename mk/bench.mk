@@ -28,7 +28,8 @@ BENCH_PYTHON ?= $(shell command -v /usr/bin/python3 || command -v python3)
 .PHONY: bench bench-deps bench-memory
 
 # The comparison's tools, and those that make the HEIC and WebP photos from the corpus (heif-enc and heif-convert,
-# libheif 1.15, for the HEIC case and its decode floor; cwebp for the WebP grid); the benchmark still runs
+# libheif 1.15, for the HEIC case and its decode floor; cwebp for the WebP grid; avifenc for the 20-megapixel
+# 10-bit AVIFs of bench-memory, which heif-enc's aom cannot write); the benchmark still runs
 # (photobook alone, without the cases whose tools are missing) when they cannot be installed.
 bench-deps:
 	@missing=""; \
@@ -36,6 +37,7 @@ bench-deps:
 	command -v img2pdf >/dev/null || missing="$$missing img2pdf"; \
 	command -v heif-enc >/dev/null && command -v heif-convert >/dev/null || missing="$$missing libheif-examples"; \
 	command -v cwebp >/dev/null || missing="$$missing webp"; \
+	command -v avifenc >/dev/null || missing="$$missing libavif-bin"; \
 	if [ "$(BENCH_IMAGEMAGICK)" = 1 ]; then command -v mogrify >/dev/null || missing="$$missing imagemagick"; fi; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing (for the comparison)"; \

@@ -23,6 +23,11 @@ public struct HEIFCodec: ImageCodec {
     // 2-3 MB take more), libheif's conversion to RGB included. AVIF (dav1d) takes ~25. Every pixel is decoded
     // whatever part is kept; the copy out through BoxShrink is ~2 per pixel handed out.
     public var cost: DecodeCost { DecodeCost(perStoredPixel: 60, perDecodedPixel: 2) }
+    /// The whole picture is decoded and held until resampled: the decoder's YCbCr planes (1.5 bytes a pixel for
+    /// 8-bit 4:2:0, 3 above 8 bits; a grid's canvas as libheif's planar RGB, 3) and the decoder's own state
+    /// beside them (heaptrack: 61 MB for a 20-megapixel 10-bit AVIF, 37 MB for a 12-megapixel iPhone HEIC grid);
+    /// rows are read from them (no RGB copy).
+    public var memory: DecodeMemory { DecodeMemory(perStoredPixel: 3.5, perDecodedPixel: 0) }
 
     /// How many decodes cancelled while libheif worked are still running on their own threads (each ends by
     /// itself and frees what it holds): for the fuzzer, which must not take their memory for a leak.

@@ -45,6 +45,10 @@ public protocol ImageCodec: Sendable {
     /// per decoded pixel handed out, in the units of `PhotoJob.estimatedCost` (about nanoseconds on the bench
     /// machine). Only orders the work.
     var cost: DecodeCost { get }
+    /// The bytes a decode holds until the engine has resampled it, per stored pixel of the whole picture (a
+    /// whole-image decoder's planes: a HEIF's YCbCr, a raw's sensor data) and per decoded pixel handed out (RGB:
+    /// 3). The engine keeps the decodes under way within its memory budget by it (`RenderPipeline`).
+    var memory: DecodeMemory { get }
     /// The most bytes a sound file of a picture of `pixels` stored pixels can hold: a larger file (a video
     /// renamed .jpg, or junk appended) is refused before it is read.
     func largestSoundFile(pixels: Int) -> Int
@@ -72,6 +76,8 @@ extension ImageCodec {
         return overflow ? Int.max : max(64 << 20, raw + (16 << 20))
     }
     public var blocks: (any BlockCodec)? { nil }
+    /// A decode of only the region, at its scale, into RGB: nothing held in proportion to the whole picture.
+    public var memory: DecodeMemory { DecodeMemory(perStoredPixel: 0, perDecodedPixel: 3) }
     public var exifThumbnailShowsStoredPicture: Bool { false }
     public func thumbnail(_ source: any ByteSource, maxPixels: Int) -> RGBImage? { nil }
 }
@@ -107,6 +113,18 @@ public struct DecodeCost: Sendable, Equatable {
     /// Per stored pixel of the whole picture: entropy decoding, inflating, reading every strip.
     public var perStoredPixel: Double
     /// Per pixel handed out: upsampling, colour conversion, copying.
+    public var perDecodedPixel: Double
+    public init(perStoredPixel: Double, perDecodedPixel: Double) {
+        self.perStoredPixel = perStoredPixel
+        self.perDecodedPixel = perDecodedPixel
+    }
+}
+
+/// What a decode holds, in bytes per pixel (see `ImageCodec.memory`).
+public struct DecodeMemory: Sendable, Equatable {
+    /// Per stored pixel of the whole picture, whatever part of it is asked for.
+    public var perStoredPixel: Double
+    /// Per pixel handed out.
     public var perDecodedPixel: Double
     public init(perStoredPixel: Double, perDecodedPixel: Double) {
         self.perStoredPixel = perStoredPixel

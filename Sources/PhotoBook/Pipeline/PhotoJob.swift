@@ -82,4 +82,17 @@ extension PhotoJob {
         let decoded = storedCrop.width * storedCrop.height * scale * scale
         return cost.perStoredPixel * stored + cost.perDecodedPixel * decoded + 25 * page
     }
+
+    /// The bytes this photo's decode and render hold at once, from the start of its decode to the end of its
+    /// resampling: what the codec keeps of the whole picture and hands out (`ImageCodec.memory`), and the page's
+    /// pixels. The file's own bytes or a lossless crop hold about the file.
+    var estimatedMemory: Int {
+        let stored = Double(info.storedWidth) * Double(info.storedHeight)
+        let page = Double(placement.pixelWidth) * Double(placement.pixelHeight) * 3
+        if passThrough || lossless { return Int(min(stored * 3, 1e15)) / 8 }
+        let memory = info.format.codec.memory
+        let scale = min(1, Double(placement.pixelWidth) / placement.crop.width)
+        let decoded = storedCrop.width * storedCrop.height * scale * scale
+        return Int(min(memory.perStoredPixel * stored + memory.perDecodedPixel * decoded + page, 1e15))
+    }
 }

@@ -136,6 +136,10 @@ extension RenderPipeline {
         // costliest photos started early, the cheap ones fill the cores at the end instead of one long one.
         let costs = chains.map(\.job.estimatedCost)
         let order = chains.indices.sorted { a, b in costs[a] != costs[b] ? costs[a] > costs[b] : a < b }
+        // Within the memory budget: a decode waits for the renders that free what it needs (MemoryWindow).
+        for (position, waits) in MemoryWindow.waits(order.map { chains[$0].job.estimatedMemory }).enumerated() {
+            for earlier in waits { chains[order[position]].decode.addDependency(chains[order[earlier]].render) }
+        }
         queue.addOperations(order.flatMap { [chains[$0].decode, chains[$0].render] as [Operation] } + [build],
                             waitUntilFinished: false)
         if first { hooks.graphReady?() }

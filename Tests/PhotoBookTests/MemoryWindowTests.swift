@@ -1,0 +1,45 @@
+import Testing
+@testable import PhotoBook
+
+/// The memory window of the render graph (issue 34, "the workers that run such decodes at once are limited by the
+/// memory budget, not only by --jobs"): which renders a decode waits for.
+@Suite struct MemoryWindowTests {
+    static let mb = 1 << 20
+
+    @Test func smallPhotosNeverWait() {
+        // 24 JPEG renders of about 30 MB each: four fit in 140 MB, the fifth waits for the first.
+        let waits = MemoryWindow.waits(Array(repeating: 30 * Self.mb, count: 24), budget: 140 * Self.mb)
+        #expect(waits.prefix(4).allSatisfy { $0.isEmpty })
+        #expect(waits[4] == [0] && waits[5] == [1] && waits[23] == [19])
+    }
+
+    @Test func bigPicturesGoOneAtATime() {
+        // 20-megapixel 10-bit AVIFs (about 96 MB each): never two at once in 140 MB.
+        let waits = MemoryWindow.waits(Array(repeating: 96 * Self.mb, count: 5), budget: 140 * Self.mb)
+        #expect(waits == [[], [0], [1], [2], [3]])
+    }
+
+    @Test func aPictureOverTheBudgetRunsAlone() {
+        // 300 MB alone over a 140 MB budget counts as the budget: it waits for all before it, all after it for it.
+        let waits = MemoryWindow.waits([40 * Self.mb, 40 * Self.mb, 300 * Self.mb, 10 * Self.mb], budget: 140 * Self.mb)
+        #expect(waits == [[], [], [0, 1], [2]])
+    }
+
+    /// Whatever the sizes, the photos between a decode's start and a render's end never hold more than the budget
+    /// (or one photo alone over it), and every wait is for a photo queued before.
+    @Test func theWindowNeverHoldsMoreThanTheBudget() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let memories = (0..<Int.random(in: 1...40, using: &random)).map { _ in Int.random(in: 0...(200 * Self.mb), using: &random) }
+            let budget = 140 * Self.mb
+            let waits = MemoryWindow.waits(memories, budget: budget)
+            var finished = Set<Int>()
+            for (index, waited) in waits.enumerated() {
+                #expect(waited.allSatisfy { $0 < index } == true)
+                finished.formUnion(waited)
+                let held = (0...index).filter { !finished.contains($0) }.reduce(0) { $0 + min(memories[$1], budget) }
+                #expect(held <= budget, "\(memories) \(waits)")
+            }
+        }
+    }
+}
