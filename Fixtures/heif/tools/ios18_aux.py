@@ -11,7 +11,7 @@ from IN.heic (an iPhone photo: a `grid` primary image of `hvc1` tiles), a new fi
 
   ftyp  major heic, compatible mif1 MiHB MiHE MiPr miaf heic tmap (the brands iOS 18 lists)
   meta  IN's hdlr, dinf, pitm, items, properties and references, then:
-        a thumbnail of the primary image (hvc1, 320x240 coded as the primary, its irot; `thmb` to the primary)
+        a thumbnail of the primary image (hvc1, 320x240 or 240x320 coded as the primary, its irot; `thmb` to the primary)
           made from heif-convert's picture of IN turned back, scaled and coded by heif-enc -q 60;
         an HDR gain map and four semantic mattes (skin, hair, teeth, portrait effects: hidden hvc1 items
           with their Apple `auxC` URNs, whose coded data is IN's first tile, shared), each with
@@ -51,8 +51,12 @@ def thumbnail(path, irot):
     with tempfile.TemporaryDirectory() as tmp:
         png, small, heic = (os.path.join(tmp, n) for n in ("full.png", "small.png", "small.heic"))
         subprocess.run(["heif-convert", "--quiet", path, png], check=True)
-        # convert -rotate turns clockwise: undoing `irot` quarter turns anticlockwise.
-        subprocess.run(["convert", png, "-rotate", str(90 * irot), "-resize", "320x320", small], check=True)
+        width, height = struct.unpack(">II", open(png, "rb").read()[16:24])  # the PNG's IHDR
+        landscape = (width >= height) == (irot % 2 == 0)
+        # convert -rotate turns clockwise: undoing `irot` quarter turns anticlockwise. An even size, which
+        # heif-enc codes as one picture (not a grid).
+        subprocess.run(["convert", png, "-rotate", str(90 * irot), "-resize", "320x240!" if landscape else "240x320!",
+                        small], check=True)
         subprocess.run(["heif-enc", "-q", "60", small, "-o", heic], check=True, stdout=subprocess.DEVNULL)
         config, data, size = hb.primary_hevc(open(heic, "rb").read())
         return config, data, size
