@@ -188,8 +188,10 @@ private struct MetaRewrite {
         var bytes: ArraySlice<UInt8>
     }
 
-    /// The references of an `iref` body, read as libheif 1.15 reads them (which ignores each reference's own box
-    /// size); nil when a reference's size disagrees with what it holds, or the body ends inside one.
+    /// The references of an `iref` body, read as libheif 1.15 reads them; nil when a reference's size disagrees
+    /// with what it holds, or the body ends inside one.
+    /// Trap: libheif 1.15 reads each reference's fields one after the other and ignores its box size, so a
+    /// reference cannot be shortened in place (padding after it would be read as another reference).
     static func references(_ iref: [UInt8]) -> [Reference]? {
         var r = BoxReader(bytes: iref)
         guard let version = r.u8(), version <= 1, r.skip(3) else { return nil }
