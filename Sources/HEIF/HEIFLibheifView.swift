@@ -159,7 +159,7 @@ private struct MetaRewrite {
                 let version = Int(body[0])
                 let countSize = version < 2 ? 2 : 4
                 let total = located.items.count + missing.count
-                guard total < 1 << (8 * countSize) else { return nil }
+                guard total < 1 << (8 * countSize), version >= 2 || missing.allSatisfy({ $0 <= 0xFFFF }) else { return nil }
                 body.replaceSubrange(6..<(6 + countSize), with: HEIFLibheifView.bigEndian(total, countSize))
                 for id in missing {
                     body += HEIFLibheifView.bigEndian(id, version < 2 ? 2 : 4)

@@ -127,6 +127,18 @@ import TestSupport
         #expect(difference < 1.5, "mean difference \(difference)")
     }
 
+    /// A last box of size 0 (to the end of the file, as some writers leave their mdat) is given its size in the
+    /// view, so that it does not swallow the new meta box: the picture is the same.
+    @Test func anOpenEndedLastBoxKeepsItsData() throws {
+        let bytes = try HEIFFixtures.bytes("iden.heic")
+        var open = bytes
+        let mdat = try Self.offset(of: "mdat", in: open) - 4
+        open.replaceSubrange(mdat..<(mdat + 4), with: [0, 0, 0, 0])
+        let view = try #require(HEIFLibheifView.of(MemorySource(open)) as? HEIFLibheifView)
+        #expect(try view.read(from: mdat, count: 4) == HEIFLibheifView.bigEndian(bytes.count - mdat, 4))
+        #expect(try HEIFFixtures.decodeWhole(open).image.pixels == HEIFFixtures.decodeWhole(bytes).image.pixels)
+    }
+
     // Hostile variants of what the view reads.
 
     /// Where `type` first occurs in `bytes`.
@@ -190,6 +202,35 @@ import TestSupport
         #expect(Self.probeFailure(bytes) == nil)  // the probe decodes nothing
         #expect(throws: CodecError.corrupt(message)) { try HEIFHostileInputTests.read(bytes) }
         #expect(HEIFFixtures.codec.thumbnail(MemorySource(bytes), maxPixels: 1 << 20) == nil)
+    }
+
+    /// Random bytes of the iOS 18 file's meta box changed: the probe, a decode (mostly refused by the pixel limit
+    /// after the view, libheif's reading and the derivation checks, before libheif decodes) and the thumbnail give a
+    /// picture or a reason, never a crash.
+    @Test func damagedMetaBoxesNeverCrash() throws {
+        let original = try HEIFFixtures.bytes(Self.iOS18)
+        let meta = try Self.offset(of: "meta", in: original) - 4
+        let end = meta + original[meta..<(meta + 4)].reduce(0) { $0 << 8 | Int($1) }
+        var random = SplitMix64(seed: 0x694F_5331_38)
+        for round in 0..<80 {
+            var bytes = original
+            for _ in 0..<(1 + round % 3) {
+                bytes[Int.random(in: meta..<end, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            let source = MemorySource(bytes)
+            _ = HEIFFixtures.codec.thumbnail(source, maxPixels: 1 << 20)
+            guard let header = try? HEIFFixtures.codec.probe(source).first else { continue }
+            do throws(CodecError) {
+                // A damaged size may claim fewer pixels than the picture has: the picture is then still bounded.
+                let decoded = try HEIFFixtures.codec.decode(source, .whole(width: header.width, height: header.height,
+                                                                           maxPixels: 1 << 20),
+                                                            pool: BufferPool(), shouldCancel: { false })
+                #expect(decoded.image.width * decoded.image.height <= 1 << 20)
+            } catch {
+                guard case .failed(let reason) = error else { Issue.record("round \(round): \(error)"); continue }
+                #expect(reason.kind == .corrupt || reason.kind == .unsupported || reason.kind == .tooLarge, "\(reason)")
+            }
+        }
     }
 
     /// Only `iden` items are given an entry: an `hvc1` item without data is still refused as libheif says.

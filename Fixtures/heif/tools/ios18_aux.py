@@ -65,7 +65,9 @@ def thumbnail(path, irot):
 def main(source, target):
     data = open(source, "rb").read()
     meta = hb.Meta(data)
-    top = {k: (s, e) for k, s, e in hb.boxes(data)}
+    top, box_start, at = {}, {}, 0
+    for k, s, e in hb.boxes(data):
+        top[k], box_start[k], at = (s, e), at, e  # box_start: where its header starts (8 or 16 bytes)
     meta_start, meta_end = top["meta"]
     children = {k: data[s - 8:e] for k, s, e in hb.boxes(data, meta_start + 4, meta_end)}
     primary = meta.primary
@@ -142,8 +144,8 @@ def main(source, target):
 
     head = [children["hdlr"], children.get("dinf", b""), children["pitm"], iinf, iref, iprp, idat]
     size = len(ftyp) + 12 + sum(len(b) for b in head) + len(iloc(0, 0)) + len(grpl)
-    old_mdat = data[top["mdat"][0] - 8:top["mdat"][1]]
-    shift = size - (top["mdat"][0] - 8)
+    old_mdat = data[box_start["mdat"]:top["mdat"][1]]  # the whole box, header included
+    shift = size - box_start["mdat"]
     thumb_at = size + len(old_mdat) + 8
     meta_box = full("meta", 0, 0, b"".join(head) + iloc(shift, thumb_at) + grpl)
     assert len(ftyp) + len(meta_box) == size
