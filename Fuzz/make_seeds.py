@@ -213,6 +213,10 @@ def heif_seeds(out):
             data = f.read()
         with open(os.path.join(out, "truncated.heic"), "wb") as f:
             f.write(data[: len(data) * 2 // 3])
+        # What iOS 18 adds (a thumbnail, a gain map and mattes whose auxl name two targets, a tmap item) around the
+        # committed 2x2 grid, as Fixtures/heif/tools/ios18_aux.py adds it to the iPhone fixture.
+        run("python3", os.path.join(FIXTURES, "heif", "tools", "ios18_aux.py"), os.path.join(FIXTURES, "heif", "grid.heic"),
+            os.path.join(out, "ios18-aux-grid.heic"))
 
 
 def xmp_seeds(out):

@@ -67,8 +67,10 @@ extension HEIFBoxes {
             if children[type] == nil { children[type] = body }
         }
         guard let iinf = children["iinf"], let iloc = children["iloc"] else { return .unreadable("no iinf or iloc box") }
+        let types = itemTypes(iinf: Array(iinf))
+        if let fault = derivationFault(types: types, iref: children["iref"].map(Array.init)) { return .unreadable(fault) }
         var sizes: [Size] = []
-        for (id, type) in itemTypes(iinf: Array(iinf)) where type == "grid" || type == "iovl" {
+        for (id, type) in types where type == "grid" || type == "iovl" {
             guard let data = itemData(id, iloc: Array(iloc), idat: children["idat"].map(Array.init), source: source)
             else { return .unreadable("the data of \(type) item \(id) cannot be read") }
             var d = BoxReader(bytes: data)
@@ -82,6 +84,49 @@ extension HEIFBoxes {
             sizes.append(Size(width: width, height: height, item: id))
         }
         return .sizes(sizes)
+    }
+
+    /// Why libheif 1.15 must not decode the file's derived images (`grid`, `iovl`, `iden`): one that derives from
+    /// an item that is not an image, or from itself through others; nil when each leads to coded images.
+    /// Trap: libheif 1.15 decodes an `iden` item's `dimg` target without looking it up (an assertion, an abort,
+    /// when it is missing) and follows `iden` items into each other without end (a stack overflow).
+    static func derivationFault(types: [(Int, String)], iref: [UInt8]?) -> String? {
+        let kinds = Dictionary(types, uniquingKeysWith: { first, _ in first })
+        let derived: Set<String> = ["grid", "iovl", "iden"]
+        guard kinds.values.contains(where: derived.contains) else { return nil }
+        var sources: [Int: [Int]] = [:]
+        if let iref {
+            var r = BoxReader(bytes: iref)
+            guard let version = r.u8(), r.skip(3) else { return "damaged iref box" }
+            while let (type, body) = r.nextBox() {
+                guard type == "dimg" else { continue }
+                var d = BoxReader(bytes: Array(body))
+                guard let from = version == 0 ? d.u16() : d.u32(), let count = d.u16() else { return "damaged dimg reference" }
+                for _ in 0..<count {
+                    guard let id = version == 0 ? d.u16() : d.u32() else { return "damaged dimg reference" }
+                    sources[from, default: []].append(id)
+                }
+            }
+        }
+        let images: Set<String> = ["hvc1", "av01", "grid", "iovl", "iden"]
+        for (id, kind) in kinds where derived.contains(kind) {
+            // Depth-first along dimg, at most 64 derived items deep (photos have one or two).
+            var stack = [(id, 0)]
+            var visits = 0
+            while let (item, depth) = stack.popLast() {
+                visits += 1
+                guard depth < 64, visits < 10_000 else { return "\(kind) item \(id) derives from itself" }
+                for source in sources[item] ?? [] {
+                    guard let sourceKind = kinds[source], images.contains(sourceKind) else {
+                        return "\(kinds[item] ?? "?") item \(item) derives from item \(source), which is no image"
+                    }
+                    if source == id { return "\(kind) item \(id) derives from itself" }
+                    if derived.contains(sourceKind) { stack.append((source, depth + 1)) }
+                }
+            }
+            if kind == "iden", sources[id]?.count != 1 { return "iden item \(id) derives from \(sources[id]?.count ?? 0) items, not one" }
+        }
+        return nil
     }
 
     /// The body of the first top-level box of `type`, when it is no larger than `maximumMetaSize`.

@@ -82,7 +82,7 @@ public struct HEIFCodec: ImageCodec {
         // 2.9 and 4.5 GB before this check.
         let coded = (Int(heif_image_handle_get_ispe_width(file.handle)), Int(heif_image_handle_get_ispe_height(file.handle)))
         var sizes = [(width, height), coded]
-        switch HEIFBoxes.derivedCanvases(of: source) {
+        switch HEIFBoxes.derivedCanvases(of: file.source) {
         case .sizes(let canvases): sizes += canvases.map { ($0.width, $0.height) }
         // libheif has read these boxes already: if this parser cannot, nothing tells what libheif will allocate.
         case .unreadable(let why): throw .corrupt("corrupt \(kind) (\(why))")

@@ -16,6 +16,9 @@ final class HEIFFile {
 
     let kind: String
     let handle: OpaquePointer
+    /// The file as libheif reads it (HEIFLibheifView): the file itself, or its mended view.
+    var source: any ByteSource { reader.source }
+    private let original: any ByteSource
     private let context: OpaquePointer
     private let reader: HEIFByteReader
     private let table: UnsafeMutablePointer<heif_reader>
@@ -26,7 +29,7 @@ final class HEIFFile {
     init(_ source: any ByteSource, kind: String) throws(CodecError) {
         self.kind = kind
         guard let context = heif_context_alloc() else { throw .outOfMemory("not enough memory to read the \(kind) file") }
-        let reader = HEIFByteReader(source)
+        let reader = HEIFByteReader(HEIFLibheifView.of(source))
         let table = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)
         table.initialize(to: HEIFByteReader.functions)
         heif_context_set_maximum_image_size_limit(context, Int32(Self.maximumSide))
@@ -51,6 +54,7 @@ final class HEIFFile {
             throw primary ?? .corrupt("corrupt \(kind) (no primary image)")
         }
         self.context = context
+        self.original = source
         self.reader = reader
         self.table = table
         self.handle = handle
@@ -100,7 +104,7 @@ final class HEIFFile {
 
     /// The reason for a libheif error, worded for the photo's owner; nil for `heif_error_Ok`.
     func failure(_ error: heif_error) -> CodecError? {
-        Self.failure(error, kind: kind, reader: reader, source: reader.source)
+        Self.failure(error, kind: kind, reader: reader, source: original)
     }
 
     private static func failure(_ error: heif_error, kind: String, reader: HEIFByteReader,

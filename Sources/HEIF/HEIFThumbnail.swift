@@ -14,7 +14,7 @@ extension HEIFCodec {
         // size its item data says, checked against its side limit alone: a 1 KB file's grid thumbnail with an
         // 8x4 ispe asked for 4.2 GB. Every derived image but the primary (never decoded here) must fit.
         let primary = file.primaryItemID
-        guard case .sizes(let canvases) = HEIFBoxes.derivedCanvases(of: source),
+        guard case .sizes(let canvases) = HEIFBoxes.derivedCanvases(of: file.source),
               canvases.allSatisfy({ $0.item == primary || $0.fits(maxPixels) }) else { return nil }
         return file.smallestThumbnail(maxPixels: maxPixels)
     }

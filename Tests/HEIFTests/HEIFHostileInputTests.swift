@@ -27,7 +27,8 @@ import TestSupport
 
     /// Cut anywhere after the ftyp box: libheif 1.15 stops reading boxes at the first one cut short and then
     /// misses the meta box, or finds an item's extent past the end; both are told as a truncated file.
-    @Test(arguments: ["photo.heic", "photo.avif", "alpha.heic", "rotated.heic"])
+    @Test(arguments: ["photo.heic", "photo.avif", "alpha.heic", "rotated.heic", "iden.heic",
+                      "metadata-extractor-images/iphone11pro-ios18-aux.heic"])
     func truncatedFilesSaySo(_ file: String) throws {
         let bytes = try HEIFFixtures.bytes(file)
         for length in [40, 100, 300, bytes.count / 3, bytes.count / 2, bytes.count - 100, bytes.count - 1] {
@@ -41,7 +42,7 @@ import TestSupport
     }
 
     /// Random bytes changed in the boxes and in the image data: a reason or a picture, of the size probed.
-    @Test(arguments: ["photo.heic", "photo.avif", "alpha.heic", "deep10.heic", "transposed.avif"])
+    @Test(arguments: ["photo.heic", "photo.avif", "alpha.heic", "deep10.heic", "transposed.avif", "iden.heic"])
     func damagedBytesNeverCrash(_ file: String) throws {
         let original = try HEIFFixtures.bytes(file)
         var random = SplitMix64(seed: 0x4845_4946)

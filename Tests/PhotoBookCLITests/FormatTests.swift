@@ -39,6 +39,38 @@ struct FormatTests {
         try ReportSchema.expectValid(json)
     }
 
+    /// HEICs libheif 1.15 refuses as they are: an iPhone photo with what iOS 18 adds (a gain map and mattes that
+    /// name two targets) and a derived (`iden`) image with its EXIF in `idat`. Both are placed, upright, sorted by
+    /// their EXIF dates, with no word of the gain map.
+    @Test func heicsOfIOS18AndDerivedImagesBuildABook() throws {
+        let scratch = try Scratch()
+        let photos = try scratch.sub("photos")
+        _ = try scratch.copy(Run.fixture("heif/metadata-extractor-images/iphone11pro-ios18-aux.heic"),
+                             to: "photos/z-iphone.heic")
+        _ = try scratch.copy(Run.fixture("heif/iden.heic"), to: "photos/a-derived.heic")
+        let json = scratch.file("report.json")
+        let run = try Run.photobook(["build", photos, "-o", scratch.file("book.pdf"), "--sort", "date", "--dpi", "30",
+                                     "--fit", "fit", "--report", json])
+        #expect(run.status == 0, "\(run.stderr)")
+        for word in ["gain", "auxiliary", "matte", "tmap"] { #expect(!run.stderr.contains(word), "\(run.stderr)") }
+        let report = try ReadReport(path: json)
+        let order = report.book.pages.flatMap(\.photos).map { FileSystemName.base(report.photos[$0].path) }
+        #expect(order == ["z-iphone.heic", "a-derived.heic"])  // 2020-05-04, then 2021-07-14
+        let byName = Dictionary(uniqueKeysWithValues: report.photos.map { (FileSystemName.base($0.path), $0) })
+        let iphone = try #require(byName["z-iphone.heic"]), derived = try #require(byName["a-derived.heic"])
+        #expect(iphone.outcome == "succeeded" && derived.outcome == "succeeded")
+        #expect(iphone.format == "HEIF (HEIC)")
+        // Upright: the whole photo (--fit fit) in its upright shape, 3024x4032 and 106x160.
+        for (photo, aspect) in [(iphone, 0.75), (derived, 106.0 / 160)] {
+            let width = Double(try #require(photo.pixelWidth)), height = Double(try #require(photo.pixelHeight))
+            #expect(abs(width / height - aspect) < 0.02, "\(photo.path): \(width)x\(height)")
+        }
+        // Only the low resolution asked for (30 dpi) is told.
+        #expect(iphone.warnings.allSatisfy { $0.contains("dpi") }, "\(iphone.warnings)")
+        #expect(derived.warnings.allSatisfy { $0.contains("dpi") }, "\(derived.warnings)")
+        try ReportSchema.expectValid(json)
+    }
+
     @Test func theReportNamesEachPhotosFormat() throws {
         let scratch = try Scratch()
         let out = scratch.file("book.pdf"), json = scratch.file("report.json")

@@ -13,6 +13,8 @@ struct RealWorldPhotoTests {
         case dwebp
         /// ImageMagick (through its own TIFF coder).
         case imageMagick
+        /// A reference picture committed beside the fixture (Fixtures/heif/README.md says how it was made).
+        case committed(String)
 
         func decode(_ source: String, to output: String) throws {
             let run: Run
@@ -20,6 +22,7 @@ struct RealWorldPhotoTests {
             case .heifConvert: run = try Run.command("/usr/bin/heif-convert", ["-q", "100", source, output + ".png"])
             case .dwebp: run = try Run.command("/usr/bin/dwebp", [source, "-o", output + ".png"])  // PNG is its default
             case .imageMagick: run = try Run.command("/usr/bin/convert", [source + "[0]", "-depth", "8", output + ".png"])
+            case .committed(let fixture): run = try Run.command("/bin/cp", [Run.fixture(fixture), output + ".png"])
             }
             #expect(run.status == 0, "\(self): \(run.stderr)")
         }
@@ -51,6 +54,11 @@ struct RealWorldPhotoTests {
         // an EXIF directory.
         RealPhoto(fixture: "tiff/metadata-extractor-images/epson-perfection-v800.tiff", width: 425, height: 640,
                   format: "TIFF (8-bit RGB, uncompressed)", reference: .imageMagick, hasProfile: true),
+        // An iPhone 11 Pro's HEIC given what iOS 18 adds (a gain map and mattes whose auxl name two targets), which
+        // heif-convert 1.15 refuses: the reference is its picture of the iPhone's own file.
+        RealPhoto(fixture: "heif/metadata-extractor-images/iphone11pro-ios18-aux.heic", width: 3024, height: 4032,
+                  format: "HEIF (HEIC)",
+                  reference: .committed("heif/metadata-extractor-images/iphone11pro-reference.png"), hasProfile: true),
     ]
 
     /// `path` (any format ImageMagick reads) as 8-bit RGB of exactly `width` x `height`, box-filtered.
