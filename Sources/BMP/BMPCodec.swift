@@ -27,6 +27,11 @@ public struct BMPCodec: ImageCodec {
         return [12, 40, 52, 56, 108, 124].contains(BMPHeader.u32(prefix, 14)) || (16...64).contains(BMPHeader.u32(prefix, 14))
     }
 
+    public func damageInSignature(_ prefix: [UInt8]) -> String? {
+        guard prefix.count >= 18, prefix.starts(with: BMPHeader.signature), !recognises(prefix) else { return nil }
+        return "corrupt BMP (an info header of \(BMPHeader.u32(prefix, 14)) bytes)"
+    }
+
     // Reading stored bytes and a table look-up or a shift a pixel.
     public var cost: DecodeCost { DecodeCost(perStoredPixel: 1, perDecodedPixel: 2) }
 

@@ -88,6 +88,9 @@ struct BMPHostileInputTests {
 
     @Test func otherFilesAreNotBMP() {
         #expect(!BMPTestSupport.codec.recognises(Array("BMW is a car, not a picture".utf8)))
+        let badHeader = try? BMPTestSupport.bytes("b/badheadersize.bmp")
+        #expect(BMPTestSupport.codec.damageInSignature(Array(badHeader?.prefix(64) ?? [])) == "corrupt BMP (an info header of 66 bytes)")
+        #expect(BMPTestSupport.codec.damageInSignature(Array((try? BMPTestSupport.bytes("g/rgb24.bmp"))?.prefix(64) ?? [])) == nil)
         #expect(throws: CodecError.unsupported("not a BMP file")) { try BMPTestSupport.probe(Array("GIF89a....".utf8)) }
         #expect(throws: CodecError.corrupt("corrupt BMP (truncated file)")) { try BMPTestSupport.probe([0x42, 0x4D, 0, 0]) }
     }
