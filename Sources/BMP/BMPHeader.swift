@@ -55,7 +55,9 @@ struct BMPHeader: Equatable {
         case 56: headerName = "BITMAPV3INFOHEADER"; os2 = false
         case 108: headerName = "BITMAPV4HEADER"; os2 = false
         case 124: headerName = "BITMAPV5HEADER"; os2 = false
-        case 16...64: headerName = "OS/2 2.x"; os2 = true  // any length: the fields past it are zero
+        // Trap: an OS/2 2.x header may stop after any field (16 to 64 bytes); ImageMagick and bmptopnm misread
+        // a 64-byte one (bmpsuite's pal8os2v2.bmp).
+        case 16...64: headerName = "OS/2 2.x"; os2 = true
         default: throw .corrupt("corrupt BMP (an info header of \(headerSize) bytes)")
         }
         guard bytes.count >= 14 + headerSize else { throw truncated }
@@ -86,6 +88,7 @@ struct BMPHeader: Equatable {
         case (2, _): compression = .rle4
         case (3, false): compression = .bitfields; masksAfterHeader = headerSize == 40 ? 3 : 0
         case (6, false): compression = .bitfields; masksAfterHeader = headerSize == 40 ? 4 : 0
+        // Trap: OS/2 2.x gives 3 and 4 other meanings than Windows does (not bit fields and JPEG).
         case (3, true): throw .unsupported("OS/2 BMP with Huffman 1D compression is not supported")
         case (4, true): throw .unsupported("OS/2 BMP with RLE24 compression is not supported")
         case (4, false): throw .unsupported("BMP holding a JPEG is not supported")

@@ -8,8 +8,9 @@ import Imaging
 /// animation gives its first frame, with a warning that says so.
 ///
 /// Read records up to the first image only, never the whole animation (`GIFReader`). A frame's pixels outside the
-/// screen are clipped; an index past the colour table's end is black (giflib does not check them; ImageMagick
-/// uses entry 0 and warns, browsers differ: black shows the damage without inventing a colour). The region asked
+/// screen are clipped; an index past the colour table's end is black (Trap: giflib does not check indices against
+/// the table; ImageMagick uses entry 0 and warns, browsers differ: black shows the damage without inventing a
+/// colour). The region asked
 /// for is decoded at full resolution and shrunk by a whole factor on the way (`BoxShrink`), as a WebP
 /// animation's first frame is; rows below the region are not decoded.
 public struct GIFCodec: ImageCodec {
@@ -34,9 +35,13 @@ public struct GIFCodec: ImageCodec {
     // LZW decoding and a table look-up a pixel: a few ns per stored pixel, as PNG's inflate.
     public var cost: DecodeCost { DecodeCost(perStoredPixel: 6, perDecodedPixel: 2) }
 
-    /// An animation's later frames are in the file too: a GIF may hold hundreds of screens' worth. At most
-    /// ~1.5 bytes a pixel per frame (12-bit LZW codes), and the frames counted are bounded.
+    /// An animation's later frames are in the file too, and nothing in the first frame bounds how many there are
+    /// (a long animation is hundreds of screens' worth): any GIF up to 1 GB is read. Only its first frame is
+    /// decoded, and the probe skims at most `frameScanLimit` bytes counting the rest.
     public func largestSoundFile(pixels: Int) -> Int { 1 << 30 }
+
+    /// The most bytes the probe reads to count frames: past it the count is "at least".
+    static let frameScanLimit = HeaderReading.headerLimit
 
     /// The logical screen, with the first frame's warnings; no pixel is decoded (the image data is skipped
     /// block by block to count the frames after the first).
@@ -51,7 +56,7 @@ public struct GIFCodec: ImageCodec {
             header.notes.append("its first frame (\(frame.width)x\(frame.height) at \(frame.x),\(frame.y)) reaches past "
                                 + "its \(first.screenWidth)x\(first.screenHeight) screen and is clipped")
         }
-        let (more, complete) = try reader.countImagesAfterCurrent(limit: Self.frameCountLimit)
+        let (more, complete) = try reader.countImagesAfterCurrent(limit: Self.frameCountLimit, byteLimit: Self.frameScanLimit)
         var details = [first.version]
         if first.interlaced { details.append("interlaced") }
         if first.transparentIndex != nil { details.append("transparent") }

@@ -114,12 +114,13 @@ final class GIFReader {
     }
 
     /// How many more images follow the current one (whose data is not yet read), reading only the blocks'
-    /// lengths' worth: no pixel is decoded. Stops at `limit` (then `complete` is false) and at a damaged or
+    /// lengths' worth: no pixel is decoded. Stops at `limit` images or past `byteLimit` bytes of the file (then
+    /// `complete` is false) and at a damaged or
     /// missing record after the first image (a truncated animation: what came before counts).
-    func countImagesAfterCurrent(limit: Int) throws(CodecError) -> (count: Int, complete: Bool) {
+    func countImagesAfterCurrent(limit: Int, byteLimit: Int) throws(CodecError) -> (count: Int, complete: Bool) {
         try skipImageData()  // the first frame's data must be whole: that is the picture
         var count = 0
-        while count < limit {
+        while count < limit, input.position <= byteLimit {
             var type = UNDEFINED_RECORD_TYPE
             guard DGifGetRecordType(gif, &type) == GIF_OK else { return (count, false) }
             switch type {
@@ -224,7 +225,8 @@ final class GIFReader {
         let source: any ByteSource
         private var chunk: [UInt8] = []
         private var chunkStart = 0
-        private var position = 0
+        /// How far giflib has read.
+        private(set) var position = 0
         /// What reading the source threw: the failure to report instead of giflib's "read failed".
         private(set) var failure: CodecError?
 
