@@ -161,9 +161,18 @@ struct FrameRows {
     /// An interlaced frame's four passes: first row and step (GIF89a, appendix E).
     static let passes = [(start: 0, step: 8), (start: 4, step: 8), (start: 2, step: 4), (start: 1, step: 2)]
 
-    /// For an interlaced frame, decodes it and keeps the overlap's indices (stopping once they are all in).
+    /// Decodes the frame's rows above the overlap (a frame stored in order), or, for an interlaced frame, the
+    /// whole frame keeping the overlap's indices (stopping once they are all in); asks `shouldCancel` every 32 rows.
     mutating func prepare(pool: BufferPool, shouldCancel: () -> Bool) throws(CodecError) {
-        guard interlaced, let overlap else { return }
+        guard let overlap else { return }
+        guard interlaced else {
+            while nextRow < overlap.y {
+                if nextRow % 32 == 0 && shouldCancel() { throw .cancelled }
+                try line.withUnsafeMutableBufferPointer { line throws(CodecError) in try reader.readLine(line) }
+                nextRow += 1
+            }
+            return
+        }
         gathered = pool.take(overlap.width * overlap.height)
         var kept = 0, read = 0
         for (start, step) in Self.passes {

@@ -141,4 +141,16 @@ struct GIFHostileInputTests {
         _ = try GIFTestSupport.decodeWhole(bytes, shouldCancel: { asked += 1; return false })
         #expect(asked >= header.height / 32)
     }
+
+    /// The rows above a region are decoded too (LZW data is one stream): asked between them as well.
+    @Test func rowsAboveTheRegionAreDecodedCancellably() throws {
+        let bytes = try GIFTestSupport.bytes("test.colors.gif")
+        var asked = 0
+        let decoded = try GIFTestSupport.codec.decode(MemorySource(bytes),
+                                                      DecodeRequest(region: PixelRegion(x: 0, y: 560, width: 807, height: 46),
+                                                                    minimumWidth: 807, minimumHeight: 46, maxPixels: 1 << 30),
+                                                      pool: BufferPool(), shouldCancel: { asked += 1; return false })
+        #expect(decoded.image.height == 46)
+        #expect(asked >= 560 / 32)
+    }
 }
