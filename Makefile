@@ -14,8 +14,8 @@ $(shell mkdir -p $(SWIFT_TMPDIR))
 
 # The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
 # at its output as a person would.
-BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev liblcms2-dev libharfbuzz-dev libicu-dev libfontconfig-dev zlib1g-dev pkg-config fonts-dejavu-core fonts-noto-cjk fonts-noto-core fonts-noto-color-emoji
-TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl libfribidi-bin mupdf-tools
+BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev libgif-dev liblcms2-dev libharfbuzz-dev libicu-dev libfontconfig-dev zlib1g-dev pkg-config fonts-dejavu-core fonts-noto-cjk fonts-noto-core fonts-noto-color-emoji
+TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl libfribidi-bin mupdf-tools netpbm
 
 .PHONY: all deps test-deps build harness test demo install docs clean
 
@@ -36,6 +36,7 @@ deps:
 	[ -f /usr/include/dav1d/dav1d.h ] || missing="$$missing libdav1d-dev"; \
 	[ -f /usr/include/webp/demux.h ] || missing="$$missing libwebp-dev"; \
 	[ -f /usr/include/tiffio.h ] || [ -f /usr/include/$$arch/tiffio.h ] || missing="$$missing libtiff-dev"; \
+	[ -f /usr/include/gif_lib.h ] || missing="$$missing libgif-dev"; \
 	[ -f /usr/include/lcms2.h ] || missing="$$missing liblcms2-dev"; \
 	[ -f /usr/include/harfbuzz/hb-subset.h ] || missing="$$missing libharfbuzz-dev"; \
 	[ -f /usr/include/unicode/ubrk.h ] || missing="$$missing libicu-dev"; \
@@ -66,6 +67,7 @@ deps:
 # The shaping tests compare with hb-shape and hb-view (libharfbuzz-bin): HarfBuzz's own tools on the same fonts.
 # TextBreaksTests compare ICU's bidi order with fribidi(1)'s (libfribidi-bin), a UAX #9 that shares no code with ICU.
 # The shaped-text tests read the PDF back with MuPDF's mutool (mupdf-tools) too: a second extractor, not poppler.
+# BMPTests compare with netpbm's bmptopnm where ImageMagick refuses a BMP Suite file (a 2-bit palette).
 test-deps: deps
 	@missing=""; \
 	for tool in pdfinfo pdfimages pdftoppm pdftocairo; do \
@@ -96,6 +98,7 @@ test-deps: deps
 	{ [ -x /usr/bin/cwebp ] && [ -x /usr/bin/dwebp ] && [ -x /usr/bin/webpmux ]; } || missing="$$missing webp"; \
 	{ [ -x /usr/bin/tiff2rgba ] && [ -x /usr/bin/tiffcp ]; } || missing="$$missing libtiff-tools"; \
 	[ -x /usr/bin/exiftool ] || missing="$$missing libimage-exiftool-perl"; \
+	{ [ -x /usr/bin/bmptopnm ] && [ -x /usr/bin/ppmtoppm ]; } || missing="$$missing netpbm"; \
 	/usr/bin/python3 -c 'import PIL' 2>/dev/null || missing="$$missing python3-pil"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \

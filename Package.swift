@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CHEIF", path: "Sources/CHEIF", pkgConfig: "libheif"),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux"),
         .systemLibrary(name: "CTIFF", path: "Sources/CTIFF", pkgConfig: "libtiff-4"),
+        .systemLibrary(name: "CGIF", path: "Sources/CGIF", pkgConfig: "libgif"),
         .systemLibrary(name: "CLCMS", path: "Sources/CLCMS", pkgConfig: "lcms2"),
         // HarfBuzz and its subsetter (libharfbuzz-dev): fonts read, measured and subset for embedding.
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz-subset"),
@@ -62,6 +63,9 @@ let package = Package(
         .target(name: "HEIF", dependencies: ["CHEIF", "CHEIFDecoders", "Imaging", "ImageCodec", "Colour", "Platform"]),
         .target(name: "WebP", dependencies: ["CWebP", "Geometry", "Imaging", "ImageCodec"]),
         .target(name: "TIFF", dependencies: ["CTIFF", "CTIFFShim", "Imaging", "ImageCodec", "Colour", "EXIF"]),
+        .target(name: "GIF", dependencies: ["CGIF", "Geometry", "Imaging", "ImageCodec"]),
+        // BMP is read by our own Swift (Debian has no small maintained BMP library): every size and offset checked.
+        .target(name: "BMP", dependencies: ["Geometry", "Imaging", "ImageCodec"]),
         // A font face through HarfBuzz: character map, advances, metrics, names, subsets. Its API has no C type
         // (CHarfBuzz is an internal import), so PDF gets glyph ids and bytes, never HarfBuzz.
         .target(name: "Typeface", dependencies: ["CHarfBuzz"]),
@@ -82,7 +86,7 @@ let package = Package(
 
         // The engine, the command line, and the thin executable.
         .target(name: "PhotoBook", dependencies: ["Platform", "Geometry", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "HEIF",
-                                                  "WebP", "TIFF", "PDF", "Colour", "Typeface", "Words", "TextBreaks"]),
+                                                  "WebP", "TIFF", "GIF", "BMP", "PDF", "Colour", "Typeface", "Words", "TextBreaks"]),
         .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Geometry", "Platform", "FontCatalog", "Words"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         // photobook with the test and benchmark switches (PHOTOBOOK_TEST_PAUSE...), which the shipped binary
@@ -100,6 +104,8 @@ let package = Package(
         .testTarget(name: "ColourTests", dependencies: ["Colour", "TestSupport"]),
         .testTarget(name: "HEIFTests", dependencies: ["HEIF", "Geometry", "ImageCodec", "Imaging", "TestSupport"]),
         .testTarget(name: "WebPTests", dependencies: ["WebP", "ImageCodec", "Imaging", "Geometry", "TestSupport"]),
+        .testTarget(name: "GIFTests", dependencies: ["GIF", "ImageCodec", "Imaging", "Geometry", "TestSupport"]),
+        .testTarget(name: "BMPTests", dependencies: ["BMP", "ImageCodec", "Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "TIFFTests", dependencies: ["TIFF", "ImageCodec", "Imaging", "Geometry", "Platform", "TestSupport"]),
         .testTarget(name: "PDFTests", dependencies: ["PDF", "Typeface", "JPEG", "Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes a seed corpus for one fuzzer: make_seeds.py exif|jpeg|png|heif|webp|tiff|xmp OUTDIR (run from the package root).
+"""Writes a seed corpus for one fuzzer: make_seeds.py exif|jpeg|png|heif|webp|tiff|xmp|gif|bmp OUTDIR (run from the package root).
 
 Seeds are made from Fixtures/ each time (nothing but this script is committed): small JPEGs in every coding
 mode libjpeg-turbo reads, PngSuite as it is, and EXIF blocks both cut from the fixture photos and built by hand.
@@ -250,9 +250,32 @@ def xmp_seeds(out):
                 f.write(packet)
 
 
+def gif_seeds(out):
+    """The GIF fixtures (Pillow's: still, interlaced, transparent, animated, local tables), and a few made here."""
+    folder = os.path.join(FIXTURES, "gif")
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".gif") and os.path.getsize(os.path.join(folder, name)) <= 65536:
+            shutil.copy(os.path.join(folder, name), out)
+    photo = os.path.join(FIXTURES, "exif-orientation", "Landscape_6.jpg")
+    run("convert", photo, "-strip", "-resize", "37x23!", "-colors", "16", os.path.join(out, "made-16.gif"))
+    run("convert", photo, "-strip", "-resize", "29x17!", "-colors", "64", "-interlace", "GIF",
+        os.path.join(out, "made-interlaced.gif"))
+    run("convert", "-size", "12x10", "xc:red", "-size", "8x6", "xc:blue", "-page", "+2+3", "-loop", "0",
+        os.path.join(out, "made-animated.gif"))
+
+
+def bmp_seeds(out):
+    """The BMP Suite as it is (every header, depth, compression and mask the codec reads, and its bad files)."""
+    for sub in ("g", "q", "b"):
+        folder = os.path.join(FIXTURES, "bmp", sub)
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".bmp") and os.path.getsize(os.path.join(folder, name)) <= 65536:
+                shutil.copy(os.path.join(folder, name), os.path.join(out, sub + "-" + name))
+
+
 if __name__ == "__main__":
     kind, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     seeds = {"exif": exif_seeds, "jpeg": jpeg_seeds, "png": png_seeds, "heif": heif_seeds, "webp": webp_seeds,
-             "tiff": tiff_seeds, "xmp": xmp_seeds}
+             "tiff": tiff_seeds, "xmp": xmp_seeds, "gif": gif_seeds, "bmp": bmp_seeds}
     seeds[kind](out)

@@ -10,7 +10,7 @@ FUZZ_SECONDS       ?= 60
 FUZZ_SMOKE_SECONDS ?= 15
 # More libFuzzer options, e.g. FUZZ_FLAGS=-jobs=2 or FUZZ_FLAGS=-only_ascii=1.
 FUZZ_FLAGS         ?=
-FUZZERS            := exif xmp jpeg png heif webp tiff
+FUZZERS            := exif xmp jpeg png heif webp tiff gif bmp
 
 FUZZ_DIR     := .build/fuzz
 FUZZ_SWIFTC  ?= $(shell command -v swiftc)
@@ -20,7 +20,7 @@ FUZZ_CLANG   ?= $(dir $(FUZZ_SWIFTC))clang
 # directory (Sources/C*Shim/include) and then hides the new header's functions; `rm -rf .build` clears this one.
 FUZZ_SWIFTFLAGS := -sanitize=fuzzer,address -g -swift-version 6 -parse-as-library \
                    -module-cache-path $(FUZZ_DIR)/module-cache \
-                   -I $(FUZZ_DIR)/modules -I Sources/CJPEG -I Sources/CPNG -I Sources/CHEIF -I Sources/CWebP -I Sources/CTIFF -I Sources/CLCMS -I $(FUZZ_DIR)/cmodules
+                   -I $(FUZZ_DIR)/modules -I Sources/CJPEG -I Sources/CPNG -I Sources/CHEIF -I Sources/CWebP -I Sources/CTIFF -I Sources/CGIF -I Sources/CLCMS -I $(FUZZ_DIR)/cmodules
 FUZZ_CFLAGS     := -fsanitize=fuzzer-no-link,address -g -fno-omit-frame-pointer $(shell pkg-config --cflags libpng16 libtiff-4)
 # lld: gold warns about every local ASan symbol it cannot export.
 FUZZ_LDFLAGS    := -use-ld=lld
@@ -118,6 +118,8 @@ $(eval $(call fuzz_swift_module,WebP,Geometry Imaging ImageCodec,Sources/CWebP/m
 $(eval $(call fuzz_swift_module,Colour,,Sources/CLCMS/module.modulemap Sources/CLCMS/shim.h))
 $(eval $(call fuzz_swift_module,HEIF,Imaging ImageCodec Colour Platform,$(FUZZ_DIR)/cmodules/CHEIFDecoders/module.modulemap Sources/CHEIF/module.modulemap Sources/CHEIF/shim.h))
 $(eval $(call fuzz_swift_module,TIFF,Imaging EXIF ImageCodec Colour,$(FUZZ_DIR)/cmodules/CTIFFShim/module.modulemap Sources/CTIFF/module.modulemap Sources/CTIFF/shim.h))
+$(eval $(call fuzz_swift_module,GIF,Geometry Imaging ImageCodec,Sources/CGIF/module.modulemap Sources/CGIF/shim.h))
+$(eval $(call fuzz_swift_module,BMP,Geometry Imaging ImageCodec,))
 
 # Each entry point is compiled with the flags of the module it fuzzes.
 $(FUZZ_DIR)/exif: Fuzz/EXIFFuzzer.swift $(FUZZ_DIR)/EXIF.o
@@ -136,6 +138,12 @@ $(FUZZ_DIR)/webp: Fuzz/WebPFuzzer.swift $(FUZZ_DIR)/WebP.o $(FUZZ_DIR)/ImageCode
 $(FUZZ_DIR)/tiff: Fuzz/TIFFFuzzer.swift $(FUZZ_DIR)/TIFF.o $(FUZZ_DIR)/Colour.o $(FUZZ_DIR)/ImageCodec.o \
                   $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/TIFFShim.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/TIFF.swift) $(FUZZ_LDFLAGS) -module-name TIFFFuzzer $^ -ltiff -llcms2 -o $@
+$(FUZZ_DIR)/gif: Fuzz/GIFFuzzer.swift $(FUZZ_DIR)/GIF.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
+                 $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
+	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/GIF.swift) $(FUZZ_LDFLAGS) -module-name GIFFuzzer $^ -lgif -o $@
+$(FUZZ_DIR)/bmp: Fuzz/BMPFuzzer.swift $(FUZZ_DIR)/BMP.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
+                 $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
+	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/BMP.swift) $(FUZZ_LDFLAGS) -module-name BMPFuzzer $^ -o $@
 $(FUZZ_DIR)/heif: Fuzz/HEIFFuzzer.swift $(FUZZ_DIR)/HEIF.o $(FUZZ_DIR)/Colour.o $(FUZZ_DIR)/ImageCodec.o \
                   $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/HEIFDecoders.o $(FUZZ_DIR)/HEIFAV1.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/HEIF.swift) $(FUZZ_LDFLAGS) -module-name HEIFFuzzer $^ $$(pkg-config --libs libheif lcms2 libavcodec libavutil dav1d) -o $@

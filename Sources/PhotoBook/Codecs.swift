@@ -1,3 +1,5 @@
+import BMP
+import GIF
 import HEIF
 import ImageCodec
 import JPEG
@@ -9,4 +11,4 @@ import WebP
 /// format is a module of its own and one line here: this is the only file of the engine that imports a format
 /// module to read photos (the renders' pages are JPEGs: ResizeCropOperation and BuildPDFOperation use the JPEG
 /// module's encoder and decoder for those, not as a codec of photos).
-let codecs: [any ImageCodec] = [JPEGCodec(), PNGCodec(), HEIFCodec(), WebPCodec(), TIFFCodec()]
+let codecs: [any ImageCodec] = [JPEGCodec(), PNGCodec(), HEIFCodec(), WebPCodec(), TIFFCodec(), GIFCodec(), BMPCodec()]

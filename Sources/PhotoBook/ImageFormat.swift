@@ -51,14 +51,12 @@ public struct ImageFormat: Sendable, Equatable, CustomStringConvertible {
 /// Files people keep beside their photos, named by their first bytes so that `--verbose` and a refusal say
 /// what a skipped file is.
 enum OtherFileKind: CustomStringConvertible {
-    case gif, bmp, pdf, psd, jpegXL, jpeg2000, video(String), other(String)
+    case pdf, psd, jpegXL, jpeg2000, video(String), other(String)
 
     init?(sniffing bytes: [UInt8]) {
         func starts(_ text: String, at offset: Int = 0) -> Bool {
             bytes.count >= offset + text.utf8.count && bytes[offset...].starts(with: text.utf8)
         }
-        if starts("GIF87a") || starts("GIF89a") { self = .gif; return }
-        if starts("BM") && bytes.count >= 14 { self = .bmp; return }
         if starts("%PDF-") { self = .pdf; return }
         if starts("8BPS") { self = .psd; return }
         // A bare JPEG XL codestream, or one in its ISO-BMFF container (signature box, then `ftyp jxl `).
@@ -84,8 +82,6 @@ enum OtherFileKind: CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .gif: return "a GIF image"
-        case .bmp: return "a BMP image"
         case .pdf: return "a PDF document"
         case .psd: return "a Photoshop document (PSD)"
         case .jpegXL: return "a JPEG XL image"

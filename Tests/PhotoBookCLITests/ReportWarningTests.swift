@@ -14,8 +14,8 @@ import Testing
         let scratch = try Scratch()
         let folder = try scratch.sub("photos")
         try SpreadTests.photo(scratch.file("photos/a.jpg"))
-        let gif = try Run.command("/usr/bin/convert", ["-size", "20x20", "xc:red", scratch.file("photos/b.gif")])
-        #expect(gif.status == 0, "convert: \(gif.stderr)")
+        let psd = try Run.command("/usr/bin/convert", ["-size", "20x20", "xc:red", scratch.file("photos/b.psd")])
+        #expect(psd.status == 0, "convert: \(psd.stderr)")
         let out = scratch.file("book.pdf"), json = scratch.file("report.json")
         let run = try Run.photobook(["build", folder, "-o", out, "--report", json, "--preset", "lulu-a4", "--crop-marks",
                                      "--dpi", "10"])
@@ -30,7 +30,7 @@ import Testing
         let density = said.filter { $0.contains("below the 200 dpi print shops ask for") }
         #expect(density.count == 1 && density.first?.hasPrefix(scratch.file("photos/a.jpg")) == true, "\(run.stderr)")
         said.removeAll { density.contains($0) }
-        #expect(said.count == 3, "the preset's crop marks, its page count and the GIF's: \(run.stderr)")
+        #expect(said.count == 3, "the preset's crop marks, its page count and the PSD's: \(run.stderr)")
         #expect(said.sorted() == reported.sorted(), "stderr: \(said), report: \(reported)")
     }
 }
