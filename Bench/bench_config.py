@@ -50,7 +50,7 @@ HEIC_ENCODE = ["-q", str(HEIC_QUALITY), "-p", "preset=fast", "-p", "x265:pools=n
 # the recipe (or heic-v1's) changes.
 HEIC_GRID_SET = os.path.join(WORK, "heic-grid-v1")
 # 24 20-megapixel 10-bit AVIFs for the memory of big pictures (bench_photos.ensure_big_avif).
-BIG_AVIF_SET = os.path.join(WORK, "avif20-v1")
+BIG_AVIF_SET = os.path.join(WORK, "avif20-v2")
 HEIC_GRID_TILE = 512
 WEBP_COUNT = int(os.environ.get("BENCH_WEBP_COUNT", "96"))
 WEBP_QUALITY = 80

@@ -18,7 +18,7 @@ were made from, and each HEIC book's peak is set against the JPEG book's plus on
 (photobook's --jobs, by default the core count): 12e6 * 3 bytes of RGB each, and the larger budget with
 libheif's own planes (see heic_verdict). A HEIC book photobook cannot build is printed as failed.
 
-A book of 24 big modern pictures (.bench/avif20-v1: the HEICs' JPEGs scaled to 20 megapixels, 10-bit AVIFs by
+A book of 24 big modern pictures (.bench/avif20-v2: the HEICs' JPEGs scaled to 22 megapixels, 10-bit AVIFs by
 avifenc) must peak under 200 MB too: whole-image decoders hold their picture until it is resampled, and the
 engine starts no more of them at once than its memory budget holds (issue 34).
 
@@ -220,7 +220,7 @@ def big_report():
     folder, names = made
     bench_photos.warm(folder, names)
     return Build(folder, len(names), os.path.join(bench_config.WORK, "memory-avif20.pdf"),
-                 name=f"{len(names)} 20-MP 10-bit AVIFs", may_fail=True)
+                 name=f"{len(names)} 22-MP 10-bit AVIFs", may_fail=True)
 
 
 def big_verdict(build):
