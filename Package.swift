@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux"),
         .systemLibrary(name: "CTIFF", path: "Sources/CTIFF", pkgConfig: "libtiff-4"),
         .systemLibrary(name: "CLCMS", path: "Sources/CLCMS", pkgConfig: "lcms2"),
+        // LibRaw (libraw-dev), the thread-safe libraw_r, linked by name (shim.h says why).
+        .systemLibrary(name: "CRaw", path: "Sources/CRaw"),
         // HarfBuzz and its subsetter (libharfbuzz-dev): fonts read, measured and subset for embedding.
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz-subset"),
         // fontconfig (libfontconfig-dev): the installed fonts, for `--font FAMILY` and the faces text falls back to.
@@ -62,6 +64,8 @@ let package = Package(
         .target(name: "HEIF", dependencies: ["CHEIF", "CHEIFDecoders", "Imaging", "ImageCodec", "Colour", "Platform"]),
         .target(name: "WebP", dependencies: ["CWebP", "Geometry", "Imaging", "ImageCodec"]),
         .target(name: "TIFF", dependencies: ["CTIFF", "CTIFFShim", "Imaging", "ImageCodec", "Colour", "EXIF"]),
+        // Camera raw through LibRaw; the JPEG module decodes a raw's embedded preview.
+        .target(name: "Raw", dependencies: ["CRaw", "Geometry", "Imaging", "ImageCodec", "EXIF", "JPEG"]),
         // A font face through HarfBuzz: character map, advances, metrics, names, subsets. Its API has no C type
         // (CHarfBuzz is an internal import), so PDF gets glyph ids and bytes, never HarfBuzz.
         .target(name: "Typeface", dependencies: ["CHarfBuzz"]),
@@ -82,7 +86,7 @@ let package = Package(
 
         // The engine, the command line, and the thin executable.
         .target(name: "PhotoBook", dependencies: ["Platform", "Geometry", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "HEIF",
-                                                  "WebP", "TIFF", "PDF", "Colour", "Typeface", "Words", "TextBreaks"]),
+                                                  "WebP", "TIFF", "Raw", "PDF", "Colour", "Typeface", "Words", "TextBreaks"]),
         .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Geometry", "Platform", "FontCatalog", "Words"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         // photobook with the test and benchmark switches (PHOTOBOOK_TEST_PAUSE...), which the shipped binary
@@ -100,6 +104,7 @@ let package = Package(
         .testTarget(name: "ColourTests", dependencies: ["Colour", "TestSupport"]),
         .testTarget(name: "HEIFTests", dependencies: ["HEIF", "Geometry", "ImageCodec", "Imaging", "TestSupport"]),
         .testTarget(name: "WebPTests", dependencies: ["WebP", "ImageCodec", "Imaging", "Geometry", "TestSupport"]),
+        .testTarget(name: "RawTests", dependencies: ["Raw", "ImageCodec", "Imaging", "Geometry", "JPEG", "TestSupport"]),
         .testTarget(name: "TIFFTests", dependencies: ["TIFF", "ImageCodec", "Imaging", "Geometry", "Platform", "TestSupport"]),
         .testTarget(name: "PDFTests", dependencies: ["PDF", "Typeface", "JPEG", "Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
