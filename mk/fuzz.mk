@@ -44,7 +44,7 @@ fuzz-run-%: $(FUZZ_DIR)/%
 	@rm -rf $(FUZZ_DIR)/seeds-$* && /usr/bin/python3 Fuzz/make_seeds.py $* $(FUZZ_DIR)/seeds-$*
 	@mkdir -p $(FUZZ_DIR)/corpus-$* $(FUZZ_DIR)/artifacts/$*
 	@echo "fuzz: $* for $(FUZZ_SECONDS) s"
-	@LSAN_OPTIONS=suppressions=$(CURDIR)/mk/lsan.supp $(FUZZ_DIR)/$* $(FUZZ_RUNFLAGS) -max_total_time=$(FUZZ_SECONDS) -dict=Fuzz/$*.dict \
+	@LSAN_OPTIONS=suppressions=$(CURDIR)/$(or $(wildcard mk/lsan-$*.supp),mk/lsan.supp) $(FUZZ_DIR)/$* $(FUZZ_RUNFLAGS) -max_total_time=$(FUZZ_SECONDS) -dict=Fuzz/$*.dict \
 	    -artifact_prefix=$(FUZZ_DIR)/artifacts/$*/ $(FUZZ_DIR)/corpus-$* $(FUZZ_DIR)/seeds-$* \
 	    > $(FUZZ_DIR)/$*.log 2>&1; \
 	  status=$$?; grep -E "^#[0-9]+[[:space:]]+DONE|^stat::|^Done " $(FUZZ_DIR)/$*.log; \

@@ -53,7 +53,10 @@ final class LibRawHandle {
     /// Opens `source`: a file on disk by its path (LibRaw reads only what it parses, so a probe reads the
     /// headers, not the 30 MB of a raw), any other source from its bytes in memory.
     func open(_ source: any ByteSource) throws(CodecError) -> Int32 {
-        if let file = source as? FileSource {
+        // Trap: the engine's probe hands codecs its header cache over the file (PrefixCachedSource): taken as
+        // bytes, every probe would read a whole 30 MB raw into memory.
+        let file = (source as? FileSource) ?? ((source as? PrefixCachedSource)?.base as? FileSource)
+        if let file {
             return libraw_open_file(data, file.path)
         }
         if buffer == nil {

@@ -38,12 +38,13 @@ enum RawPreview {
     static func small(_ source: any ByteSource, facts: RawFacts, maxPixels: Int,
                       handle: LibRawHandle) throws(CodecError) -> RGBImage {
         let bytes = try jpegBytes(source, facts: facts, kind: "camera raw", handle: handle, maxPixels: Int.max)
+        let info = try CodecError.converting { () throws(JPEGError) in try JPEGDecoder.readInfo(bytes) }
+        // libjpeg's 1/8 scale rounds each side up.
+        guard ((info.width + 7) / 8) * ((info.height + 7) / 8) <= maxPixels else {
+            throw .tooLarge("its preview is more than \(maxPixels) pixels at an eighth")
+        }
         return try CodecError.converting { () throws(JPEGError) in
-            let info = try JPEGDecoder.readInfo(bytes)
-            let image = try JPEGDecoder.decode(bytes, minimumWidth: 1, minimumHeight: 1,
-                                               maxPixels: info.width * info.height)
-            guard image.width * image.height <= maxPixels else { throw JPEGError.cancelled }
-            return image
+            try JPEGDecoder.decode(bytes, minimumWidth: 1, minimumHeight: 1, maxPixels: info.width * info.height)
         }
     }
 
