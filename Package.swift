@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers point one way: photobook -> PhotoBookCLI -> PhotoBook -> Imaging, EXIF, JPEG, PNG, PDF -> C modules;
 // Geometry (one rectangle) is under Imaging, PDF and PhotoBook.
-// Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF), Colour, Typeface, FontCatalog, TextBreaks and PDF import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform).
+// Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF, Raw), Colour, Typeface, FontCatalog, TextBreaks and PDF import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform).
 //
 // Release builds keep Swift's overflow and bounds checks in every module but Imaging, so that an arithmetic
 // slip on hostile input traps instead of corrupting memory. Imaging's resampling kernels take ~8% more CPU

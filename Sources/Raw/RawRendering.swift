@@ -73,6 +73,10 @@ enum RawRendering {
             step = 1
         } else if halfSize && width == (facts.width + 1) / 2 && height == (facts.height + 1) / 2 {
             step = 2
+        } else if halfSize && width > 0 && height > 0 && width <= facts.width && height <= facts.height {
+            // Trap: a Fuji SuperCCD's 45° turn or a non-square pixel at half size is no exact half: the whole
+            // rendering is handed out at its own scale, and the engine's resampler takes the rest.
+            return whole(image, width: width, height: height, facts: facts, pool: pool)
         } else {
             throw .corrupt("corrupt camera raw (LibRaw rendered \(width)x\(height) pixels, not "
                            + "\(facts.width)x\(facts.height))")
@@ -99,6 +103,23 @@ enum RawRendering {
                                    scale: 1 / Double(step))
         decoded.notes.append(step == 2 ? "decoded by LibRaw at half size (\(width)x\(height))"
                                        : "decoded by LibRaw at full size (\(width)x\(height))")
+        return decoded
+    }
+
+    /// The whole of LibRaw's image, copied into a buffer from `pool`, at its own scale.
+    private static func whole(_ image: UnsafeMutablePointer<libraw_processed_image_t>, width: Int, height: Int,
+                              facts: RawFacts, pool: BufferPool) -> DecodedImage {
+        var pixels = pool.take(width * height * 3)
+        let offset = MemoryLayout<libraw_processed_image_t>.offset(of: \libraw_processed_image_t.data)!
+        pixels.withUnsafeMutableBufferPointer { out in
+            let base = UnsafeRawPointer(image).advanced(by: offset).assumingMemoryBound(to: UInt8.self)
+            out.baseAddress!.update(from: base, count: width * height * 3)
+        }
+        var decoded = DecodedImage(image: RGBImage(width: width, height: height, pixels: pixels),
+                                   storedWidth: facts.width, storedHeight: facts.height,
+                                   covers: Rect(x: 0, y: 0, width: Double(facts.width), height: Double(facts.height)),
+                                   scale: Double(width + height) / Double(facts.width + facts.height))
+        decoded.notes.append("decoded by LibRaw at half size (\(width)x\(height))")
         return decoded
     }
 }
