@@ -2,9 +2,7 @@
 # Builds into its own scratch folder, like `make tsan`, so the normal build stays as it is.
 # mk/lsan.supp silences two leaks inside the toolchain (XCTest's runner, Foundation's Process), nothing of ours.
 
-ASAN_TESTS := JPEGTests|PNGTests|HEIFTests|WebPTests|TIFFTests|ImageCodecTests|ColourTests|EXIFTests|ImagingTests
-# The camera raw tests run apart, with LibRaw's own leak silenced (mk/lsan-raw.supp says which).
-ASAN_RAW_TESTS := RawTests
+ASAN_TESTS := JPEGTests|PNGTests|HEIFTests|WebPTests|TIFFTests|RawTests|ImageCodecTests|ColourTests|EXIFTests|ImagingTests
 .PHONY: asan
 asan: test-deps
 	$(SWIFT) build --build-tests --scratch-path .build/asan --sanitize=address
@@ -12,6 +10,4 @@ asan: test-deps
 	@$(GUARDED); trap 'rm -rf $(TEST_TMPDIR)' EXIT; export TMPDIR=$(TEST_TMPDIR); \
 	  export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/mk/lsan.supp:print_suppressions=0; \
 	  guarded "the AddressSanitizer run" \
-	  $(SWIFT) test --skip-build --scratch-path .build/asan --sanitize=address --filter '$(ASAN_TESTS)' --skip '$(ALONE_PATTERN)' \
-	  && LSAN_OPTIONS=suppressions=$(CURDIR)/mk/lsan-raw.supp:print_suppressions=0 guarded "the AddressSanitizer run of RawTests" \
-	  $(SWIFT) test --skip-build --scratch-path .build/asan --sanitize=address --filter '$(ASAN_RAW_TESTS)'
+	  $(SWIFT) test --skip-build --scratch-path .build/asan --sanitize=address --filter '$(ASAN_TESTS)' --skip '$(ALONE_PATTERN)'
