@@ -14,8 +14,8 @@ $(shell mkdir -p $(SWIFT_TMPDIR))
 
 # The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
 # at its output as a person would.
-BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev libgif-dev liblcms2-dev libharfbuzz-dev libicu-dev libfontconfig-dev zlib1g-dev pkg-config fonts-dejavu-core fonts-noto-cjk fonts-noto-core fonts-noto-color-emoji
-TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl libfribidi-bin mupdf-tools netpbm
+BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev libgif-dev libraw-dev liblcms2-dev libharfbuzz-dev libicu-dev libfontconfig-dev zlib1g-dev pkg-config fonts-dejavu-core fonts-noto-cjk fonts-noto-core fonts-noto-color-emoji
+TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl libfribidi-bin mupdf-tools netpbm libraw-bin
 
 .PHONY: all deps test-deps build harness test demo install docs clean
 
@@ -37,6 +37,7 @@ deps:
 	[ -f /usr/include/webp/demux.h ] || missing="$$missing libwebp-dev"; \
 	[ -f /usr/include/tiffio.h ] || [ -f /usr/include/$$arch/tiffio.h ] || missing="$$missing libtiff-dev"; \
 	[ -f /usr/include/gif_lib.h ] || missing="$$missing libgif-dev"; \
+	[ -f /usr/include/libraw/libraw.h ] || missing="$$missing libraw-dev"; \
 	[ -f /usr/include/lcms2.h ] || missing="$$missing liblcms2-dev"; \
 	[ -f /usr/include/harfbuzz/hb-subset.h ] || missing="$$missing libharfbuzz-dev"; \
 	[ -f /usr/include/unicode/ubrk.h ] || missing="$$missing libicu-dev"; \
@@ -78,6 +79,7 @@ test-deps: deps
 	/usr/bin/python3 -c 'import png' 2>/dev/null || missing="$$missing python3-png"; \
 	/usr/bin/python3 -c 'import jsonschema' 2>/dev/null || missing="$$missing python3-jsonschema"; \
 	command -v djpeg >/dev/null || missing="$$missing libjpeg-turbo-progs"; \
+	command -v dcraw_emu >/dev/null || missing="$$missing libraw-bin"; \
 	/usr/bin/convert -version 2>/dev/null | grep -q ImageMagick || missing="$$missing imagemagick"; \
 	[ -f /usr/share/color/icc/ghostscript/a98.icc ] || missing="$$missing libgs-common"; \
 	[ -x /usr/bin/gs ] || missing="$$missing ghostscript"; \

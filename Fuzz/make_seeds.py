@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes a seed corpus for one fuzzer: make_seeds.py exif|jpeg|png|heif|webp|tiff|xmp|gif|bmp OUTDIR (run from the package root).
+"""Writes a seed corpus for one fuzzer: make_seeds.py exif|jpeg|png|heif|webp|tiff|xmp|gif|bmp|raw OUTDIR (run from the package root).
 
 Seeds are made from Fixtures/ each time (nothing but this script is committed): small JPEGs in every coding
 mode libjpeg-turbo reads, PngSuite as it is, and EXIF blocks both cut from the fixture photos and built by hand.
@@ -273,9 +273,24 @@ def bmp_seeds(out):
                 shutil.copy(os.path.join(folder, name), os.path.join(out, sub + "-" + name))
 
 
+def raw_seeds(out):
+    """The raw fixtures, and the DNG cut at several points (a broken copy's shape): LibRaw is slow on big
+    hostile inputs, so the seeds stay small (the whole DNG is 87 KB)."""
+    folder = os.path.join(FIXTURES, "raw")
+    for name in sorted(os.listdir(folder)):
+        if name.startswith(("LICENSE", "README")):
+            continue
+        shutil.copy(os.path.join(folder, name), out)
+    with open(os.path.join(folder, "sample_1mp.dng"), "rb") as f:
+        data = f.read()
+    for fraction in (8, 4, 2):
+        with open(os.path.join(out, f"cut-{fraction}.dng"), "wb") as f:
+            f.write(data[: len(data) // fraction])
+
+
 if __name__ == "__main__":
     kind, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     seeds = {"exif": exif_seeds, "jpeg": jpeg_seeds, "png": png_seeds, "heif": heif_seeds, "webp": webp_seeds,
-             "tiff": tiff_seeds, "xmp": xmp_seeds, "gif": gif_seeds, "bmp": bmp_seeds}
+             "tiff": tiff_seeds, "xmp": xmp_seeds, "gif": gif_seeds, "bmp": bmp_seeds, "raw": raw_seeds}
     seeds[kind](out)

@@ -38,6 +38,7 @@ _photobook() {
             case $prev in
                 -o|--output) _photobook_files pdf; return ;;
                 --report) _photobook_files json; return ;;
+                --prefer) COMPREPLY=($(compgen -W "jpeg raw" -- "$cur")); return ;;
                 --sort) COMPREPLY=($(compgen -W "name date given" -- "$cur")); return ;;
                 --photos) COMPREPLY=(); return ;;
                 --pages) COMPREPLY=(); return ;;
@@ -64,7 +65,7 @@ _photobook() {
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
-                --cover-photo) _photobook_files avif bmp dib gif heic heif hif jfif jpe jpeg jpg png tif tiff webp; return ;;
+                --cover-photo) _photobook_files 3fr arw avif bmp cr2 cr3 dcr dib dng erf gif heic heif hif iiq jfif jpe jpeg jpg kdc mos mrw nef nrw orf pef png raf rw2 rwl sr2 srf srw tif tiff webp; return ;;
                 --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
                 --sections) COMPREPLY=($(compgen -W "folder day event none" -- "$cur")); return ;;
                 --font) _photobook_files ttf otf ttc otc; return ;;
@@ -73,7 +74,7 @@ _photobook() {
                 --cache-limit) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --keep-duplicates --sort --reverse --photos --pages --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --lang --jobs -j --strict --dry-run -n --proof --no-cache --cache-limit --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --report --recursive -r --keep-duplicates --prefer --sort --reverse --photos --pages --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --spreads --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --lang --jobs -j --strict --dry-run -n --proof --no-cache --cache-limit --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi
@@ -81,6 +82,7 @@ _photobook() {
         init)
             case $prev in
                 -o|--output) _photobook_files json; return ;;
+                --prefer) COMPREPLY=($(compgen -W "jpeg raw" -- "$cur")); return ;;
                 --sort) COMPREPLY=($(compgen -W "name date given" -- "$cur")); return ;;
                 --photos) COMPREPLY=(); return ;;
                 --pages) COMPREPLY=(); return ;;
@@ -107,7 +109,7 @@ _photobook() {
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
-                --cover-photo) _photobook_files avif bmp dib gif heic heif hif jfif jpe jpeg jpg png tif tiff webp; return ;;
+                --cover-photo) _photobook_files 3fr arw avif bmp cr2 cr3 dcr dib dng erf gif heic heif hif iiq jfif jpe jpeg jpg kdc mos mrw nef nrw orf pef png raf rw2 rwl sr2 srf srw tif tiff webp; return ;;
                 --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
                 --sections) COMPREPLY=($(compgen -W "folder day event none" -- "$cur")); return ;;
                 --font) _photobook_files ttf otf ttc otc; return ;;
@@ -116,7 +118,7 @@ _photobook() {
                 --cache-limit) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--output -o --recursive -r --keep-duplicates --sort --reverse --photos --pages --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --lang --jobs -j --strict --proof --no-cache --cache-limit --quiet -q --verbose -v --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "--output -o --recursive -r --keep-duplicates --prefer --sort --reverse --photos --pages --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --lang --jobs -j --strict --proof --no-cache --cache-limit --quiet -q --verbose -v --help -h" -- "$cur"))
             else
                 _photobook_files
             fi

@@ -10,7 +10,7 @@ FUZZ_SECONDS       ?= 60
 FUZZ_SMOKE_SECONDS ?= 15
 # More libFuzzer options, e.g. FUZZ_FLAGS=-jobs=2 or FUZZ_FLAGS=-only_ascii=1.
 FUZZ_FLAGS         ?=
-FUZZERS            := exif xmp jpeg png heif webp tiff gif bmp
+FUZZERS            := exif xmp jpeg png heif webp tiff gif bmp raw
 
 FUZZ_DIR     := .build/fuzz
 FUZZ_SWIFTC  ?= $(shell command -v swiftc)
@@ -20,11 +20,13 @@ FUZZ_CLANG   ?= $(dir $(FUZZ_SWIFTC))clang
 # directory (Sources/C*Shim/include) and then hides the new header's functions; `rm -rf .build` clears this one.
 FUZZ_SWIFTFLAGS := -sanitize=fuzzer,address -g -swift-version 6 -parse-as-library \
                    -module-cache-path $(FUZZ_DIR)/module-cache \
-                   -I $(FUZZ_DIR)/modules -I Sources/CJPEG -I Sources/CPNG -I Sources/CHEIF -I Sources/CWebP -I Sources/CTIFF -I Sources/CGIF -I Sources/CLCMS -I $(FUZZ_DIR)/cmodules
+                   -I $(FUZZ_DIR)/modules -I Sources/CJPEG -I Sources/CPNG -I Sources/CHEIF -I Sources/CWebP -I Sources/CTIFF -I Sources/CGIF -I Sources/CLCMS -I Sources/CRaw -I $(FUZZ_DIR)/cmodules
 FUZZ_CFLAGS     := -fsanitize=fuzzer-no-link,address -g -fno-omit-frame-pointer $(shell pkg-config --cflags libpng16 libtiff-4)
 # lld: gold warns about every local ASan symbol it cannot export.
 FUZZ_LDFLAGS    := -use-ld=lld
-FUZZ_RUNFLAGS    = -rss_limit_mb=2048 -timeout=10 -max_len=65536 -print_final_stats=1 $(FUZZ_FLAGS)
+FUZZ_RUNFLAGS    = -rss_limit_mb=2048 -timeout=10 -max_len=$(or $(FUZZ_MAX_LEN_$*),65536) -print_final_stats=1 $(FUZZ_FLAGS)
+# A raw's structure spreads over its whole file (the seed DNG is 87 KB): cut to 64 KB, every input is a cut file.
+FUZZ_MAX_LEN_raw := 131072
 
 # fuzz-run-% is not .PHONY: make never looks for a pattern rule to make a phony target.
 .PHONY: fuzz fuzz-smoke fuzz-build
@@ -42,7 +44,7 @@ fuzz-run-%: $(FUZZ_DIR)/%
 	@rm -rf $(FUZZ_DIR)/seeds-$* && /usr/bin/python3 Fuzz/make_seeds.py $* $(FUZZ_DIR)/seeds-$*
 	@mkdir -p $(FUZZ_DIR)/corpus-$* $(FUZZ_DIR)/artifacts/$*
 	@echo "fuzz: $* for $(FUZZ_SECONDS) s"
-	@LSAN_OPTIONS=suppressions=$(CURDIR)/mk/lsan.supp $(FUZZ_DIR)/$* $(FUZZ_RUNFLAGS) -max_total_time=$(FUZZ_SECONDS) -dict=Fuzz/$*.dict \
+	@LSAN_OPTIONS=suppressions=$(CURDIR)/$(or $(wildcard mk/lsan-$*.supp),mk/lsan.supp) $(FUZZ_DIR)/$* $(FUZZ_RUNFLAGS) -max_total_time=$(FUZZ_SECONDS) -dict=Fuzz/$*.dict \
 	    -artifact_prefix=$(FUZZ_DIR)/artifacts/$*/ $(FUZZ_DIR)/corpus-$* $(FUZZ_DIR)/seeds-$* \
 	    > $(FUZZ_DIR)/$*.log 2>&1; \
 	  status=$$?; grep -E "^#[0-9]+[[:space:]]+DONE|^stat::|^Done " $(FUZZ_DIR)/$*.log; \
@@ -120,6 +122,7 @@ $(eval $(call fuzz_swift_module,HEIF,Imaging ImageCodec Colour Platform,$(FUZZ_D
 $(eval $(call fuzz_swift_module,TIFF,Imaging EXIF ImageCodec Colour,$(FUZZ_DIR)/cmodules/CTIFFShim/module.modulemap Sources/CTIFF/module.modulemap Sources/CTIFF/shim.h))
 $(eval $(call fuzz_swift_module,GIF,Geometry Imaging ImageCodec,Sources/CGIF/module.modulemap Sources/CGIF/shim.h))
 $(eval $(call fuzz_swift_module,BMP,Geometry Imaging ImageCodec,))
+$(eval $(call fuzz_swift_module,Raw,Geometry Imaging ImageCodec EXIF JPEG,Sources/CRaw/module.modulemap Sources/CRaw/shim.h))
 
 # Each entry point is compiled with the flags of the module it fuzzes.
 $(FUZZ_DIR)/exif: Fuzz/EXIFFuzzer.swift $(FUZZ_DIR)/EXIF.o
@@ -147,3 +150,7 @@ $(FUZZ_DIR)/bmp: Fuzz/BMPFuzzer.swift $(FUZZ_DIR)/BMP.o $(FUZZ_DIR)/ImageCodec.o
 $(FUZZ_DIR)/heif: Fuzz/HEIFFuzzer.swift $(FUZZ_DIR)/HEIF.o $(FUZZ_DIR)/Colour.o $(FUZZ_DIR)/ImageCodec.o \
                   $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/HEIFDecoders.o $(FUZZ_DIR)/HEIFAV1.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/HEIF.swift) $(FUZZ_LDFLAGS) -module-name HEIFFuzzer $^ $$(pkg-config --libs libheif lcms2 libavcodec libavutil dav1d) -o $@
+# LibRaw and lcms2 (LibRaw's colour) from Debian, uninstrumented, as libjpeg is for the JPEG module.
+$(FUZZ_DIR)/raw: Fuzz/RawFuzzer.swift $(FUZZ_DIR)/Raw.o $(FUZZ_DIR)/JPEG.o $(JPEG_SHIM_OBJECTS) $(FUZZ_DIR)/Colour.o \
+                 $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
+	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/Raw.swift) $(FUZZ_LDFLAGS) -module-name RawFuzzer $^ -lraw_r -ljpeg -llcms2 -o $@

@@ -66,6 +66,9 @@ public protocol ImageCodec: Sendable {
     /// orientation `decode` gives the picture, at most `maxPixels`; nil when it has none or it cannot be read.
     /// For an attention map: it need not be exact, only cheap.
     func thumbnail(_ source: any ByteSource, maxPixels: Int) -> RGBImage?
+    /// True for a camera's raw sensor data (NEF, DNG...): the camera's own JPEG of the same shot beside it is
+    /// the photo, unless the raw is asked for (`--prefer raw`).
+    var isCameraRaw: Bool { get }
 }
 
 extension ImageCodec {
@@ -80,6 +83,7 @@ extension ImageCodec {
     public var memory: DecodeMemory { DecodeMemory(perStoredPixel: 0, perDecodedPixel: 3) }
     public var exifThumbnailShowsStoredPicture: Bool { false }
     public func thumbnail(_ source: any ByteSource, maxPixels: Int) -> RGBImage? { nil }
+    public var isCameraRaw: Bool { false }
 }
 
 /// A format whose compressed blocks the PDF reads as they are (JPEG: DCTDecode), so that a photo needs no

@@ -25,6 +25,9 @@ public struct BuildOptions: Sendable {
     /// Every copy of a photo goes in: byte-identical files and the two files of one shot (`Duplicates`). A
     /// description's pages keep them whatever this says: the person who wrote them chose each photo.
     public var keepDuplicates = false
+    /// Which file of a camera raw and the camera's JPEG of one shot goes in (`--prefer`): the JPEG unless the
+    /// raw is asked for.
+    public var prefer: ShotFile = .jpeg
     /// Titles, captions and page numbers; nil for a book of photos alone.
     public var text: TextOptions?
     /// The pages of a book description file, in place of the layout mode, order, captions and sections.
@@ -88,7 +91,8 @@ struct BookRenderPlan: RenderPlan {
                        imagesInMemory: options.imagesInMemory, creationDate: options.creationDate,
                        temporaryDirectory: options.temporaryDirectory,
                        keepDuplicates: options.keepDuplicates || options.given != nil,
-                       preferredPhotos: Set([options.text?.titlePhoto].compactMap { $0 }), pdfx: options.pdfx,
+                       preferredPhotos: Set([options.text?.titlePhoto].compactMap { $0 }),
+                       prefersRaw: options.prefer == .raw, pdfx: options.pdfx,
                        fileSizeLimit: options.fileSizeLimit, refusesLargeFile: options.strict,
                        cacheDirectory: options.cacheDirectory, cacheLimit: options.cacheLimit,
                        proof: options.proof, printDPI: options.layout.printDPI)

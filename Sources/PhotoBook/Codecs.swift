@@ -4,6 +4,7 @@ import HEIF
 import ImageCodec
 import JPEG
 import PNG
+import Raw
 import TIFF
 import WebP
 
@@ -11,4 +12,5 @@ import WebP
 /// format is a module of its own and one line here: this is the only file of the engine that imports a format
 /// module to read photos (the renders' pages are JPEGs: ResizeCropOperation and BuildPDFOperation use the JPEG
 /// module's encoder and decoder for those, not as a codec of photos).
-let codecs: [any ImageCodec] = [JPEGCodec(), PNGCodec(), HEIFCodec(), WebPCodec(), TIFFCodec(), GIFCodec(), BMPCodec()]
+// TIFF before camera raw: a plain TIFF header is a TIFF unless its name promises a raw (IMG_1.NEF).
+let codecs: [any ImageCodec] = [JPEGCodec(), PNGCodec(), HEIFCodec(), WebPCodec(), TIFFCodec(), RawCodec(), GIFCodec(), BMPCodec()]

@@ -26,9 +26,6 @@ public struct PhotoFile: Sendable, Equatable {
     /// The caption sidecar beside the file (`IMG_1.jpg.txt`, else `IMG_1.txt`: `Captions.sidecarFile(of:)`), read
     /// by the probe; nil when there is none.
     public var captionFile: String?
-    /// Why discovery already knows the file cannot be a photo (a camera raw file named on the command line:
-    /// `Discovery.rawRefusal`), for the probe to say; nil for any other.
-    public var refusal: String?
 
     public init(path: String, format: ImageFormat?, id: FileSystem.FileID, inputGroup: Int = 0, isNamed: Bool = false,
                 picture: Int = 0, filePath: String? = nil, sidecar: String? = nil, takeout: String? = nil,
@@ -169,21 +166,9 @@ public struct Discovery: Sendable {
 
     /// Photo formats photobook does not read; said once per file so nobody wonders where a photo went. (Names
     /// that promise a photo photobook reads are its codecs', `ImageFormat.fileExtensions`.)
-    static let otherImageExtensions: Set<String> = Set(["jxl", "psd"]).union(rawExtensions)
-    /// Camera raw files. Trap: most (DNG, CR2, NEF, ARW, PEF, SRW) are TIFF structures whose first directory is a
-    /// thumbnail or a preview, not the photo: read as TIFFs they would fail with a TIFF's reasons, or print the
-    /// camera's small preview. Their names say what they are.
-    static let rawExtensions: Set<String> = ["dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf", "srw", "pef"]
-
-    /// Why a file called like a camera raw file is not put in the book, nil for any other name: found in a
-    /// folder it is skipped with this reason; named on the command line it fails by name with it, like any photo
-    /// that cannot be read (read as a TIFF, its first directory would be the camera's preview).
-    static func rawRefusal(_ path: String) -> String? {
-        let ext = fileExtension(path)
-        guard rawExtensions.contains(ext) else { return nil }
-        return "\(ext.uppercased()) camera raw files are not supported (photobook reads \(ImageFormat.names): "
-            + "export the photo as one of those)"
-    }
+    /// Camera raw files are the raw codec's: most (DNG, NEF, ARW, PEF, SRW) are TIFF structures, and their name
+    /// sends them there (the TIFF codec would read their first directory, the camera's thumbnail).
+    static let otherImageExtensions: Set<String> = ["jxl", "psd"]
 
     static func sameFolder(_ path: String, _ first: String) -> String {
         path == first ? "listed twice, included once" : "same folder as \(first), included once"
@@ -199,8 +184,6 @@ public struct Discovery: Sendable {
     private mutating func consider(file path: String, status: FileSystem.Status, named: Bool,
                                    seen: inout [FileSystem.FileID: String]) {
         let ext = Self.fileExtension(path)
-        // Decided here once: the probe fails a raw file named on the command line with this reason, by its name.
-        let rawRefusal = Self.rawRefusal(path)
         // A sidecar named on the command line came with its photo (`photos/*`): it is never a photo itself. Nor
         // is a JSON file: Takeout's sidecars and album files, which a Takeout folder holds as many as photos.
         let isSidecar = ext == "xmp" || ext == "json"
@@ -211,7 +194,7 @@ public struct Discovery: Sendable {
         guard status.kind == .regular else {
             // A FIFO or device is never read here (reading one could block for ever): the probe refuses it.
             if promisesPhoto {
-                include(path, format: nil, refusal: rawRefusal, id: status.id, seen: &seen)
+                include(path, format: nil, id: status.id, seen: &seen)
             } else {
                 notes.append((path, "not a regular file, skipped"))
             }
@@ -220,7 +203,7 @@ public struct Discovery: Sendable {
         // A name that promises a format photobook reads is taken at its word, and the file is not opened here:
         // the probe reads its header anyway and checks the promise against those bytes (a misnamed photo is read
         // as what its bytes are). Only a file whose name says nothing is opened here, for its first bytes.
-        if rawRefusal == nil, let named = ImageFormat(fileExtension: ext) {
+        if let named = ImageFormat(fileExtension: ext) {
             include(path, format: named, id: status.id, seen: &seen)
             return
         }
@@ -228,7 +211,7 @@ public struct Discovery: Sendable {
         switch FileSystem.readFile(path, limit: ImageFormat.signatureLength) {
         case .failure(let failure):
             if promisesPhoto {
-                include(path, format: nil, refusal: rawRefusal, id: status.id, seen: &seen)
+                include(path, format: nil, id: status.id, seen: &seen)
             } else {
                 warnings.append((path, "\(failure), skipped"))
             }
@@ -238,10 +221,6 @@ public struct Discovery: Sendable {
         }
         let format = ImageFormat(sniffing: prefix)
         if format != nil { inputIDs.insert(status.id) }
-        if !promisesPhoto, let refusal = rawRefusal {
-            warnings.append((path, refusal + ", skipped"))
-            return
-        }
         if format == nil && !promisesPhoto {
             if ext == "json" {
                 notes.append((path, "JSON file, not a photo (a Google Takeout photo's JSON is read with its photo)"))
@@ -255,12 +234,11 @@ public struct Discovery: Sendable {
             }
             return
         }
-        // A raw file named on the command line fails by its name's reason: its pages are not photos.
-        include(path, format: rawRefusal == nil ? format : nil, refusal: rawRefusal, id: status.id, seen: &seen)
+        include(path, format: format, id: status.id, seen: &seen)
     }
 
     /// Adds a photo, unless the same file was already included.
-    private mutating func include(_ path: String, format: ImageFormat?, refusal: String? = nil, id: FileSystem.FileID,
+    private mutating func include(_ path: String, format: ImageFormat?, id: FileSystem.FileID,
                                   seen: inout [FileSystem.FileID: String]) {
         if let first = seen[id] {
             warnings.append((path, first == path ? "listed twice, included once" : "same file as \(first), included once"))
@@ -271,10 +249,8 @@ public struct Discovery: Sendable {
         // Every sidecar is found here and read by the probe: planning reads no file.
         let sidecar = Self.sidecar(of: path), takeout = takeoutSidecar(of: path), captionFile = Captions.sidecarFile(of: path)
         guard pictures > 1 else {
-            var photo = PhotoFile(path: path, format: format, id: id, sidecar: sidecar, takeout: takeout,
-                                  captionFile: captionFile)
-            photo.refusal = refusal
-            photos.append(photo)
+            photos.append(PhotoFile(path: path, format: format, id: id, sidecar: sidecar, takeout: takeout,
+                                    captionFile: captionFile))
             return
         }
         // A multi-page TIFF: one photo per page, in page order, each named by its page.

@@ -2,8 +2,10 @@ import ImageCodec
 import Platform
 
 /// The same photo twice: byte-identical files (a Takeout export holds every album photo again in its year folder)
-/// and the two files of one shot (a phone's `IMG_1.HEIC` and `IMG_1.JPG`). Each group goes into the book once,
-/// as the photo with the most pixels (on a tie the first found); the others are left out, said by name.
+/// and the two files of one shot (a phone's `IMG_1.HEIC` and `IMG_1.JPG`; a camera's `IMG_1.NEF` and `IMG_1.JPG`,
+/// found by their camera and capture time or by their name in one folder). Each group goes into the book once,
+/// as the photo with the most pixels (on a tie the first found), a raw's JPEG before the raw unless the raw is
+/// preferred; the others are left out, said by name.
 ///
 /// Cheap, as the probe is: no pixel is decoded, and bytes are read only of files whose size another file shares,
 /// first 64 KB of each, then the whole of those whose first 64 KB are alike, compared with each other, not hashed:
@@ -14,11 +16,14 @@ enum Duplicates {
         var photo: Int
         var keptPhoto: Int
         var byteForByte: Bool
+        /// One is a camera raw, the other not: a raw and the camera's JPEG of one shot.
+        var rawAndJPEG = false
     }
 
     /// The photos to leave out of `photos` (in discovery order), in that order. `preferred` photos are kept
-    /// whatever their size (the title page's photo: its copies are the ones left out).
-    static func find(_ photos: [PhotoInfo], preferred: Set<Int> = []) -> [LeftOut] {
+    /// whatever their size (the title page's photo: its copies are the ones left out); then, of a camera raw and
+    /// a photo that is not one, the raw when `prefersRaw`, else the other (the camera's JPEG).
+    static func find(_ photos: [PhotoInfo], preferred: Set<Int> = [], prefersRaw: Bool = false) -> [LeftOut] {
         var groups = UnionFind(count: photos.count)
         let identical = identicalFiles(photos.map(\.file))
         // A file's bytes stand for the first file found with the same bytes.
@@ -39,20 +44,33 @@ enum Duplicates {
             // The pages of one file (a multi-page TIFF) may carry one EXIF: they are still pages of their own.
             if photos[first].file.filePath != photo.file.filePath { groups.join(index, first) }
         }
+        // A camera raw and a photo that is not one, of one name in one folder (IMG_1.NEF, IMG_1.JPG): one shot,
+        // whatever their EXIF says (a raw's maker notes may hold its time where the EXIF reader does not look).
+        let isRaw = { (index: Int) in photos[index].format.codec.isCameraRaw }
+        var byStem: [String: (raw: Int?, other: Int?)] = [:]
+        for (index, photo) in photos.enumerated() where photo.file.picture == 0 {
+            let stem = Self.stem(photo.file.filePath)
+            var pair = byStem[stem] ?? (nil, nil)
+            if isRaw(index) { pair.raw = pair.raw ?? index } else { pair.other = pair.other ?? index }
+            byStem[stem] = pair
+            if let raw = pair.raw, let other = pair.other { groups.join(raw, other) }
+        }
         var members: [Int: [Int]] = [:]
         for index in photos.indices { members[groups.root(index), default: []].append(index) }
         var leftOut: [LeftOut] = []
         for group in members.values where group.count > 1 {
             let pixels = { (index: Int) in photos[index].storedWidth * photos[index].storedHeight }
-            // The preferred first, then the most pixels, then the first found.
+            // The preferred first, then the raw or the JPEG as asked, then the most pixels, then the first found.
             let kept = group.min { a, b in
                 let (pa, pb) = (preferred.contains(a), preferred.contains(b))
                 if pa != pb { return pa }
+                if isRaw(a) != isRaw(b) { return isRaw(a) == prefersRaw }
                 return pixels(a) != pixels(b) ? pixels(a) > pixels(b) : a < b
             }!
             for index in group where index != kept {
                 leftOut.append(LeftOut(photo: index, keptPhoto: kept,
-                                       byteForByte: canonical(photos[index]) == canonical(photos[kept])))
+                                       byteForByte: canonical(photos[index]) == canonical(photos[kept]),
+                                       rawAndJPEG: isRaw(index) != isRaw(kept)))
             }
         }
         return leftOut.sorted { $0.photo < $1.photo }
@@ -94,6 +112,14 @@ enum Duplicates {
             }
         }
         return first
+    }
+
+    /// A file's folder and name without its extension, case folded: `photos/img_1` for `photos/IMG_1.NEF`.
+    static func stem(_ path: String) -> String {
+        let name = FileSystem.baseName(path)
+        let folder = String(path.dropLast(name.count))
+        let base = name.lastIndex(of: ".").map { name[..<$0] } ?? Substring(name)
+        return (folder + base).lowercased()
     }
 
     static let headLength = 64 << 10
@@ -140,4 +166,12 @@ struct UnionFind {
         let (x, y) = (root(a), root(b))
         if x != y { parent[max(x, y)] = min(x, y) }
     }
+}
+
+/// Which file of a camera raw and the camera's JPEG of one shot goes into the book (`--prefer`).
+public enum ShotFile: String, Sendable, CaseIterable {
+    /// The camera's JPEG (or HEIC...): its own rendering, what the photographer saw on the camera.
+    case jpeg
+    /// The raw, rendered by LibRaw.
+    case raw
 }

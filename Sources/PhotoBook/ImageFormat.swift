@@ -33,7 +33,7 @@ public struct ImageFormat: Sendable, Equatable, CustomStringConvertible {
     /// counts as a photo that failed rather than another file, and what a shell completes for a photo.
     public static let fileExtensions: Set<String> = codecs.reduce(into: []) { $0.formUnion($1.fileExtensions) }
 
-    /// The formats photobook reads, for messages: "JPEG, PNG, HEIF, WebP and TIFF".
+    /// The formats photobook reads, for messages: "JPEG, PNG, HEIF, WebP, TIFF and camera raw".
     public static let names: String = {
         let all = codecs.map(\.name)
         return all.dropLast().joined(separator: ", ") + " and " + all.last!

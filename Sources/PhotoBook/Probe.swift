@@ -119,7 +119,6 @@ public enum Probe {
 
     /// The headers of the photo `source` holds: its format from its first bytes, then what its codec reads.
     static func probe(_ photo: PhotoFile, source file: any ByteSource, maxPixels: Int) throws(PhotoError) -> PhotoInfo {
-        if let refusal = photo.refusal { throw .unsupported(refusal) }
         // One read for the signature and, for most formats, the whole header.
         let source: PrefixCachedSource, signature: [UInt8]
         do throws(CodecError) {

@@ -108,7 +108,7 @@ import Testing
             "quality": ["80"], "keep-originals": [], "title": ["A title"], "subtitle": ["A subtitle"],
             "author": ["An author"], "cover-photo": [photos + "/a.jpg"], "captions": ["name"],
             "sections": ["folder"], "page-numbers": [], "font": [font], "lang": ["ja"],
-            "jobs": [BuildCommand.defaultJobs == 1 ? "2" : "1"], "strict": [], "keep-duplicates": [],
+            "jobs": [BuildCommand.defaultJobs == 1 ? "2" : "1"], "strict": [], "keep-duplicates": [], "prefer": ["raw"],
             "pdfx": ["1a"], "intent": ["perceptual"], "output-profile": ["/usr/share/color/icc/ghostscript/default_cmyk.icc"],
             "output-condition": ["FOGRA51"], "min-dpi": ["1"], "photos": ["2"], "pages": ["2"],
         ]

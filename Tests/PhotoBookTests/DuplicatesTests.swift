@@ -36,6 +36,28 @@ struct DuplicatesTests {
         return folder
     }
 
+    /// A camera raw and a JPEG of one name in one folder are one shot, whatever their EXIF says: the JPEG stays
+    /// (with fewer pixels than a raw would have), or the raw when it is preferred. A raw of another name, or in
+    /// another folder, is a photo of its own.
+    @Test func aRawAndItsJPEGAreOneShot() throws {
+        let folder = try RegionProbeTests.Folder()
+        let other = try RegionProbeTests.Folder()
+        for (from, to) in [("raw/sample_1mp.dng", folder.path + "/IMG_1.DNG"),
+                           ("exif-orientation/Landscape_1.jpg", folder.path + "/img_1.jpg"),
+                           ("exif-orientation/Landscape_2.jpg", other.path + "/IMG_1.JPG")] {
+            try FileManager.default.copyItem(atPath: Fixtures.path(from), toPath: to)
+        }
+        let infos = try Self.probed([folder.path, other.path])
+        #expect(infos.map { FileSystem.baseName($0.file.path) } == ["IMG_1.DNG", "img_1.jpg", "IMG_1.JPG"])
+        #expect(infos[0].format.codec.isCameraRaw && !infos[1].format.codec.isCameraRaw)
+        #expect(Duplicates.find(infos) == [Duplicates.LeftOut(photo: 0, keptPhoto: 1, byteForByte: false, rawAndJPEG: true)])
+        #expect(Duplicates.find(infos, prefersRaw: true)
+                == [Duplicates.LeftOut(photo: 1, keptPhoto: 0, byteForByte: false, rawAndJPEG: true)])
+        // The title page's photo stays whichever it is.
+        #expect(Duplicates.find(infos, preferred: [0]).map(\.keptPhoto) == [0])
+        #expect(Duplicates.stem("/a/b/IMG_1.NEF") == "/a/b/img_1" && Duplicates.stem("IMG_1") == "img_1")
+    }
+
     @Test("a phone's HEIC and JPEG of one shot are one photo, the HEIC with more pixels kept; a burst is not")
     func oneShot() throws {
         let folder = try Self.shots()

@@ -84,7 +84,7 @@ extension RenderPipeline {
         -> [BuildWarning] {
         guard !plan.settings.keepDuplicates else { return [] }
         let preferred = Set(usable.indices.filter { plan.settings.preferredPhotos.contains(usable[$0].id) })
-        let found = Duplicates.find(usable.map(\.info), preferred: preferred)
+        let found = Duplicates.find(usable.map(\.info), preferred: preferred, prefersRaw: plan.settings.prefersRaw)
         var warnings: [BuildWarning] = []
         for duplicate in found {
             let (left, kept) = (usable[duplicate.photo], usable[duplicate.keptPhoto])
@@ -92,6 +92,11 @@ extension RenderPipeline {
             if !duplicate.byteForByte {
                 why += " (\(kept.info.uprightWidth)x\(kept.info.uprightHeight) pixels, this one "
                     + "\(left.info.uprightWidth)x\(left.info.uprightHeight))"
+            }
+            if duplicate.rawAndJPEG {
+                why += left.info.format.codec.isCameraRaw
+                    ? ", the camera's JPEG kept over its raw (--prefer raw keeps the raw)"
+                    : ", the raw kept over the camera's JPEG (--prefer raw)"
             }
             reports[left.id.index].outcome = .skipped(because: Failure(.duplicate, why))
             reports[left.id.index].duplicateOf = kept.info.file.path

@@ -71,6 +71,8 @@ struct RenderSettings: Sendable {
     /// leaves the copies out, keeping `preferredPhotos` (the title page's) over their copies.
     var keepDuplicates = true
     var preferredPhotos: Set<PhotoID> = []
+    /// Of a camera raw and the camera's JPEG of one shot, the raw goes in (`--prefer raw`); else the JPEG.
+    var prefersRaw = false
     /// A PDF/X-4 book for this printing condition; nil for a plain PDF.
     var pdfx: PDFXRequest?
     /// The largest file the service takes (`BuildOptions.fileSizeLimit`), and whether a larger one is refused.

@@ -38,6 +38,7 @@ extension ReportShownByName { var shown: OptionValue? { .text(rawValue) } }
 
 extension SortKey: ReportShownByName {}
 extension FitMode: ReportShownByName {}
+extension ShotFile: ReportShownByName {}
 extension CropMode: ReportShownByName {}
 extension CaptionSource: ReportShownByName {}
 extension SectionMode: ReportShownByName {}
