@@ -1,6 +1,8 @@
 import HEIF
 import ImageCodec
 import JPEG
+import JPEG2000
+import JXL
 import PNG
 import TIFF
 import WebP
@@ -9,4 +11,4 @@ import WebP
 /// format is a module of its own and one line here: this is the only file of the engine that imports a format
 /// module to read photos (the renders' pages are JPEGs: ResizeCropOperation and BuildPDFOperation use the JPEG
 /// module's encoder and decoder for those, not as a codec of photos).
-let codecs: [any ImageCodec] = [JPEGCodec(), PNGCodec(), HEIFCodec(), WebPCodec(), TIFFCodec()]
+let codecs: [any ImageCodec] = [JPEGCodec(), PNGCodec(), HEIFCodec(), WebPCodec(), TIFFCodec(), JXLCodec(), JPEG2000Codec()]

@@ -1,0 +1,70 @@
+import ImageCodec
+import Imaging
+import Testing
+import TestSupport
+@testable import JXL
+
+/// Decodes compared with djxl's (libjxl's own tool, the same library through another path: its PNG writer,
+/// its orientation, ImageMagick's compositing over white).
+struct JXLDecodeTests {
+    /// Mean absolute difference allowed per sample, out of 255. Same library, so the pixels are libjxl's either
+    /// way; what may differ is rounding: djxl rounds its float output to 8 bits in its PNG writer, the codec
+    /// asks libjxl for 8 bits, and alpha is composited once by ImageMagick and once by the codec.
+    static let tolerance = 1.0
+
+    @Test(arguments: [("bench_oriented_brg.jxl", false), ("bicycles.jxl", true), ("lz77_flower.jxl", false),
+                      ("grayscale.jxl", true), ("alpha_premultiplied.jxl", true),
+                      ("alpha_nonpremultiplied.jxl", false), ("sunset_logo.jxl", false)])
+    func wholePictureMatchesDjxl(_ name: String, _ xyb: Bool) throws {
+        let bytes = try JXLTestSupport.bytes(name)
+        let header = try JXLTestSupport.probe(bytes)
+        let decoded = try JXLTestSupport.decodeWhole(bytes)
+        #expect(decoded.scale == 1)
+        #expect(decoded.image.width == header.width && decoded.image.height == header.height)
+        guard case .fixed(let orientation) = header.orientation else { Issue.record("orientation"); return }
+        let upright = decoded.image.applying(orientation)
+        let reference = try JXLTestSupport.djxlReference(name, sRGB: xyb)
+        #expect(upright.width == reference.width && upright.height == reference.height)
+        let difference = upright.meanDifference(to: reference)
+        #expect(difference <= Self.tolerance, "\(name): mean difference \(difference)")
+    }
+
+    /// Transparent parts come out white: the conformance picture's corners are fully transparent.
+    @Test func alphaIsOverWhite() throws {
+        let decoded = try JXLTestSupport.decodeWhole(JXLTestSupport.bytes("alpha_nonpremultiplied.jxl"))
+        let reference = try JXLTestSupport.djxlReference("alpha_nonpremultiplied.jxl")
+        #expect(decoded.image.pixels[0..<3] == reference.pixels[0..<3])
+        #expect(decoded.image.pixels.contains { $0 != 255 })
+    }
+
+    /// A region, shrunk by a whole factor, is the whole picture's pixels under it, box-averaged: the same
+    /// rows go through the same `BoxShrink`.
+    @Test(arguments: [("bicycles.jxl", PixelRegion(x: 100, y: 50, width: 601, height: 400), 150, 100),
+                      ("lz77_flower.jxl", PixelRegion(x: 0, y: 0, width: 834, height: 244), 834, 244),
+                      ("alpha_premultiplied.jxl", PixelRegion(x: 511, y: 3, width: 300, height: 700), 100, 100)])
+    func regionAtAReducedScale(_ name: String, _ region: PixelRegion, _ minimumWidth: Int, _ minimumHeight: Int) throws {
+        let bytes = try JXLTestSupport.bytes(name)
+        let whole = try JXLTestSupport.decodeWhole(bytes).image
+        let decoded = try JXLTestSupport.decode(bytes, region: region, minimumWidth: minimumWidth, minimumHeight: minimumHeight)
+        let factor = BoxShrink.factor(for: region, minimumWidth: minimumWidth, minimumHeight: minimumHeight)
+        #expect(decoded.scale == 1 / Double(factor))
+        #expect(decoded.image.width >= minimumWidth && decoded.image.height >= minimumHeight)
+        var expected = BoxShrink(region: region, factor: factor, pool: BufferPool())
+        let cut = whole.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
+        cut.pixels.withUnsafeBufferPointer { rows in
+            for y in 0..<region.height {
+                expected.add(row: UnsafeBufferPointer(rebasing: rows[(y * region.width * 3)..<((y + 1) * region.width * 3)]))
+            }
+        }
+        let reference = expected.finish(storedWidth: whole.width, storedHeight: whole.height).image
+        #expect(decoded.image == reference)
+    }
+
+    @Test func buffersGoBackToThePool() throws {
+        let pool = BufferPool(minimumBytes: 1)
+        var decoded = try JXLTestSupport.decodeWhole(JXLTestSupport.bytes("bicycles.jxl"), pool: pool)
+        pool.giveBack(decoded.image.pixels)
+        decoded.image = RGBImage(width: 0, height: 0, pixels: [])
+        #expect(pool.statistics.outstandingBytes == 0)
+    }
+}
