@@ -36,18 +36,17 @@ public struct JPEG2000Codec: ImageCodec {
 
     public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
         let session = try OpenJPEGSession(source)
-        let image = session.image!.pointee
-        let layout = try Layout(image)
+        let jp2 = try JP2Header.read(source)
+        let layout = try Layout(session.image!.pointee, colourSpace: jp2.colourSpace)
         var header = ImageHeader(width: layout.width, height: layout.height)
         header.orientation = .exif
         header.colorComponents = layout.colour == .grey ? 1 : (layout.colour == .cmyk ? 4 : 3)
-        if let buffer = image.icc_profile_buf, image.icc_profile_len > 0 {
-            let count = Int(image.icc_profile_len)
-            header.colorProfile = count <= EmbeddedProfile.maximumSize
-                ? .profile(Array(UnsafeBufferPointer(start: buffer, count: count)))
-                : .unusable("its ICC profile is larger than \(EmbeddedProfile.maximumSize >> 20) MB")
+        if let profile = jp2.iccProfile {
+            header.colorProfile = .profile(profile)
             // CMYK is brought to RGB by a plain formula here, so its profile no longer describes the pixels.
             header.profileDescribesDecodedPixels = layout.colour != .cmyk
+        } else if let note = jp2.iccNote {
+            header.colorProfile = .unusable(note)
         }
         header.detail = layout.detail
         header.notes = session.warnings
@@ -59,7 +58,7 @@ public struct JPEG2000Codec: ImageCodec {
         guard request.picture == 0 else { throw .internalError("a JPEG 2000 file holds one picture, not \(request.picture + 1)") }
         if shouldCancel() { throw .cancelled }
         let session = try OpenJPEGSession(source)
-        let layout = try Layout(session.image!.pointee)
+        let layout = try Layout(session.image!.pointee, colourSpace: try JP2Header.read(source).colourSpace)
         let width = layout.width, height = layout.height
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         // Before opj_decode, which allocates the tiles' and the picture's sample planes.
@@ -94,7 +93,7 @@ public struct JPEG2000Codec: ImageCodec {
         if shouldCancel() { throw .cancelled }
         try session.decode(area: area, factor: factor)
         if shouldCancel() { throw .cancelled }
-        let decoded = try Layout(session.image!.pointee)
+        let decoded = try Layout(session.image!.pointee, colourSpace: layout.colourSpace)
         let rgb = try JPEG2000Pixels.rgb(session.image!.pointee, layout: decoded, factor: factor,
                                          area: area, pool: pool, shouldCancel: shouldCancel)
         // The pixels of the reduced level start on a multiple of `step` of the reference grid (or at the
@@ -128,7 +127,12 @@ struct Layout {
     /// The most components accepted: ISO 15444-1 allows 16384; a photo has up to 4 or 5.
     static let componentLimit = 16384
 
-    init(_ image: opj_image_t) throws(CodecError) {
+    /// The colour space the picture is read in: the jp2's `colr` box's (`JP2Header`), else the image's.
+    let colourSpace: OPJ_COLOR_SPACE
+
+    init(_ image: opj_image_t, colourSpace given: OPJ_COLOR_SPACE) throws(CodecError) {
+        let space = given != OPJ_CLRSPC_UNSPECIFIED ? given : image.color_space
+        colourSpace = space
         guard image.x1 > image.x0, image.y1 > image.y0 else { throw .corrupt("corrupt JPEG 2000 (a picture of no pixels)") }
         x0 = Int(image.x0)
         y0 = Int(image.y0)
@@ -154,7 +158,7 @@ struct Layout {
         var alpha = (0..<components).first { comps[$0].alpha != 0 }
         let plain = (0..<components).filter { $0 != alpha }
         let colour: Colour
-        switch image.color_space {
+        switch space {
         case OPJ_CLRSPC_GRAY:
             colour = .grey
         case OPJ_CLRSPC_SYCC, OPJ_CLRSPC_EYCC:
@@ -167,7 +171,7 @@ struct Layout {
                 // opj_decompress guesses), anything else RGB.
                 let luma = comps[plain[0]], chroma = comps[plain[1]]
                 let subsampled = luma.dx == 1 && luma.dy == 1 && (chroma.dx > 1 || chroma.dy > 1)
-                colour = image.color_space == OPJ_CLRSPC_UNSPECIFIED && subsampled ? .ycc : .rgb
+                colour = space == OPJ_CLRSPC_UNSPECIFIED && subsampled ? .ycc : .rgb
             } else {
                 colour = .grey
             }
@@ -175,7 +179,7 @@ struct Layout {
         let used = colour == .grey ? 1 : (colour == .cmyk ? 4 : 3)
         // A codestream of grey + 1 or colour + 1 components without a channel definition: the last one is
         // its alpha, as opj_decompress takes it.
-        if alpha == nil, image.color_space == OPJ_CLRSPC_UNSPECIFIED, components == used + 1,
+        if alpha == nil, space == OPJ_CLRSPC_UNSPECIFIED, components == used + 1,
            comps[components - 1].dx == comps[0].dx, comps[components - 1].dy == comps[0].dy {
             alpha = components - 1
         }

@@ -24,8 +24,12 @@ enum JPEG2000Pixels {
                 throw .corrupt("corrupt JPEG 2000 (component \(index) was not decoded)")
             }
             let dx = Int(comp.dx), dy = Int(comp.dy)
-            let columns = (0..<width).map { min(Int(comp.w) - 1, max(0, (left + $0) / dx - Int(comp.x0))) }
-            let rows = (0..<height).map { min(Int(comp.h) - 1, max(0, (top + $0) / dy - Int(comp.y0))) }
+            // Trap: after opj_decode a component's x0/y0 are at full resolution (ceil(area.x0 / dx)), its w/h at
+            // the reduced level: the first sample of the plane is x0 reduced, rounded up as OpenJPEG rounds.
+            let originX = JPEG2000Codec.reduced(Int(comp.x0), by: factor)
+            let originY = JPEG2000Codec.reduced(Int(comp.y0), by: factor)
+            let columns = (0..<width).map { min(Int(comp.w) - 1, max(0, (left + $0) / dx - originX)) }
+            let rows = (0..<height).map { min(Int(comp.h) - 1, max(0, (top + $0) / dy - originY)) }
             planes.append(Plane(data: data, stride: Int(comp.w), columns: columns, rows: rows,
                                 precision: Int(comp.prec), signed: comp.sgnd != 0))
         }

@@ -1,0 +1,54 @@
+import Foundation
+import ImageCodec
+import Imaging
+import TestSupport
+@testable import JPEG2000
+
+/// Fixtures and opj_decompress's reference decodes for the JPEG 2000 tests.
+enum JPEG2000TestSupport {
+    static let codec = JPEG2000Codec()
+
+    static func path(_ name: String) -> String { Fixtures.path("jpeg2000/" + name) }
+    static func bytes(_ name: String) throws -> [UInt8] { try Fixtures.bytes("jpeg2000/" + name) }
+
+    static func probe(_ bytes: [UInt8]) throws(CodecError) -> ImageHeader {
+        let headers = try codec.probe(MemorySource(bytes))
+        guard headers.count == 1 else { throw .internalError("\(headers.count) headers") }
+        return headers[0]
+    }
+
+    static func decodeWhole(_ bytes: [UInt8], maxPixels: Int = 100_000_000, pool: BufferPool = BufferPool(),
+                            shouldCancel: () -> Bool = { false }) throws(CodecError) -> DecodedImage {
+        let header = try probe(bytes)
+        return try codec.decode(MemorySource(bytes), .whole(width: header.width, height: header.height, maxPixels: maxPixels),
+                                pool: pool, shouldCancel: shouldCancel)
+    }
+
+    static func decode(_ bytes: [UInt8], region: PixelRegion, minimumWidth: Int, minimumHeight: Int,
+                       maxPixels: Int = 100_000_000, pool: BufferPool = BufferPool(),
+                       shouldCancel: () -> Bool = { false }) throws(CodecError) -> DecodedImage {
+        try codec.decode(MemorySource(bytes), DecodeRequest(region: region, minimumWidth: minimumWidth,
+                                                            minimumHeight: minimumHeight, maxPixels: maxPixels),
+                         pool: pool, shouldCancel: shouldCancel)
+    }
+
+    /// opj_decompress's decode (PGM or PPM, any depth, brought to 8 bits as the codec does), of the whole
+    /// picture or of `area` (full-resolution pixels) at reduction `factor`.
+    static func opjReference(_ name: String, factor: Int = 0, area: PixelRegion? = nil, grey: Bool) throws -> RGBImage {
+        let output = NSTemporaryDirectory() + "j2k-test-\(UUID().uuidString)" + (grey ? ".pgm" : ".ppm")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        var arguments = ["-i", path(name), "-o", output, "-quiet"]
+        if factor > 0 { arguments += ["-r", "\(factor)"] }
+        if let area { arguments += ["-d", "\(area.x),\(area.y),\(area.x + area.width),\(area.y + area.height)"] }
+        _ = try ExternalCommand.output("opj_decompress", arguments)
+        let (width, height, pixels) = try PNM.rgb(Fixtures.read(output))
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+}
+
+extension RGBImage {
+    func meanDifference(to other: RGBImage) -> Double {
+        precondition(width == other.width && height == other.height, "\(width)x\(height) vs \(other.width)x\(other.height)")
+        return meanAbsoluteDifference(pixels, other.pixels)
+    }
+}
