@@ -1,3 +1,4 @@
+import CJXL
 import ImageCodec
 
 /// What a JPEG XL file holds besides its codestream: a bare codestream (`FF 0A`) holds nothing else; the
@@ -92,11 +93,20 @@ struct JXLContainer {
                     container.xmp = try source.read(from: payload, count: payloadSize)
                 }
             case "brob":
-                // A Brotli-compressed box: its real type follows the header.
-                let inner = try source.read(from: payload, count: 4)
-                let what = String(decoding: inner, as: UTF8.self)
-                if what == "Exif" || what == "xml " {
-                    container.notes.append("its \(what) box is Brotli-compressed (brob) and was not read")
+                // A Brotli-compressed box: its real type follows the header. cjxl writes a JPEG's EXIF so.
+                let inner = String(decoding: try source.read(from: payload, count: 4), as: UTF8.self)
+                let wanted = inner == "Exif" ? container.exif == nil : (inner == "xml " ? container.xmp == nil : false)
+                guard wanted else { break }
+                let limit = inner == "Exif" ? exifLimit : xmpLimit
+                guard payloadSize <= limit,
+                      let inflated = decompress(try source.read(from: payload, count: payloadSize), limit: limit) else {
+                    container.notes.append("its Brotli-compressed \(inner) box cannot be read")
+                    break
+                }
+                if inner == "Exif" {
+                    container.exif = tiffStructure(inflated, &container.notes)
+                } else {
+                    container.xmp = inflated
                 }
             default:
                 break
@@ -104,6 +114,63 @@ struct JXLContainer {
             position += size
         }
         return container
+    }
+
+    /// The contents of a `brob` box (`payload`: the real type, then Brotli data), inflated by libjxl, at most
+    /// `limit` bytes; nil when it cannot be.
+    ///
+    /// libjxl inflates boxes only as it walks a container (`JxlDecoderSetDecompressBoxes`), so it is given one
+    /// of its own: the signature and `ftyp` boxes, then this box alone.
+    static func decompress(_ payload: [UInt8], limit: Int) -> [UInt8]? {
+        guard let decoder = JxlDecoderCreate(nil) else { return nil }
+        defer { JxlDecoderDestroy(decoder) }
+        let ftyp: [UInt8] = [0, 0, 0, 0x14] + Array("ftypjxl ".utf8) + [0, 0, 0, 0] + Array("jxl ".utf8)
+        let size = UInt32(8 + payload.count)
+        let box: [UInt8] = [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+            + Array("brob".utf8) + payload
+        let input = signatureBox + ftyp + box
+        guard JxlDecoderSubscribeEvents(decoder, Int32(JXL_DEC_BOX.rawValue)) == JXL_DEC_SUCCESS,
+              JxlDecoderSetDecompressBoxes(decoder, 1) == JXL_DEC_SUCCESS else { return nil }
+        // Not a Swift array: libjxl keeps the pointer between calls, until JxlDecoderReleaseBoxBuffer.
+        var capacity = min(limit, max(4096, payload.count * 8))
+        var output = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { output.deallocate() }
+        var inBox = false
+        return input.withUnsafeBufferPointer { bytes -> [UInt8]? in
+            guard JxlDecoderSetInput(decoder, bytes.baseAddress, bytes.count) == JXL_DEC_SUCCESS else { return nil }
+            JxlDecoderCloseInput(decoder)
+            while true {
+                let status = JxlDecoderProcessInput(decoder)
+                if inBox && status != JXL_DEC_BOX_NEED_MORE_OUTPUT {
+                    // The box is over (the input ends after it): what libjxl did not fill is given back.
+                    let written = capacity - JxlDecoderReleaseBoxBuffer(decoder)
+                    return Array(UnsafeBufferPointer(start: output, count: written))
+                }
+                switch status {
+                case JXL_DEC_BOX:
+                    // The signature and ftyp boxes are reported too: only the brob box is read.
+                    var type: JxlBoxType = (0, 0, 0, 0)
+                    guard JxlDecoderGetBoxType(decoder, &type, 0) == JXL_DEC_SUCCESS else { return nil }
+                    guard [UInt8(bitPattern: type.0), UInt8(bitPattern: type.1), UInt8(bitPattern: type.2),
+                           UInt8(bitPattern: type.3)] == Array("brob".utf8) else { continue }
+                    inBox = true
+                    guard JxlDecoderSetBoxBuffer(decoder, output, capacity) == JXL_DEC_SUCCESS else { return nil }
+                case JXL_DEC_BOX_NEED_MORE_OUTPUT:
+                    let written = capacity - JxlDecoderReleaseBoxBuffer(decoder)
+                    guard capacity < limit else { return nil }
+                    let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: min(limit, capacity * 2))
+                    bigger.update(from: output, count: written)
+                    output.deallocate()
+                    output = bigger
+                    capacity = min(limit, capacity * 2)
+                    guard JxlDecoderSetBoxBuffer(decoder, output + written, capacity - written) == JXL_DEC_SUCCESS else {
+                        return nil
+                    }
+                default:
+                    return nil
+                }
+            }
+        }
     }
 
     /// The TIFF structure of an `Exif` box: a big-endian offset, then that many bytes, then the TIFF header.

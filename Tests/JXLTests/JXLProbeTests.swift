@@ -1,3 +1,4 @@
+import Foundation
 import ImageCodec
 import Imaging
 import Testing
@@ -69,5 +70,28 @@ struct JXLProbeTests {
         #expect(!JXLTestSupport.codec.recognises([0xFF, 0xD8, 0xFF, 0xE0]))
         #expect(JXLTestSupport.codec.damageInSignature([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0B])
                 == "corrupt JPEG XL (damaged signature)")
+    }
+}
+
+/// A JPEG recompressed by cjxl keeps its EXIF in a Brotli-compressed box (`brob`): read through libjxl, the
+/// same TIFF structure as the JPEG's APP1 holds.
+struct JXLCompressedBoxTests {
+    @Test func brotliCompressedExifIsRead() throws {
+        let jpeg = Fixtures.path("exif-orientation/Landscape_6.jpg")
+        let jxl = NSTemporaryDirectory() + "jxl-test-\(UUID().uuidString).jxl"
+        defer { try? FileManager.default.removeItem(atPath: jxl) }
+        _ = try ExternalCommand.output("cjxl", ["--quiet", jpeg, jxl])
+        let bytes = try Fixtures.read(jxl)
+        #expect(bytes.starts(with: JXLContainer.signatureBox))
+        #expect(bytes.indices.contains { bytes[$0...].starts(with: Array("brob".utf8)) }, "cjxl wrote no brob box")
+        let header = try JXLTestSupport.probe(bytes)
+        let exif = try #require(header.exif)
+        let original = try Fixtures.read(jpeg)
+        let app1 = try #require(original.indices.first { original[$0...].starts(with: Array("Exif\0\0".utf8)) })
+        let length = Int(original[app1 - 2]) << 8 | Int(original[app1 - 1])
+        #expect(exif == Array(original[(app1 + 6)..<(app1 - 2 + length)]))
+        // The recompressed JPEG's codestream says orientation 6 as its EXIF did.
+        #expect(header.orientation == .fixed(.rightTop))
+        #expect(header.detail == "8-bit, a recompressed JPEG")
     }
 }
