@@ -64,7 +64,7 @@ _photobook() {
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
-                --cover-photo) _photobook_files avif heic heif hif jfif jpe jpeg jpg png tif tiff webp; return ;;
+                --cover-photo) _photobook_files avif heic heif hif j2c j2k jfif jp2 jpc jpe jpeg jpf jpg jpx jxl png tif tiff webp; return ;;
                 --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
                 --sections) COMPREPLY=($(compgen -W "folder day event none" -- "$cur")); return ;;
                 --font) _photobook_files ttf otf ttc otc; return ;;
@@ -107,7 +107,7 @@ _photobook() {
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
-                --cover-photo) _photobook_files avif heic heif hif jfif jpe jpeg jpg png tif tiff webp; return ;;
+                --cover-photo) _photobook_files avif heic heif hif j2c j2k jfif jp2 jpc jpe jpeg jpf jpg jpx jxl png tif tiff webp; return ;;
                 --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
                 --sections) COMPREPLY=($(compgen -W "folder day event none" -- "$cur")); return ;;
                 --font) _photobook_files ttf otf ttc otc; return ;;

@@ -11,6 +11,8 @@ struct JP2Header {
     var colourSpace: OPJ_COLOR_SPACE = OPJ_CLRSPC_UNSPECIFIED
     var iccProfile: [UInt8]?
     var iccNote: String?
+    /// A `pclr` box: the codestream's one component indexes a palette of colours (OpenJPEG expands it at decode).
+    var hasPalette = false
 
     /// Boxes looked at before the `jp2h` box (a real file has 2 or 3: signature, ftyp, maybe xml or rreq).
     static let boxLimit = 64
@@ -25,10 +27,12 @@ struct JP2Header {
             if type == "jp2c" { break }
             if type == "jp2h" {
                 var inner = payload
+                var sawColour = false
                 while let (innerType, innerPayload, innerEnd) = try box(source, at: inner, within: end) {
-                    if innerType == "colr" {
+                    if innerType == "pclr" { header.hasPalette = true }
+                    if innerType == "colr" && !sawColour {
                         try header.readColour(source, innerPayload, innerEnd)
-                        break
+                        sawColour = true
                     }
                     inner = innerEnd
                 }

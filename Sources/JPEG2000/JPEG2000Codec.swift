@@ -41,6 +41,12 @@ public struct JPEG2000Codec: ImageCodec {
         var header = ImageHeader(width: layout.width, height: layout.height)
         header.orientation = .exif
         header.colorComponents = layout.colour == .grey ? 1 : (layout.colour == .cmyk ? 4 : 3)
+        header.detail = layout.detail
+        if jp2.hasPalette {
+            // The header's one component is the palette's index: the decoded picture is the palette's colours.
+            header.colorComponents = jp2.colourSpace == OPJ_CLRSPC_GRAY ? 1 : 3
+            header.detail = "palette"
+        }
         if let profile = jp2.iccProfile {
             header.colorProfile = .profile(profile)
             // CMYK is brought to RGB by a plain formula here, so its profile no longer describes the pixels.
@@ -48,7 +54,6 @@ public struct JPEG2000Codec: ImageCodec {
         } else if let note = jp2.iccNote {
             header.colorProfile = .unusable(note)
         }
-        header.detail = layout.detail
         header.notes = session.warnings
         return [header]
     }
@@ -76,6 +81,9 @@ public struct JPEG2000Codec: ImageCodec {
               Self.reduced(region.height, by: factor + 1) >= max(1, request.minimumHeight) {
             factor += 1
         }
+        // A picture that does not start on a multiple of the level's pixel (an odd image offset, rare) would
+        // begin mid-pixel there, and its first row and column would be outside what the level shows.
+        while factor > 0 && (layout.x0 % (1 << factor) != 0 || layout.y0 % (1 << factor) != 0) { factor -= 1 }
         // The area on the reference grid, widened to whole pixels of the reduced level.
         let step = 1 << factor
         let x0 = layout.x0 + region.x, y0 = layout.y0 + region.y
@@ -86,7 +94,7 @@ public struct JPEG2000Codec: ImageCodec {
         // picture too large when that is more than the limit would allow an RGBA picture.
         let reducedPixels = Self.reduced(area.x1 - area.x0, by: factor) * Self.reduced(area.y1 - area.y0, by: factor)
         let (samples, samplesOverflow) = reducedPixels.multipliedReportingOverflow(by: layout.components)
-        guard !samplesOverflow, samples <= max(request.maxPixels, 1) * 4 else {
+        guard !samplesOverflow, samples / 4 <= request.maxPixels else {
             throw .tooLarge("image has \(layout.components) components of \(width)x\(height) samples, more than "
                             + "the limit of \(request.maxPixels) pixels allows")
         }

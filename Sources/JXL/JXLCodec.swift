@@ -9,8 +9,11 @@ import Imaging
 ///
 /// A decode takes the first frame (an animation's, with a warning) a run of rows at a time from libjxl's
 /// image-out callback, cuts the region out of them and shrinks it by a whole factor on the way (`BoxShrink`).
-/// libjxl 0.7 has no reduced-size decode: its progressive DC picture (`JxlDecoderFlushImage` after the DC) is
-/// drawn at full size, so every decode is a full one, shrunk.
+/// libjxl 0.7 has no reduced-size decode. When the cell needs 1/8 of the pixels or fewer, a lossy (VarDCT)
+/// picture is drawn from its DC alone (the 1/8 picture every VarDCT frame starts with: `JxlDecoderFlushImage`
+/// at the JXL_DEC_FRAME_PROGRESSION event), which skips the AC coefficients: 0.23 s instead of 0.35 s for
+/// 12 MP, thread CPU. libjxl still renders it at full size through the callback. Modular (lossless) frames have
+/// no such step and are decoded whole.
 public struct JXLCodec: ImageCodec {
     public init() {}
 
@@ -80,8 +83,22 @@ public struct JXLCodec: ImageCodec {
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         guard request.picture == 0 else { throw .internalError("a JPEG XL holds one picture, not \(request.picture + 1)") }
         if shouldCancel() { throw .cancelled }
-        let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FULL_IMAGE.rawValue
+        if let fromDC = try decode(source, request, pool: pool, fromDC: true, shouldCancel: shouldCancel) {
+            return fromDC
+        }
+        // The DC picture came short (a flush that drew some rows and not others): decoded again, whole.
+        return try decode(source, request, pool: pool, fromDC: false, shouldCancel: shouldCancel)!
+    }
+
+    /// The decode; with `fromDC`, a region shrunk by 8 is taken from the frame's DC picture where there is one,
+    /// and nil is returned when libjxl's flush of it leaves the region incomplete.
+    private func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool, fromDC: Bool,
+                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage? {
+        var events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FULL_IMAGE.rawValue
+        if fromDC { events |= JXL_DEC_FRAME_PROGRESSION.rawValue }
         let session = try JXLSession(source, events: Int32(events))
+        // kDC is libjxl's default detail; said anyway, as the event is only asked for it.
+        if fromDC && !session.setProgressiveDetail(kDC) { throw .internalError("libjxl refuses progressive detail") }
         var info = JxlBasicInfo()
         var sink: JXLRowSink?
         var width = 0, height = 0
@@ -106,6 +123,17 @@ public struct JXLCodec: ImageCodec {
                 sink = JXLRowSink(region: region, factor: factor, channels: info.alpha_bits > 0 ? 4 : 3, pool: pool)
             case JXL_DEC_COLOR_ENCODING:
                 _ = session.settleColour(info)
+            case JXL_DEC_FRAME_PROGRESSION:
+                // Every VarDCT frame has its DC (1/8) step; taken only when the cell needs no more than 1/8.
+                guard let sink, sink.factor == 8, sink.received == 0 else { continue }
+                let flushed = session.flush()
+                if flushed && sink.isComplete && sink.overlaps == 0 {
+                    return sink.finish(storedWidth: width, storedHeight: height)
+                }
+                if sink.received > 0 {
+                    sink.abandon()
+                    return nil
+                }
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 guard let sink else { throw .corrupt("corrupt JPEG XL (pixels before its header)") }
                 try session.setOutput(channels: sink.channels, sink: sink)

@@ -11,6 +11,7 @@ import Imaging
 /// reaches (never seen: it would then hold up to the region).
 final class JXLRowSink {
     let region: PixelRegion
+    let factor: Int
     let channels: Int
     private let pool: BufferPool
     private var shrink: BoxShrink?
@@ -24,9 +25,12 @@ final class JXLRowSink {
     private var nextRow = 0
     /// Pixels that fell twice on the same place (a damaged stream or a progressive flush): counted, not fatal.
     private(set) var overlaps = 0
+    /// Pixels of the region received so far.
+    private(set) var received = 0
 
     init(region: PixelRegion, factor: Int, channels: Int, pool: BufferPool) {
         self.region = region
+        self.factor = factor
         self.channels = channels
         self.pool = pool
         bandRows = min(region.height, 64)
@@ -56,6 +60,7 @@ final class JXLRowSink {
             }
         }
         counts[bandRow] += to - from
+        received += to - from
         if counts[bandRow] > region.width { overlaps += 1 }
         if row == nextRow { drain() }
     }

@@ -169,7 +169,7 @@ public struct Discovery: Sendable {
 
     /// Photo formats photobook does not read; said once per file so nobody wonders where a photo went. (Names
     /// that promise a photo photobook reads are its codecs', `ImageFormat.fileExtensions`.)
-    static let otherImageExtensions: Set<String> = Set(["gif", "bmp", "jxl", "psd"]).union(rawExtensions)
+    static let otherImageExtensions: Set<String> = Set(["gif", "bmp", "psd"]).union(rawExtensions)
     /// Camera raw files. Trap: most (DNG, CR2, NEF, ARW, PEF, SRW) are TIFF structures whose first directory is a
     /// thumbnail or a preview, not the photo: read as TIFFs they would fail with a TIFF's reasons, or print the
     /// camera's small preview. Their names say what they are.

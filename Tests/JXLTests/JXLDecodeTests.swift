@@ -71,3 +71,27 @@ struct JXLDecodeTests {
         #expect(pool.statistics.outstandingBytes == 0)
     }
 }
+
+/// A cell that needs 1/8 of a lossy picture's pixels or fewer gets them from the frame's DC picture (libjxl's
+/// progressive flush), which is the 8x8 blocks' means: close to the whole decode shrunk by 8, not equal.
+struct JXLDCPictureTests {
+    @Test func aEighthFromTheDCIsTheWholeDecodeShrunk() throws {
+        let bytes = try JXLTestSupport.bytes("bench_oriented_brg.jxl")
+        let region = PixelRegion(x: 0, y: 0, width: 500, height: 606)
+        let fromDC = try JXLTestSupport.decode(bytes, region: region, minimumWidth: 60, minimumHeight: 70)
+        #expect(fromDC.scale == 1.0 / 8)
+        let whole = try JXLTestSupport.decodeWhole(bytes).image
+        var shrink = BoxShrink(region: region, factor: 8, pool: BufferPool())
+        whole.pixels.withUnsafeBufferPointer { rows in
+            for y in 0..<606 { shrink.add(row: UnsafeBufferPointer(rebasing: rows[(y * 1500)..<((y + 1) * 1500)])) }
+        }
+        let expected = shrink.finish(storedWidth: 500, storedHeight: 606).image
+        #expect(fromDC.image.width == expected.width && fromDC.image.height == expected.height)
+        let difference = fromDC.image.meanDifference(to: expected)
+        print("DC picture vs whole decode shrunk by 8: mean difference \(difference)")
+        // Not the same pixels but the same picture: the DC of a 16x16 or 32x32 transform is its block's low-pass
+        // value, not each 8x8 block's mean, libjxl upsamples it smoothly, and the final filters (Gaborish, edge
+        // preserving) are skipped. Measured 3.4 here; a wrong region, turn or colour gives tens.
+        #expect(difference > 0 && difference < 5, "mean difference \(difference)")
+    }
+}
