@@ -28,11 +28,13 @@ public struct JPEG2000Codec: ImageCodec {
         return "corrupt JPEG 2000 (damaged signature)"
     }
 
-    // Measured (JPEG2000PerformanceMeasurements, release build, one thread) on a 4000x3000 photo made with
-    // opj_compress (lossless 5/3, 6 levels, 19 MB): 2.9 s whole at full resolution, 1.0 s at factor 2 (1/4 of
-    // each side). The entropy decoding of the levels kept dominates: cost per stored pixel, reduced by the
-    // factor, which this model cannot say.
-    public var cost: DecodeCost { DecodeCost(perStoredPixel: 200, perDecodedPixel: 10) }
+    // Measured on the 2-core bench machine (busy, +-15%) on a 4000x3000 photo with noise made by opj_compress
+    // (6 levels), one thread: lossy 9/7 at 20:1 (1.8 MB) 0.9 s whole in OpenJPEG (opj_decompress -threads 1),
+    // 0.11 s at level 2 (1000x750); lossless 5/3 (25 MB) 4.1 s whole, 0.23 s at level 2. The release binary's
+    // one-photo book: 0.6 s and 4.2 s of CPU whole, 0.08 s and 0.13 s for a 3 cm cell. The code-blocks of the
+    // levels kept dominate, which a per-stored-pixel cost cannot say: it is the whole decode's, ~75 ns lossy
+    // and ~340 ns lossless, and the converting of samples to RGB is per decoded pixel.
+    public var cost: DecodeCost { DecodeCost(perStoredPixel: 120, perDecodedPixel: 10) }
 
     public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
         let session = try OpenJPEGSession(source)

@@ -32,10 +32,12 @@ public struct JXLCodec: ImageCodec {
         return "corrupt JPEG XL (damaged signature)"
     }
 
-    // Per pixel, measured (JXLPerformanceMeasurements, release build, one thread) on a 4000x3000 photo made
-    // with cjxl: lossy (-d 1, 1.9 MB) 1.05 s whole, lossless 2.2 s. Every group is decoded whatever the
-    // output size (no reduced decode in libjxl 0.7), so nearly all of it is per stored pixel.
-    public var cost: DecodeCost { DecodeCost(perStoredPixel: 90, perDecodedPixel: 2) }
+    // Per pixel, measured on the 2-core bench machine (busy, +-15%) on a 4000x3000 photo with noise made by
+    // cjxl from the fixture photo, one thread, thread CPU: lossy (-d 1, 2.7 MB) 0.35 s whole in libjxl
+    // (0.23 s for the DC picture at 1/8), lossless (-e 3, 25 MB) 1.6-1.7 s; the release binary's one-photo book
+    // takes 0.38 s of CPU (0.32 s at 1/8) and 1.9 s. Every group is decoded whatever the output size, so it
+    // is nearly all per stored pixel: ~30 ns lossy, ~140 ns lossless; lossy files are the common kind.
+    public var cost: DecodeCost { DecodeCost(perStoredPixel: 35, perDecodedPixel: 2) }
 
     public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
         let container = try JXLContainer.read(source)

@@ -50,12 +50,14 @@ struct JXLPerformanceMeasurements {
         let whole = PixelRegion(x: 0, y: 0, width: 4000, height: 3000)
         let full = try Self.measure(bytes, whole, 4000, 3000)
         let quarter = try Self.measure(bytes, whole, 1000, 750)
+        let eighth = try Self.measure(bytes, whole, 500, 375)
         let centre = try Self.measure(bytes, PixelRegion(x: 1000, y: 750, width: 2000, height: 1500), 2000, 1500)
         print("""
             JPEG XL 4000x3000 \(kind) (\(bytes.count) bytes), fastest of \(Self.runs), thread CPU ms:
-              full \(full.ms); shrunk to \(quarter.width)x\(quarter.height) \(quarter.ms); centre 2000x1500 \(centre.ms)
+              full \(full.ms); shrunk to \(quarter.width)x\(quarter.height) \(quarter.ms); \
+            to \(eighth.width)x\(eighth.height) (the DC picture when lossy) \(eighth.ms); centre 2000x1500 \(centre.ms)
               per stored pixel ~\(full.ms * 1e6 / 12_000_000) ns
             """)
-        #expect(full.width == 4000 && quarter.width >= 1000)
+        #expect(full.width == 4000 && quarter.width >= 1000 && eighth.width == 500)
     }
 }
