@@ -9,7 +9,7 @@ import Imaging
 ///
 /// A decode takes the first frame (an animation's, with a warning) a run of rows at a time from libjxl's
 /// image-out callback, cuts the region out of them and shrinks it by a whole factor on the way (`BoxShrink`).
-/// libjxl 0.7 has no reduced-size decode. When the cell needs 1/8 of the pixels or fewer, a lossy (VarDCT)
+/// libjxl 0.7 has no reduced-size decode. When the cell needs 1/16 of each side or less, a lossy (VarDCT)
 /// picture is drawn from its DC alone (the 1/8 picture every VarDCT frame starts with: `JxlDecoderFlushImage`
 /// at the JXL_DEC_FRAME_PROGRESSION event), which skips the AC coefficients: 0.23 s instead of 0.35 s for
 /// 12 MP, thread CPU. libjxl still renders it at full size through the callback. Modular (lossless) frames have
@@ -126,8 +126,13 @@ public struct JXLCodec: ImageCodec {
             case JXL_DEC_COLOR_ENCODING:
                 _ = session.settleColour(info)
             case JXL_DEC_FRAME_PROGRESSION:
-                // Every VarDCT frame has its DC (1/8) step; taken only when the cell needs no more than 1/8.
-                guard let sink, sink.factor == 8, sink.received == 0 else { continue }
+                // Every VarDCT frame has its DC (1/8) step; taken only when the cell needs 1/16 of each side or
+                // less. The DC picture is smoothed (libjxl upsamples it, then it is box-shrunk): a cell nearer
+                // 1/8 would print it softer than the whole decode; with 2x left for the final filter (libvips'
+                // rule for JPEG shrink-on-load) that softness goes.
+                guard let sink, sink.factor == 8, sink.received == 0,
+                      sink.region.width >= 16 * max(1, request.minimumWidth),
+                      sink.region.height >= 16 * max(1, request.minimumHeight) else { continue }
                 let flushed = session.flush()
                 if flushed && sink.isComplete && sink.overlaps == 0 {
                     return sink.finish(storedWidth: width, storedHeight: height)
