@@ -37,7 +37,7 @@ public struct JPEG2000Codec: ImageCodec {
     public var cost: DecodeCost { DecodeCost(perStoredPixel: 120, perDecodedPixel: 10) }
 
     public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
-        let session = try OpenJPEGSession(source)
+        let session = try OpenJPEGSession(source, readSize: 64 << 10)
         let jp2 = try JP2Header.read(source)
         let layout = try Layout(session.image!.pointee, colourSpace: jp2.colourSpace)
         var header = ImageHeader(width: layout.width, height: layout.height)

@@ -16,8 +16,9 @@ final class OpenJPEGSession {
     static let codestreamSignature: [UInt8] = [0xFF, 0x4F, 0xFF, 0x51]
 
     /// The file in `source`, of the kind its first bytes say; its main header read (`opj_read_header`: size,
-    /// components, colour space and the jp2's ICC profile; no tile data).
-    init(_ source: any ByteSource) throws(CodecError) {
+    /// components; no tile data). OpenJPEG reads `readSize` bytes at a time: a probe needs a few kilobytes, a
+    /// decode reads the codestream through.
+    init(_ source: any ByteSource, readSize: Int = 1 << 20) throws(CodecError) {
         let head = try source.read(from: 0, count: 12)
         let format: OPJ_CODEC_FORMAT
         if head.starts(with: Self.jp2Signature) {
@@ -44,8 +45,7 @@ final class OpenJPEGSession {
             if messages.warnings.count < 20 { messages.warnings.append(String(cString: message)) }
         }, context)
         opj_set_info_handler(codec, { _, _ in }, nil)
-        // 1 MB reads: OpenJPEG asks for what it parses, and a codestream box is read through once.
-        guard let stream = opj_stream_create(1 << 20, 1) else {
+        guard let stream = opj_stream_create(readSize, 1) else {
             opj_destroy_codec(codec)
             throw .outOfMemory("not enough memory to decode the JPEG 2000")
         }

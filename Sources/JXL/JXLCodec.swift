@@ -42,7 +42,7 @@ public struct JXLCodec: ImageCodec {
     public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
         let container = try JXLContainer.read(source)
         let session = try JXLSession(source, events: Int32(JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue),
-                                     limit: HeaderReading.headerLimit)
+                                     limit: HeaderReading.headerLimit, chunk: JXLSession.headerChunk)
         var info: JxlBasicInfo?
         while true {
             let status = try session.next()

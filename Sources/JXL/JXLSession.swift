@@ -20,18 +20,21 @@ final class JXLSession {
     private var nextRead = 0
     private let limit: Int
 
-    /// Bytes read from the file at a time.
+    /// Bytes read from the file at a time: a decode's, and a probe's (the headers are in the first kilobytes).
     static let chunk = 256 << 10
+    static let headerChunk = 32 << 10
+    private let chunk: Int
 
     /// A decoder that reports `events` (JXL_DEC_* flags), gives pixels as stored (libjxl applies the
     /// codestream's orientation unless told not to: the engine turns the picture, so it is turned once), with
     /// alpha not premultiplied, and reads at most `limit` bytes of `source`.
-    init(_ source: any ByteSource, events: Int32, limit: Int = Int.max) throws(CodecError) {
+    init(_ source: any ByteSource, events: Int32, limit: Int = Int.max, chunk: Int = JXLSession.chunk) throws(CodecError) {
         guard let decoder = JxlDecoderCreate(nil) else { throw .outOfMemory("not enough memory to decode the JPEG XL") }
         self.decoder = decoder
         self.source = source
         self.limit = min(limit, source.count)
-        capacity = Self.chunk
+        self.chunk = chunk
+        capacity = chunk
         buffer = .allocate(capacity: capacity)
         guard JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS,
               JxlDecoderSetKeepOrientation(decoder, 1) == JXL_DEC_SUCCESS,
@@ -67,7 +70,7 @@ final class JXLSession {
                                        : .corrupt("corrupt JPEG XL (truncated file)")
         }
         if shouldCancel() { throw .cancelled }
-        let bytes = try source.read(from: nextRead, count: min(Self.chunk, limit - nextRead))
+        let bytes = try source.read(from: nextRead, count: min(chunk, limit - nextRead))
         guard !bytes.isEmpty else { throw .corrupt("corrupt JPEG XL (truncated file)") }
         if filled + bytes.count > capacity {
             // Grows only when libjxl needs more than a chunk at once (one big section of the codestream).

@@ -43,3 +43,13 @@ struct JPEG2000ProbeTests {
                 == "corrupt JPEG 2000 (damaged signature)")
     }
 }
+
+/// A probe reads the main header, not the tiles.
+struct JPEG2000ProbeCostTests {
+    @Test(arguments: ["file3.jp2", "file8.jp2", "p1_04.j2k"])
+    func aProbeReadsLittle(_ name: String) throws {
+        let source = CountingSource(try JPEG2000TestSupport.bytes(name))
+        _ = try JPEG2000TestSupport.codec.probe(source)
+        #expect(source.bytesRead <= 80 << 10, "\(name): \(source.bytesRead) of \(source.count) bytes")
+    }
+}

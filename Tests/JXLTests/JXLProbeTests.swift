@@ -95,3 +95,14 @@ struct JXLCompressedBoxTests {
         #expect(header.detail == "8-bit, a recompressed JPEG")
     }
 }
+
+/// A probe reads the headers, not the picture: a few chunks of the file at most.
+struct JXLProbeCostTests {
+    @Test(arguments: ["bench_oriented_brg.jxl", "bicycles.jxl", "lz77_flower.jxl"])
+    func aProbeReadsLittle(_ name: String) throws {
+        let source = CountingSource(try JXLTestSupport.bytes(name))
+        _ = try JXLTestSupport.codec.probe(source)
+        #expect(source.bytesRead <= 2 * JXLSession.headerChunk + 4096, "\(name): \(source.bytesRead) of \(source.count) bytes")
+        #expect(source.bytesRead < source.count / 2)
+    }
+}
