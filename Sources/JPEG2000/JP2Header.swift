@@ -13,6 +13,8 @@ struct JP2Header {
     var iccNote: String?
     /// A `pclr` box: the codestream's one component indexes a palette of colours (OpenJPEG expands it at decode).
     var hasPalette = false
+    /// Where the codestream starts: 0 for a bare one, the `jp2c` box's payload in a `.jp2`.
+    var codestream = 0
 
     /// Boxes looked at before the `jp2h` box (a real file has 2 or 3: signature, ftyp, maybe xml or rreq).
     static let boxLimit = 64
@@ -22,9 +24,13 @@ struct JP2Header {
         let head = try source.read(from: 0, count: 12)
         guard head.starts(with: OpenJPEGSession.jp2Signature) else { return header }
         var position = 12
+        header.codestream = -1
         for _ in 0..<boxLimit {
             guard let (type, payload, end) = try box(source, at: position, within: source.count) else { break }
-            if type == "jp2c" { break }
+            if type == "jp2c" {
+                header.codestream = payload
+                break
+            }
             if type == "jp2h" {
                 var inner = payload
                 var sawColour = false
@@ -36,11 +42,38 @@ struct JP2Header {
                     }
                     inner = innerEnd
                 }
-                break
             }
             position = end
         }
         return header
+    }
+
+    /// The most memory OpenJPEG may spend on its records of a codestream's tiles before reading any of them.
+    /// Trap: OpenJPEG 2.5's `opj_read_header` allocates a coding-parameter record for every tile (about 8 KB)
+    /// and every component of every tile (about 1.2 KB) up front: a 700-byte header declaring 255x255 tiles of
+    /// 40 components took 13 GB and 4 s in a probe (3 components: 770 MB). Real files have one tile, or a few
+    /// thousand of a big scan (20000x20000 in 256-pixel tiles: 6100 tiles of 3 components, 72 MB).
+    static let tileRecordLimit = 128 << 20
+
+    /// Refuses a codestream whose SIZ marker declares tiles whose records would take more than
+    /// `tileRecordLimit`, before OpenJPEG reads it.
+    func checkTiles(_ source: any ByteSource) throws(CodecError) {
+        guard codestream >= 0 else { return }
+        let siz = try source.read(from: codestream, count: 42)
+        guard siz.count == 42, siz[0] == 0xFF, siz[1] == 0x4F, siz[2] == 0xFF, siz[3] == 0x51 else { return }
+        func u32(_ i: Int) -> Int { Int(siz[i]) << 24 | Int(siz[i + 1]) << 16 | Int(siz[i + 2]) << 8 | Int(siz[i + 3]) }
+        let width = u32(8), height = u32(12), tileWidth = u32(24), tileHeight = u32(28)
+        let tileX = u32(32), tileY = u32(36)
+        let components = Int(siz[40]) << 8 | Int(siz[41])
+        // OpenJPEG refuses the impossible ones itself, with its reason.
+        guard tileWidth > 0, tileHeight > 0, width > tileX, height > tileY else { return }
+        let across = (width - tileX + tileWidth - 1) / tileWidth, down = (height - tileY + tileHeight - 1) / tileHeight
+        let (tiles, overflow) = across.multipliedReportingOverflow(by: down)
+        let (bytes, overflow2) = tiles.multipliedReportingOverflow(by: 8192 + 1200 * max(1, components))
+        guard !overflow, !overflow2, bytes <= Self.tileRecordLimit else {
+            throw .tooLarge("JPEG 2000 of \(across)x\(down) tiles of \(components) components: OpenJPEG's "
+                            + "records of them alone would take more than \(Self.tileRecordLimit >> 20) MB")
+        }
     }
 
     private mutating func readColour(_ source: any ByteSource, _ payload: Int, _ end: Int) throws(CodecError) {

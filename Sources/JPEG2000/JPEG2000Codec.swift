@@ -37,8 +37,9 @@ public struct JPEG2000Codec: ImageCodec {
     public var cost: DecodeCost { DecodeCost(perStoredPixel: 120, perDecodedPixel: 10) }
 
     public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
-        let session = try OpenJPEGSession(source, readSize: 64 << 10)
         let jp2 = try JP2Header.read(source)
+        try jp2.checkTiles(source)
+        let session = try OpenJPEGSession(source, readSize: 64 << 10)
         let layout = try Layout(session.image!.pointee, colourSpace: jp2.colourSpace)
         var header = ImageHeader(width: layout.width, height: layout.height)
         header.orientation = .exif
@@ -64,8 +65,10 @@ public struct JPEG2000Codec: ImageCodec {
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         guard request.picture == 0 else { throw .internalError("a JPEG 2000 file holds one picture, not \(request.picture + 1)") }
         if shouldCancel() { throw .cancelled }
+        let jp2 = try JP2Header.read(source)
+        try jp2.checkTiles(source)
         let session = try OpenJPEGSession(source)
-        let layout = try Layout(session.image!.pointee, colourSpace: try JP2Header.read(source).colourSpace)
+        let layout = try Layout(session.image!.pointee, colourSpace: jp2.colourSpace)
         let width = layout.width, height = layout.height
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         // Before opj_decode, which allocates the tiles' and the picture's sample planes.

@@ -8,11 +8,12 @@ import TestSupport
 struct JPEG2000HostileInputTests {
     /// A codestream whose SIZ marker claims one grey `width` x `height` tile, with a COD, a QCD and an empty
     /// tile: what OpenJPEG needs to read a main header.
-    static func claimingSize(width: Int, height: Int) -> [UInt8] {
+    static func claimingSize(width: Int, height: Int, tile: Int? = nil, components: Int = 1) -> [UInt8] {
         func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
         func u32(_ v: Int) -> [UInt8] { u16(v >> 16) + u16(v & 0xFFFF) }
-        var bytes: [UInt8] = [0xFF, 0x4F, 0xFF, 0x51] + u16(41) + u16(0) + u32(width) + u32(height) + u32(0) + u32(0)
-            + u32(width) + u32(height) + u32(0) + u32(0) + u16(1) + [7, 1, 1]
+        var bytes: [UInt8] = [0xFF, 0x4F, 0xFF, 0x51] + u16(38 + 3 * components) + u16(0) + u32(width) + u32(height)
+            + u32(0) + u32(0) + u32(tile ?? width) + u32(tile ?? height) + u32(0) + u32(0) + u16(components)
+        for _ in 0..<components { bytes += [7, 1, 1] }
         // COD: no precincts, LRCP, 1 layer, no MCT; 5 levels, 64x64 code-blocks, 5/3 reversible.
         bytes += [0xFF, 0x52] + u16(12) + [0, 0] + u16(1) + [0, 5, 4, 4, 0, 1]
         // QCD: no quantisation, 2 guard bits, an exponent per sub-band.
@@ -30,6 +31,25 @@ struct JPEG2000HostileInputTests {
             _ = try JPEG2000TestSupport.decodeWhole(bytes, pool: pool)
         }
         #expect(pool.statistics.allocated == 0)
+    }
+
+    /// 255x255 tiles of 40 components in a 700-byte header: OpenJPEG would allocate 13 GB reading it; refused
+    /// first, in the probe too, in no time.
+    @Test func aHeaderOfTooManyTilesIsRefusedBeforeOpenJPEGReadsIt() throws {
+        let bytes = Self.claimingSize(width: 4080, height: 4080, tile: 16, components: 40)
+        #expect(bytes.count < 1000)
+        let refusal = CodecError.tooLarge("JPEG 2000 of 255x255 tiles of 40 components: OpenJPEG's records of them "
+                                          + "alone would take more than 128 MB")
+        #expect(throws: refusal) { _ = try JPEG2000TestSupport.probe(bytes) }
+        #expect(throws: refusal) {
+            _ = try JPEG2000TestSupport.codec.decode(MemorySource(bytes), .whole(width: 4080, height: 4080, maxPixels: 100_000_000),
+                                                     pool: BufferPool(), shouldCancel: { false })
+        }
+        // The same tiles in a .jp2: the codestream is found in its jp2c box.
+        let jp2 = JPEG2000TestSupport.inJP2(bytes)
+        #expect(throws: refusal) { _ = try JPEG2000TestSupport.probe(jp2) }
+        // A real tiled scan is not refused: p1_04 has 8x8 tiles.
+        _ = try JPEG2000TestSupport.probe(JPEG2000TestSupport.bytes("p1_04.j2k"))
     }
 
     @Test func maxPixelsIsCheckedBeforeDecoding() throws {
