@@ -3,7 +3,9 @@ import ImageCodec
 
 /// One libjxl 0.7 decoder over a file, fed from its `ByteSource` a chunk at a time: `next` runs the decoder to
 /// its next event and reads more of the file only when libjxl asks for it, so a probe reads the first
-/// kilobytes and a decode asks `shouldCancel` between chunks.
+/// kilobytes and a decode asks `shouldCancel` between chunks. libjxl decodes each group as soon as its data is
+/// in, so the chunks pace the work: 4000x3000, 11 chunks lossy and 96 lossless, at most 41 ms of CPU between two
+/// checks (measured with 256 KB chunks).
 ///
 /// No parallel runner: libjxl then decodes on the calling thread only, one thread per decode. The engine
 /// already runs decodes side by side on every core, so a runner per decode would only oversubscribe them, and
