@@ -14,8 +14,8 @@ $(shell mkdir -p $(SWIFT_TMPDIR))
 
 # The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
 # at its output as a person would.
-BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev libgif-dev libraw-dev liblcms2-dev libharfbuzz-dev libicu-dev libfontconfig-dev zlib1g-dev pkg-config fonts-dejavu-core fonts-noto-cjk fonts-noto-core fonts-noto-color-emoji
-TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl libfribidi-bin mupdf-tools netpbm libraw-bin
+BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev libgif-dev libraw-dev liblcms2-dev libharfbuzz-dev libicu-dev libfontconfig-dev libjxl-dev libopenjp2-7-dev zlib1g-dev pkg-config fonts-dejavu-core fonts-noto-cjk fonts-noto-core fonts-noto-color-emoji
+TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl libfribidi-bin mupdf-tools netpbm libraw-bin libjxl-tools libopenjp2-tools
 
 .PHONY: all deps test-deps build harness test demo install docs clean
 
@@ -42,6 +42,8 @@ deps:
 	[ -f /usr/include/harfbuzz/hb-subset.h ] || missing="$$missing libharfbuzz-dev"; \
 	[ -f /usr/include/unicode/ubrk.h ] || missing="$$missing libicu-dev"; \
 	[ -f /usr/include/fontconfig/fontconfig.h ] || missing="$$missing libfontconfig-dev"; \
+	[ -f /usr/include/jxl/decode.h ] || missing="$$missing libjxl-dev"; \
+	[ -f /usr/include/openjpeg-2.5/openjpeg.h ] || missing="$$missing libopenjp2-7-dev"; \
 	[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$$missing fonts-dejavu-core"; \
 	[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing="$$missing fonts-noto-cjk"; \
 	[ -f /usr/share/fonts/truetype/noto/NotoSansThai-Regular.ttf ] || missing="$$missing fonts-noto-core"; \
@@ -69,6 +71,8 @@ deps:
 # TextBreaksTests compare ICU's bidi order with fribidi(1)'s (libfribidi-bin), a UAX #9 that shares no code with ICU.
 # The shaped-text tests read the PDF back with MuPDF's mutool (mupdf-tools) too: a second extractor, not poppler.
 # BMPTests compare with netpbm's bmptopnm where ImageMagick refuses a BMP Suite file (a 2-bit palette).
+# The JPEG XL and JPEG 2000 tests compare with libjxl's djxl and OpenJPEG's opj_decompress (libjxl-tools,
+# libopenjp2-tools), and make files with cjxl and opj_compress.
 test-deps: deps
 	@missing=""; \
 	for tool in pdfinfo pdfimages pdftoppm pdftocairo; do \
@@ -94,6 +98,8 @@ test-deps: deps
 	{ [ -x /usr/bin/hb-shape ] && [ -x /usr/bin/hb-view ]; } || missing="$$missing libharfbuzz-bin"; \
 	[ -x /usr/bin/fribidi ] || missing="$$missing libfribidi-bin"; \
 	[ -x /usr/bin/mutool ] || missing="$$missing mupdf-tools"; \
+	{ [ -x /usr/bin/djxl ] && [ -x /usr/bin/cjxl ]; } || missing="$$missing libjxl-tools"; \
+	{ [ -x /usr/bin/opj_decompress ] && [ -x /usr/bin/opj_compress ]; } || missing="$$missing libopenjp2-tools"; \
 	{ [ -x /usr/bin/mount ] && [ -x /usr/bin/umount ]; } || missing="$$missing mount"; \
 	[ -x /usr/bin/make ] || missing="$$missing make"; \
 	{ [ -x /usr/bin/heif-convert ] && [ -x /usr/bin/heif-enc ]; } || missing="$$missing libheif-examples"; \

@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers point one way: photobook -> PhotoBookCLI -> PhotoBook -> Imaging, EXIF, JPEG, PNG, PDF -> C modules;
 // Geometry (one rectangle) is under Imaging, PDF and PhotoBook.
-// Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF, Raw), Colour, Typeface, FontCatalog, TextBreaks and PDF import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform).
+// Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF, Raw, GIF, JXL, JPEG2000), Colour, Typeface, FontCatalog, TextBreaks and PDF import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform).
 //
 // Release builds keep Swift's overflow and bounds checks in every module but Imaging, so that an arithmetic
 // slip on hostile input traps instead of corrupting memory. Imaging's resampling kernels take ~8% more CPU
@@ -29,6 +29,9 @@ let package = Package(
         .systemLibrary(name: "CLCMS", path: "Sources/CLCMS", pkgConfig: "lcms2"),
         // LibRaw (libraw-dev), the thread-safe libraw_r, linked by name (shim.h says why).
         .systemLibrary(name: "CRaw", path: "Sources/CRaw"),
+        // No pkgConfig: libjxl.pc adds -DHWY_SHARED_DEFINE, a flag SwiftPM refuses with a warning (headers are in /usr/include).
+        .systemLibrary(name: "CJXL", path: "Sources/CJXL"),
+        .systemLibrary(name: "COpenJPEG", path: "Sources/COpenJPEG", pkgConfig: "libopenjp2"),
         // HarfBuzz and its subsetter (libharfbuzz-dev): fonts read, measured and subset for embedding.
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz-subset"),
         // fontconfig (libfontconfig-dev): the installed fonts, for `--font FAMILY` and the faces text falls back to.
@@ -70,6 +73,8 @@ let package = Package(
         .target(name: "BMP", dependencies: ["Geometry", "Imaging", "ImageCodec"]),
         // Camera raw through LibRaw; the JPEG module decodes a raw's embedded preview.
         .target(name: "Raw", dependencies: ["CRaw", "Geometry", "Imaging", "ImageCodec", "EXIF", "JPEG"]),
+        .target(name: "JXL", dependencies: ["CJXL", "Geometry", "Imaging", "ImageCodec"]),
+        .target(name: "JPEG2000", dependencies: ["COpenJPEG", "Geometry", "Imaging", "ImageCodec"]),
         // A font face through HarfBuzz: character map, advances, metrics, names, subsets. Its API has no C type
         // (CHarfBuzz is an internal import), so PDF gets glyph ids and bytes, never HarfBuzz.
         .target(name: "Typeface", dependencies: ["CHarfBuzz"]),
@@ -90,7 +95,7 @@ let package = Package(
 
         // The engine, the command line, and the thin executable.
         .target(name: "PhotoBook", dependencies: ["Platform", "Geometry", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "HEIF",
-                                                  "WebP", "TIFF", "GIF", "BMP", "Raw", "PDF", "Colour", "Typeface", "Words", "TextBreaks"]),
+                                                  "WebP", "TIFF", "GIF", "BMP", "Raw", "JXL", "JPEG2000", "PDF", "Colour", "Typeface", "Words", "TextBreaks"]),
         .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Geometry", "Platform", "FontCatalog", "Words"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         // photobook with the test and benchmark switches (PHOTOBOOK_TEST_PAUSE...), which the shipped binary
@@ -111,6 +116,8 @@ let package = Package(
         .testTarget(name: "GIFTests", dependencies: ["GIF", "ImageCodec", "Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "BMPTests", dependencies: ["BMP", "ImageCodec", "Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "RawTests", dependencies: ["Raw", "ImageCodec", "Imaging", "Geometry", "JPEG", "TestSupport"]),
+        .testTarget(name: "JXLTests", dependencies: ["JXL", "ImageCodec", "Imaging", "Geometry", "TestSupport"]),
+        .testTarget(name: "JPEG2000Tests", dependencies: ["JPEG2000", "ImageCodec", "Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "TIFFTests", dependencies: ["TIFF", "ImageCodec", "Imaging", "Geometry", "Platform", "TestSupport"]),
         .testTarget(name: "PDFTests", dependencies: ["PDF", "Typeface", "JPEG", "Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes a seed corpus for one fuzzer: make_seeds.py exif|jpeg|png|heif|webp|tiff|xmp|gif|bmp|raw OUTDIR (run from the package root).
+"""Writes a seed corpus for one fuzzer: make_seeds.py exif|jpeg|png|heif|webp|tiff|xmp|gif|bmp|raw|jxl|jp2 OUTDIR (run from the package root).
 
 Seeds are made from Fixtures/ each time (nothing but this script is committed): small JPEGs in every coding
 mode libjpeg-turbo reads, PngSuite as it is, and EXIF blocks both cut from the fixture photos and built by hand.
@@ -249,6 +249,56 @@ def xmp_seeds(out):
             with open(os.path.join(out, f"{index:03d}-{name}.xmp"), "wb") as f:
                 f.write(packet)
 
+def jxl_seeds(out):
+    """Small JPEG XL files cjxl writes (lossy, lossless, alpha, a recompressed JPEG with its EXIF in a container,
+    progressive), one cut short, and the small fixtures (libjxl's conformance files)."""
+    photo = os.path.join(FIXTURES, "exif-orientation", "Landscape_6.jpg")
+    rgba = os.path.join(FIXTURES, "pngsuite", "basn6a08.png")
+    with tempfile.TemporaryDirectory() as tmp:
+        small = os.path.join(tmp, "small.png")
+        run("convert", photo, "-strip", "-resize", "37x23!", small)
+        run("cjxl", "--quiet", "-d", "2", small, os.path.join(out, "lossy.jxl"))
+        run("cjxl", "--quiet", "-d", "0", small, os.path.join(out, "lossless.jxl"))
+        run("cjxl", "--quiet", "-d", "1", "-p", small, os.path.join(out, "progressive.jxl"))
+        run("cjxl", "--quiet", "-d", "1", rgba, os.path.join(out, "alpha.jxl"))
+        exif = os.path.join(tmp, "exif.jpg")
+        run("convert", photo, "-resize", "24x16!", exif)  # keeps the EXIF block
+        run("cjxl", "--quiet", exif, os.path.join(out, "recompressed-jpeg.jxl"))
+        with open(os.path.join(out, "lossy.jxl"), "rb") as f:
+            data = f.read()
+        with open(os.path.join(out, "truncated.jxl"), "wb") as f:
+            f.write(data[: len(data) * 2 // 3])
+    folder = os.path.join(FIXTURES, "jxl")
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if name.endswith(".jxl") and os.path.getsize(path) <= 16384:
+            shutil.copy(path, os.path.join(out, "fixture-" + name))
+
+
+def jp2_seeds(out):
+    """Small JPEG 2000 files opj_compress writes (jp2 and codestream, lossless and lossy, tiled, several
+    resolution levels, grey), one cut short, and the small fixtures (the ISO conformance codestreams)."""
+    photo = os.path.join(FIXTURES, "exif-orientation", "Landscape_6.jpg")
+    with tempfile.TemporaryDirectory() as tmp:
+        small = os.path.join(tmp, "small.ppm")
+        grey = os.path.join(tmp, "grey.pgm")
+        run("convert", photo, "-strip", "-resize", "37x23!", small)
+        run("convert", small, "-colorspace", "Gray", grey)
+        # Fewer levels than opj_compress's 6: a 37x23 picture has room for 3.
+        run("opj_compress", "-i", small, "-o", os.path.join(out, "lossless.jp2"), "-n", "3")
+        run("opj_compress", "-i", small, "-o", os.path.join(out, "lossy.j2k"), "-r", "20", "-n", "3")
+        run("opj_compress", "-i", small, "-o", os.path.join(out, "tiled.j2k"), "-t", "16,16", "-n", "2")
+        run("opj_compress", "-i", grey, "-o", os.path.join(out, "grey.jp2"), "-n", "2")
+        with open(os.path.join(out, "lossless.jp2"), "rb") as f:
+            data = f.read()
+        with open(os.path.join(out, "truncated.jp2"), "wb") as f:
+            f.write(data[: len(data) * 2 // 3])
+    folder = os.path.join(FIXTURES, "jpeg2000")
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if name.endswith((".jp2", ".j2k")) and os.path.getsize(path) <= 16384:
+            shutil.copy(path, os.path.join(out, "fixture-" + name))
+
 
 def gif_seeds(out):
     """The GIF fixtures (Pillow's: still, interlaced, transparent, animated, local tables), and a few made here."""
@@ -292,5 +342,5 @@ if __name__ == "__main__":
     kind, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     seeds = {"exif": exif_seeds, "jpeg": jpeg_seeds, "png": png_seeds, "heif": heif_seeds, "webp": webp_seeds,
-             "tiff": tiff_seeds, "xmp": xmp_seeds, "gif": gif_seeds, "bmp": bmp_seeds, "raw": raw_seeds}
+             "tiff": tiff_seeds, "xmp": xmp_seeds, "gif": gif_seeds, "bmp": bmp_seeds, "raw": raw_seeds, "jxl": jxl_seeds, "jp2": jp2_seeds}
     seeds[kind](out)

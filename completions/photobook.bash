@@ -65,7 +65,7 @@ _photobook() {
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
-                --cover-photo) _photobook_files 3fr arw avif bmp cr2 cr3 dcr dib dng erf gif heic heif hif iiq jfif jpe jpeg jpg kdc mos mrw nef nrw orf pef png raf rw2 rwl sr2 srf srw tif tiff webp; return ;;
+                --cover-photo) _photobook_files 3fr arw avif bmp cr2 cr3 dcr dib dng erf gif heic heif hif iiq j2c j2k jfif jp2 jpc jpe jpeg jpf jpg jpx jxl kdc mos mrw nef nrw orf pef png raf rw2 rwl sr2 srf srw tif tiff webp; return ;;
                 --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
                 --sections) COMPREPLY=($(compgen -W "folder day event none" -- "$cur")); return ;;
                 --font) _photobook_files ttf otf ttc otc; return ;;
@@ -109,7 +109,7 @@ _photobook() {
                 --title) COMPREPLY=(); return ;;
                 --subtitle) COMPREPLY=(); return ;;
                 --author) COMPREPLY=(); return ;;
-                --cover-photo) _photobook_files 3fr arw avif bmp cr2 cr3 dcr dib dng erf gif heic heif hif iiq jfif jpe jpeg jpg kdc mos mrw nef nrw orf pef png raf rw2 rwl sr2 srf srw tif tiff webp; return ;;
+                --cover-photo) _photobook_files 3fr arw avif bmp cr2 cr3 dcr dib dng erf gif heic heif hif iiq j2c j2k jfif jp2 jpc jpe jpeg jpf jpg jpx jxl kdc mos mrw nef nrw orf pef png raf rw2 rwl sr2 srf srw tif tiff webp; return ;;
                 --captions) COMPREPLY=($(compgen -W "auto name date none" -- "$cur")); return ;;
                 --sections) COMPREPLY=($(compgen -W "folder day event none" -- "$cur")); return ;;
                 --font) _photobook_files ttf otf ttc otc; return ;;

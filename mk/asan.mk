@@ -2,7 +2,7 @@
 # Builds into its own scratch folder, like `make tsan`, so the normal build stays as it is.
 # mk/lsan.supp silences two leaks inside the toolchain (XCTest's runner, Foundation's Process), nothing of ours.
 
-ASAN_TESTS := JPEGTests|PNGTests|HEIFTests|WebPTests|TIFFTests|GIFTests|BMPTests|RawTests|ImageCodecTests|ColourTests|EXIFTests|ImagingTests
+ASAN_TESTS := JPEGTests|PNGTests|HEIFTests|WebPTests|TIFFTests|GIFTests|BMPTests|RawTests|JXLTests|JPEG2000Tests|ImageCodecTests|ColourTests|EXIFTests|ImagingTests
 .PHONY: asan
 asan: test-deps
 	$(SWIFT) build --build-tests --scratch-path .build/asan --sanitize=address

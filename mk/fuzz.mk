@@ -10,7 +10,7 @@ FUZZ_SECONDS       ?= 60
 FUZZ_SMOKE_SECONDS ?= 15
 # More libFuzzer options, e.g. FUZZ_FLAGS=-jobs=2 or FUZZ_FLAGS=-only_ascii=1.
 FUZZ_FLAGS         ?=
-FUZZERS            := exif xmp jpeg png heif webp tiff gif bmp raw
+FUZZERS            := exif xmp jpeg png heif webp tiff gif bmp raw jxl jp2
 
 FUZZ_DIR     := .build/fuzz
 FUZZ_SWIFTC  ?= $(shell command -v swiftc)
@@ -20,7 +20,7 @@ FUZZ_CLANG   ?= $(dir $(FUZZ_SWIFTC))clang
 # directory (Sources/C*Shim/include) and then hides the new header's functions; `rm -rf .build` clears this one.
 FUZZ_SWIFTFLAGS := -sanitize=fuzzer,address -g -swift-version 6 -parse-as-library \
                    -module-cache-path $(FUZZ_DIR)/module-cache \
-                   -I $(FUZZ_DIR)/modules -I Sources/CJPEG -I Sources/CPNG -I Sources/CHEIF -I Sources/CWebP -I Sources/CTIFF -I Sources/CGIF -I Sources/CLCMS -I Sources/CRaw -I $(FUZZ_DIR)/cmodules
+                   -I $(FUZZ_DIR)/modules -I Sources/CJPEG -I Sources/CPNG -I Sources/CHEIF -I Sources/CWebP -I Sources/CTIFF -I Sources/CGIF -I Sources/CLCMS -I Sources/CRaw -I Sources/CJXL -I Sources/COpenJPEG -I /usr/include/openjpeg-2.5 -I $(FUZZ_DIR)/cmodules
 FUZZ_CFLAGS     := -fsanitize=fuzzer-no-link,address -g -fno-omit-frame-pointer $(shell pkg-config --cflags libpng16 libtiff-4)
 # lld: gold warns about every local ASan symbol it cannot export.
 FUZZ_LDFLAGS    := -use-ld=lld
@@ -117,6 +117,8 @@ $(eval $(call fuzz_swift_module,ImageCodec,Geometry Imaging EXIF Platform,))
 $(eval $(call fuzz_swift_module,JPEG,Geometry Imaging ImageCodec EXIF Colour Platform,$(FUZZ_DIR)/cmodules/CJPEGShim/module.modulemap Sources/CJPEGShim/include/jpeg_shim.h))
 $(eval $(call fuzz_swift_module,PNG,Geometry Imaging ImageCodec Platform,$(FUZZ_DIR)/cmodules/CPNGShim/module.modulemap))
 $(eval $(call fuzz_swift_module,WebP,Geometry Imaging ImageCodec,Sources/CWebP/module.modulemap Sources/CWebP/shim.h))
+$(eval $(call fuzz_swift_module,JXL,Geometry Imaging ImageCodec,Sources/CJXL/module.modulemap Sources/CJXL/shim.h))
+$(eval $(call fuzz_swift_module,JPEG2000,Geometry Imaging ImageCodec,Sources/COpenJPEG/module.modulemap Sources/COpenJPEG/shim.h))
 $(eval $(call fuzz_swift_module,Colour,,Sources/CLCMS/module.modulemap Sources/CLCMS/shim.h))
 $(eval $(call fuzz_swift_module,HEIF,Imaging ImageCodec Colour Platform,$(FUZZ_DIR)/cmodules/CHEIFDecoders/module.modulemap Sources/CHEIF/module.modulemap Sources/CHEIF/shim.h))
 $(eval $(call fuzz_swift_module,TIFF,Imaging EXIF ImageCodec Colour,$(FUZZ_DIR)/cmodules/CTIFFShim/module.modulemap Sources/CTIFF/module.modulemap Sources/CTIFF/shim.h))
@@ -154,3 +156,9 @@ $(FUZZ_DIR)/heif: Fuzz/HEIFFuzzer.swift $(FUZZ_DIR)/HEIF.o $(FUZZ_DIR)/Colour.o 
 $(FUZZ_DIR)/raw: Fuzz/RawFuzzer.swift $(FUZZ_DIR)/Raw.o $(FUZZ_DIR)/JPEG.o $(JPEG_SHIM_OBJECTS) $(FUZZ_DIR)/Colour.o \
                  $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/Raw.swift) $(FUZZ_LDFLAGS) -module-name RawFuzzer $^ -lraw_r -ljpeg -llcms2 -o $@
+$(FUZZ_DIR)/jxl: Fuzz/JXLFuzzer.swift $(FUZZ_DIR)/JXL.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
+                 $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
+	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/JXL.swift) $(FUZZ_LDFLAGS) -module-name JXLFuzzer $^ -ljxl -o $@
+$(FUZZ_DIR)/jp2: Fuzz/JPEG2000Fuzzer.swift $(FUZZ_DIR)/JPEG2000.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
+                 $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
+	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/JPEG2000.swift) $(FUZZ_LDFLAGS) -module-name JPEG2000Fuzzer $^ -lopenjp2 -o $@

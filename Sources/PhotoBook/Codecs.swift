@@ -3,6 +3,8 @@ import GIF
 import HEIF
 import ImageCodec
 import JPEG
+import JPEG2000
+import JXL
 import PNG
 import Raw
 import TIFF
@@ -13,4 +15,5 @@ import WebP
 /// module to read photos (the renders' pages are JPEGs: ResizeCropOperation and BuildPDFOperation use the JPEG
 /// module's encoder and decoder for those, not as a codec of photos).
 // TIFF before camera raw: a plain TIFF header is a TIFF unless its name promises a raw (IMG_1.NEF).
-let codecs: [any ImageCodec] = [JPEGCodec(), PNGCodec(), HEIFCodec(), WebPCodec(), TIFFCodec(), RawCodec(), GIFCodec(), BMPCodec()]
+let codecs: [any ImageCodec] = [JPEGCodec(), PNGCodec(), HEIFCodec(), WebPCodec(), TIFFCodec(), RawCodec(), JXLCodec(),
+                                JPEG2000Codec(), GIFCodec(), BMPCodec()]

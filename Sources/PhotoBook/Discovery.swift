@@ -168,7 +168,7 @@ public struct Discovery: Sendable {
     /// that promise a photo photobook reads are its codecs', `ImageFormat.fileExtensions`.)
     /// Camera raw files are the raw codec's: most (DNG, NEF, ARW, PEF, SRW) are TIFF structures, and their name
     /// sends them there (the TIFF codec would read their first directory, the camera's thumbnail).
-    static let otherImageExtensions: Set<String> = ["jxl", "psd"]
+    static let otherImageExtensions: Set<String> = ["psd"]
 
     static func sameFolder(_ path: String, _ first: String) -> String {
         path == first ? "listed twice, included once" : "same folder as \(first), included once"

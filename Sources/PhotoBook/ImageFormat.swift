@@ -33,7 +33,7 @@ public struct ImageFormat: Sendable, Equatable, CustomStringConvertible {
     /// counts as a photo that failed rather than another file, and what a shell completes for a photo.
     public static let fileExtensions: Set<String> = codecs.reduce(into: []) { $0.formUnion($1.fileExtensions) }
 
-    /// The formats photobook reads, for messages: "JPEG, PNG, HEIF, WebP, TIFF and camera raw".
+    /// The formats photobook reads, for messages: "JPEG, PNG, HEIF, WebP, TIFF, camera raw, JPEG XL, JPEG 2000, GIF and BMP".
     public static let names: String = {
         let all = codecs.map(\.name)
         return all.dropLast().joined(separator: ", ") + " and " + all.last!
@@ -51,7 +51,7 @@ public struct ImageFormat: Sendable, Equatable, CustomStringConvertible {
 /// Files people keep beside their photos, named by their first bytes so that `--verbose` and a refusal say
 /// what a skipped file is.
 enum OtherFileKind: CustomStringConvertible {
-    case pdf, psd, jpegXL, jpeg2000, video(String), other(String)
+    case pdf, psd, video(String), other(String)
 
     init?(sniffing bytes: [UInt8]) {
         func starts(_ text: String, at offset: Int = 0) -> Bool {
@@ -59,15 +59,6 @@ enum OtherFileKind: CustomStringConvertible {
         }
         if starts("%PDF-") { self = .pdf; return }
         if starts("8BPS") { self = .psd; return }
-        // A bare JPEG XL codestream, or one in its ISO-BMFF container (signature box, then `ftyp jxl `).
-        if bytes.starts(with: [0xFF, 0x0A]) || starts("JXL ", at: 4) && bytes.starts(with: [0, 0, 0, 0x0C]) {
-            self = .jpegXL
-            return
-        }
-        if starts("jP  ", at: 4) && bytes.starts(with: [0, 0, 0, 0x0C]) || bytes.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) {
-            self = .jpeg2000
-            return
-        }
         if starts("ftyp", at: 4) && bytes.count >= 12 {
             let brand = String(decoding: bytes[8..<12], as: UTF8.self).trimmingCharacters(in: " ")
             self = .video(brand)
@@ -84,8 +75,6 @@ enum OtherFileKind: CustomStringConvertible {
         switch self {
         case .pdf: return "a PDF document"
         case .psd: return "a Photoshop document (PSD)"
-        case .jpegXL: return "a JPEG XL image"
-        case .jpeg2000: return "a JPEG 2000 image"
         case .video(let brand): return "an ISO media file of brand '\(brand)' (a video?)"
         case .other(let what): return "a \(what)"
         }

@@ -225,7 +225,7 @@ struct BuildCommand: RunFields, TitleFields {
             summary: "make a print-ready PDF photo book from folders and files of photos",
             description: [
                 "Makes a print-ready PDF photo book, one photo per page, from folders and files of JPEG, PNG, "
-                    + "HEIC/HEIF, AVIF, WebP, TIFF and camera raw (DNG, NEF, CR2, CR3, ARW, ORF, RW2, RAF...) photos. Photos are in natural name order (img2 before img10), inputs in the order given, "
+                    + "HEIC/HEIF, AVIF, WebP, TIFF, JPEG XL, JPEG 2000, GIF, BMP and camera raw (DNG, NEF, CR2, CR3, ARW, ORF, RW2, RAF...) photos. Photos are in natural name order (img2 before img10), inputs in the order given, "
                     + "unless --sort says otherwise; images are recognised by their content, other files are skipped. Every photo is "
                     + "turned upright from its EXIF orientation (a HEIF's own transformations) and resampled once to the density asked for.",
                 "The book is written atomically: OUTPUT is replaced only when the whole book is ready, and "

@@ -1,0 +1,83 @@
+import Foundation
+import ImageCodec
+import Imaging
+import Synchronization
+import TestSupport
+@testable import JXL
+
+/// Fixtures and djxl's reference decodes for the JPEG XL tests.
+enum JXLTestSupport {
+    static let codec = JXLCodec()
+
+    static func path(_ name: String) -> String { Fixtures.path("jxl/" + name) }
+    static func bytes(_ name: String) throws -> [UInt8] { try Fixtures.bytes("jxl/" + name) }
+
+    static func probe(_ bytes: [UInt8]) throws(CodecError) -> ImageHeader {
+        let headers = try codec.probe(MemorySource(bytes))
+        guard headers.count == 1 else { throw .internalError("\(headers.count) headers") }
+        return headers[0]
+    }
+
+    static func decodeWhole(_ bytes: [UInt8], maxPixels: Int = 100_000_000, pool: BufferPool = BufferPool(),
+                            shouldCancel: () -> Bool = { false }) throws(CodecError) -> DecodedImage {
+        let header = try probe(bytes)
+        return try codec.decode(MemorySource(bytes), .whole(width: header.width, height: header.height, maxPixels: maxPixels),
+                                pool: pool, shouldCancel: shouldCancel)
+    }
+
+    static func decode(_ bytes: [UInt8], region: PixelRegion, minimumWidth: Int, minimumHeight: Int,
+                       pool: BufferPool = BufferPool()) throws(CodecError) -> DecodedImage {
+        try codec.decode(MemorySource(bytes), DecodeRequest(region: region, minimumWidth: minimumWidth,
+                                                            minimumHeight: minimumHeight, maxPixels: 100_000_000),
+                         pool: pool, shouldCancel: { false })
+    }
+
+    /// djxl's decode, upright (djxl applies the codestream's orientation), 8 bits, over white; an XYB picture
+    /// rendered to sRGB as the codec asks libjxl to.
+    static func djxlReference(_ name: String, sRGB: Bool = false) throws -> RGBImage {
+        let png = NSTemporaryDirectory() + "jxl-test-\(UUID().uuidString).png"
+        defer { try? FileManager.default.removeItem(atPath: png) }
+        // Trap: djxl 0.7 cannot write a picture with alpha of other bits than its colour ("Alpha bit depth
+        // does not match image bit depth"), and writes a 12-bit one with alpha as noise: those are compared
+        // with the conformance suite's own references instead.
+        var arguments = [path(name), png, "--bits_per_sample=8", "--quiet", "--num_threads=1"]
+        if sRGB { arguments.append("--color_space=RGB_D65_SRG_Per_SRG") }
+        _ = try ExternalCommand.output("djxl", arguments)
+        return try overWhite(png)
+    }
+
+    /// The conformance suite's reference decode of a picture with alpha (Fixtures/jxl/reference), over white:
+    /// djxl 0.7 cannot write those (see `djxlReference`).
+    static func conformanceReference(_ name: String) throws -> RGBImage {
+        try overWhite(path("reference/" + name.replacingOccurrences(of: ".jxl", with: ".png")))
+    }
+
+    /// A PNG read by ImageMagick, composited over white, as 8-bit RGB.
+    static func overWhite(_ png: String) throws -> RGBImage {
+        let ppm = try ExternalCommand.output("convert", [png, "-background", "white", "-alpha", "remove", "-alpha", "off",
+                                                         "-type", "TrueColor", "-depth", "8", "ppm:-"])
+        let (width, height, pixels) = try PNM.rgb(ppm)
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+}
+
+extension RGBImage {
+    func meanDifference(to other: RGBImage) -> Double {
+        precondition(width == other.width && height == other.height, "\(width)x\(height) vs \(other.width)x\(other.height)")
+        return meanAbsoluteDifference(pixels, other.pixels)
+    }
+}
+
+/// A byte source that counts the bytes read from it: what a probe costs in reads.
+final class CountingSource: ByteSource {
+    private let base: MemorySource
+    private let total = Mutex(0)
+    init(_ bytes: [UInt8]) { base = MemorySource(bytes) }
+    var count: Int { base.count }
+    var bytesRead: Int { total.withLock { $0 } }
+    func read(from offset: Int, count: Int) throws(CodecError) -> [UInt8] {
+        let bytes = try base.read(from: offset, count: count)
+        total.withLock { $0 += bytes.count }
+        return bytes
+    }
+}
