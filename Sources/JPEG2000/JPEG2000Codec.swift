@@ -35,6 +35,10 @@ public struct JPEG2000Codec: ImageCodec {
     // levels kept dominate, which a per-stored-pixel cost cannot say: it is the whole decode's, ~75 ns lossy
     // and ~340 ns lossless, and the converting of samples to RGB is per decoded pixel.
     public var cost: DecodeCost { DecodeCost(perStoredPixel: 120, perDecodedPixel: 10) }
+    /// OpenJPEG holds 32-bit samples of the decoded area at its resolution level and its code-blocks (245 MB at
+    /// the peak for a whole 12-megapixel picture, 20 bytes a pixel decoded); the level is a power of two at or
+    /// above the scale asked for, so up to 4 times the pixels the engine asks for.
+    public var memory: DecodeMemory { DecodeMemory(perStoredPixel: 0.5, perDecodedPixel: 80) }
 
     public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
         let jp2 = try JP2Header.read(source)

@@ -31,6 +31,10 @@ public struct RawCodec: ImageCodec {
     // about 100 ns per stored pixel at full size; the preview's and half size's costs are far less, which this
     // model cannot say (the engine only orders work by it).
     public var cost: DecodeCost { DecodeCost(perStoredPixel: 100, perDecodedPixel: 4) }
+    /// LibRaw holds the sensor's data (2 bytes a stored pixel) and its own image of 4 16-bit samples a pixel
+    /// rendered (8 bytes: a quarter of the stored pixels at half size) until it is copied out: 4 bytes a stored
+    /// pixel at half size, 10 at full size; less from the embedded preview.
+    public var memory: DecodeMemory { DecodeMemory(perStoredPixel: 2, perDecodedPixel: 8) }
 
     /// A raw holds its sensor data at 1 to 2 bytes a pixel, a linear DNG at 6, a pixel-shift file four frames,
     /// beside previews of up to 3 bytes a pixel: 12 bytes a pixel and 64 MB of slack refuse only a video.
