@@ -21,6 +21,7 @@ Standard library only. Settings, from the environment:
   BENCH_WEBP_COUNT=96 WebPs in the grid case (made once from the first N corpus photos)
   BENCH_ONLY=cache    only the render cache's case: a 48-photo book built, then rebuilt after each edit
   BENCH_ONLY=words    only issue 33's budget: 96 photos with a caption each in 11 scripts, the text work's share
+  BENCH_ONLY=newformats only issue 34's JPEG XL and camera raw cases (against vips + img2pdf and dcraw_emu -h)
   BENCH_ONLY=formats  only the HEIC and WebP cases (and the JPEG grid and the HEIC books' memory beside them)
   BENCH_ONLY=attention only issue 21's budget: the 24 photos with --crop auto and centre, alternating (and the
                       same with EXIF thumbnails), BENCH_RUNS runs each
@@ -52,7 +53,7 @@ import os
 import shutil
 import time
 
-from bench_cases import (VIPS_RESIZE, attention_only, attention_pairs_24, cache_case, dry_run, ensure_heic_sets,
+from bench_cases import (new_formats_case, VIPS_RESIZE, attention_only, attention_pairs_24, cache_case, dry_run, ensure_heic_sets,
                          format_cases, format_report, formats_only, photobook_case, shell_case, words_case)
 from bench_config import (A4_PIXELS, CORES, CORPUS, CORPUS_SEED, IMAGEMAGICK, JOBS, PHOTOBOOK, RUNS, RUNS_96, SWIFT,
                           WORK, build_product, machine, rel, say, version)
@@ -79,6 +80,8 @@ def main():
         return words_case()
     if os.environ.get("BENCH_ONLY", "") == "attention":
         return attention_only(started)
+    if os.environ.get("BENCH_ONLY", "") == "newformats":
+        return new_formats_case()
     # The other formats' photos, made once from the corpus (before any timing).
     heics = ensure_heic_sets()
     webp_photos = ensure_webp()
@@ -123,6 +126,7 @@ def main():
     words_case()
     bench_choose.choose_case()
     webp_grid = format_cases(heics, webp_photos)
+    new_formats_case()
 
     say("\nResults (A4 pages of 2480x3508 pixels at 300 dpi, full bleed, photos cropped to fill, JPEG quality 90):\n")
     for case in [photobook24, centre24] + attention_cases + [pixels24] + others + [photobook96, grid96]:

@@ -336,3 +336,58 @@ def formats_only(heics, webp_photos, started):
     if os.environ.get("BENCH_MEMORY", "1") != "0":
         import bench_memory
         bench_memory.heic_only()
+
+
+def new_formats_case():
+    """Issue 34's speed: a book of 24 JPEG XLs against vipsthumbnail + img2pdf on them (libvips reads JPEG XL), and
+    a book of 24 camera raws against LibRaw's own half-size decode of them (dcraw_emu -h, JOBS at once, written
+    nowhere): libvips 8.14 reads no raw sensor data, so that decode is the floor. Target: at most 0.5x their wall
+    time. Returns nothing; prints its rows, targets and commands."""
+    from bench_photos import ensure_jxl, ensure_raw
+    from bench_tables import target_row
+    jxl, raw = ensure_jxl(), ensure_raw()
+    pairs = []
+    if jxl:
+        mine = format_case("photobook JPEG XL", jxl, f"photobook-jxl-{len(jxl[1])}")
+        other = shell_case("vips + img2pdf JPEG XL", len(jxl[1]), VIPS_RESIZE, photos=jxl, slug="vips-jxl")
+        pairs.append(("JPEG XL", mine, other, "vipsthumbnail + img2pdf"))
+    if raw:
+        mine = format_case("photobook camera raw", raw, f"photobook-raw-{len(raw[1])}")
+        folder = rel(raw[0])
+        script = (f"printf '%s\\0' {folder}/*.dng | xargs -0 -P{JOBS} -n1 sh -c "
+                  f"'dcraw_emu -h -w -Z - \"$0\" > /dev/null'")
+        floor = Case("dcraw_emu -h (floor)", len(raw[1]), ["bash", "-c", script], None, script) \
+            if shutil.which("dcraw_emu") else None
+        pairs.append(("camera raw", mine, floor, "LibRaw's half-size decode (dcraw_emu -h)"))
+    if not pairs:
+        say("\nno JPEG XL or camera raw case (cjxl and numpy missing)")
+        return
+    say(f"\nJPEG XL and camera raw, {RUNS} run{'s' if RUNS != 1 else ''} each, alternating:")
+    for _ in range(RUNS):
+        for _, mine, other, _ in pairs:
+            for case in [mine, other]:
+                if case:
+                    case.run_once()
+    say("\nResults, JPEG XL and camera raw (A4, full bleed, one photo a page; medians):\n")
+    for _, mine, other, _ in pairs:
+        for case in [mine, other]:
+            if case:
+                say("    " + case.row())
+    say("\nTargets (issue 34: at most 0.5x their wall time):")
+    for label, mine, other, what in pairs:
+        name = f"{label}: photobook / {what} wall time"
+        if mine.ok and other and other.ok:
+            share = mine.median("wall") / other.median("wall")
+            say("    " + target_row(name, f"{share:.3f} ({mine.median('wall'):.2f} s / {other.median('wall'):.2f} s)",
+                                    "<= 0.5", share <= 0.5))
+        else:
+            say(f"    {name}, goal <= 0.5: not measured ({mine.failed or (other.failed if other else 'no dcraw_emu')})")
+    say("\nCommands (from the repository root):")
+    for _, mine, other, _ in pairs:
+        for case in [mine, other]:
+            if case:
+                say(f"  {case.name}:\n    {case.shown}")
+    if raw:
+        say(f"  raw set, each photo: python3 Bench/raw_dng.py {rel(CORPUS)}/IMG_0001.jpg {rel(raw[0])}/IMG_0001.dng"
+            f" --preview full|small (even numbers the camera's whole picture as preview, odd 1616 pixels: photobook"
+            f" takes the preview when it has the page's pixels, else LibRaw decodes the sensor data)")

@@ -51,6 +51,9 @@ HEIC_ENCODE = ["-q", str(HEIC_QUALITY), "-p", "preset=fast", "-p", "x265:pools=n
 HEIC_GRID_SET = os.path.join(WORK, "heic-grid-v1")
 # 24 20-megapixel 10-bit AVIFs for the memory of big pictures (bench_photos.ensure_big_avif).
 BIG_AVIF_SET = os.path.join(WORK, "avif20-v2")
+# 24 JPEG XLs (cjxl of the HEICs' JPEGs) and 24 camera-like 22-megapixel DNGs (Bench/raw_dng.py) for issue 34.
+JXL_SET = os.path.join(WORK, "jxl-v1")
+RAW_SET = os.path.join(WORK, "dng22-v1")
 HEIC_GRID_TILE = 512
 WEBP_COUNT = int(os.environ.get("BENCH_WEBP_COUNT", "96"))
 WEBP_QUALITY = 80

@@ -6,9 +6,10 @@ import os
 import shutil
 import statistics
 import subprocess
+import sys
 import time
 
-from bench_config import (BIG_AVIF_SET, CORPUS, CORPUS_SEED, CORPUS_TOOL, HEIC_COUNT, HEIC_ENCODE, HEIC_GRID_SET, HEIC_GRID_TILE,
+from bench_config import (BIG_AVIF_SET, JXL_SET, RAW_SET, CORPUS, CORPUS_SEED, CORPUS_TOOL, HEIC_COUNT, HEIC_ENCODE, HEIC_GRID_SET, HEIC_GRID_TILE,
                           HEIC_SET, JOBS, ROOT, WEBP_COUNT, WEBP_QUALITY, WEBP_SET, WORK, build_product, rel,
                           run_checked, say, version)
 
@@ -178,6 +179,38 @@ def ensure_big_avif():
     return derived_set(BIG_AVIF_SET, heic_sources(), ".avif", encode,
                        f"ImageMagick to 5472 px on the long side, avifenc -d 10 -y 420 -s 8 ({version(['avifenc', '--version'], 'libavif')}) "
                        f"of upright corpus JPEGs", kind="avif20")
+
+
+def ensure_jxl():
+    """The HEICs' 24 corpus JPEGs as lossy JPEG XLs (cjxl -d 1, libjxl-tools), made once in .bench/jxl-v1."""
+    if not shutil.which("cjxl"):
+        say("cjxl not found: no JPEG XL case (apt-get install libjxl-tools)")
+        return None
+    # From pixels, not a JPEG recompressed losslessly (--lossless_jpeg=0): a JPEG XL as a camera or an export writes.
+    return derived_set(JXL_SET, heic_sources(), ".jxl",
+                       lambda source, out: _quiet(["cjxl", "--quiet", "-d", "1", "-e", "6", "--lossless_jpeg=0",
+                                                   source, out]),
+                       f"cjxl -d 1 -e 6 --lossless_jpeg=0 ({version(['cjxl', '--version'], 'cjxl')}) of upright corpus JPEGs")
+
+
+def ensure_raw():
+    """Camera raws (issue 34): the HEICs' 24 corpus JPEGs as 22-megapixel DNGs by Bench/raw_dng.py (RGGB sensor
+    data, 16 bits, uncompressed), every other one with the camera's whole picture as its JPEG preview (Canon,
+    Nikon) and the rest with a 1616-pixel one (Sony): made once in .bench/dng22-v1 (about 1.1 GB)."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        say("numpy not found: no camera raw case (apt-get install python3-numpy)")
+        return None
+    maker = os.path.join(ROOT, "Bench", "raw_dng.py")
+
+    def encode(source, out):
+        number = int("".join(c for c in os.path.basename(out) if c.isdigit()) or "0")
+        _quiet([sys.executable, maker, source, out, "--preview", "full" if number % 2 == 0 else "small"])
+
+    return derived_set(RAW_SET, heic_sources(), ".dng", encode,
+                       "Bench/raw_dng.py (22 MP RGGB DNG, a whole-picture preview in every other) of upright corpus JPEGs",
+                       kind="dng22")
 
 
 def ensure_heic_grid():
