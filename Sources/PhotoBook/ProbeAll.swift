@@ -18,6 +18,8 @@ extension Probe {
         let results = Mutex<[Result<PhotoInfo, PhotoError>?]>(Array(repeating: nil, count: files.count))
         let next = Atomic<Int>(0)
         let workers = max(1, min(jobs, files.count))
+        // What `then` decodes of a whole-image decoder's picture is held within the memory budget (MemoryGate).
+        let gate = MemoryGate()
         let work = { @Sendable (_: Int) in
             while !isCancelled() {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -31,7 +33,8 @@ extension Probe {
                     }
                 })
                 if let then, let source = opened, case .success(var info) = result {
-                    then(&info, source)
+                    let whole = info.format.codec.memory.perStoredPixel * Double(info.storedWidth) * Double(info.storedHeight)
+                    gate.holding(Int(min(whole, 1e15))) { then(&info, source) }
                     result = .success(info)
                 }
                 results.withLock { $0[index] = result }

@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 @testable import PhotoBook
 
@@ -41,5 +43,33 @@ import Testing
                 #expect(held <= budget, "\(memories) \(waits)")
             }
         }
+    }
+}
+
+/// The probe's gate: workers that would together hold more than the budget take turns.
+@Suite struct MemoryGateTests {
+    final class Inside: Sendable {
+        let counts = Mutex((now: 0, most: 0))
+    }
+
+    /// The most workers inside at once when `workers` each hold `bytes` of a 100-byte gate for 20 ms.
+    static func most(_ workers: Int, holding bytes: Int) -> Int {
+        let gate = MemoryGate(budget: 100), inside = Inside()
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            gate.holding(bytes) {
+                inside.counts.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                usleep(20_000)
+                inside.counts.withLock { $0.now -= 1 }
+            }
+        }
+        return inside.counts.withLock { $0.most }
+    }
+
+    @Test func workersOverTheBudgetTakeTurnsAndSmallOnesShare() {
+        #expect(Self.most(4, holding: 60) == 1)
+        // concurrentPerform may run fewer at once than asked on a busy machine: at least never more than fit.
+        #expect(Self.most(4, holding: 25) <= 4)
+        // More than the budget waits for all of it, and still runs.
+        #expect(MemoryGate(budget: 100).holding(1000) { 7 } == 7)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How many photos may be between the start of their decode and the end of their render at once: as many as the
 /// memory budget holds, by what each holds (`PhotoJob.estimatedMemory`), not only `--jobs` of them (issue 34, "big
 /// pictures in little memory"). A whole-image decoder holds its picture until it is resampled (a 20-megapixel
@@ -36,5 +38,38 @@ enum MemoryWindow {
             waits.append(mine)
         }
         return waits
+    }
+}
+
+/// The same budget for work outside the graph that decodes whole pictures on several workers at once: the probe's
+/// measures and attention maps (ProbeAll), which decode a photo with no thumbnail at a small scale, a whole-image
+/// decoder's whole picture all the same (two 22-megapixel AVIFs at once were a 232 MB build). A worker waits for
+/// room before such a decode and gives it back after; one that needs more than the budget waits for all the room.
+/// Blocking is safe here, unlike in the graph: a holder never waits for another worker to finish.
+final class MemoryGate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var free: Int
+    let budget: Int
+
+    init(budget: Int = MemoryWindow.budget) {
+        self.budget = budget
+        free = budget
+    }
+
+    /// Runs `body` once `bytes` (at most the budget) are free, holding them until it returns.
+    func holding<Result>(_ bytes: Int, _ body: () -> Result) -> Result {
+        let need = max(0, min(bytes, budget))
+        guard need > 0 else { return body() }
+        condition.lock()
+        while free < need { condition.wait() }
+        free -= need
+        condition.unlock()
+        defer {
+            condition.lock()
+            free += need
+            condition.broadcast()
+            condition.unlock()
+        }
+        return body()
     }
 }
