@@ -137,16 +137,16 @@ $(FUZZ_DIR)/jpeg: Fuzz/JPEGFuzzer.swift $(FUZZ_DIR)/JPEG.o $(FUZZ_DIR)/Imaging.o
 $(FUZZ_DIR)/png: Fuzz/PNGFuzzer.swift $(FUZZ_DIR)/PNG.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/PNGShim.o $(FUZZ_DIR)/PNGRows.o \
                  $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/PNG.swift) $(FUZZ_LDFLAGS) -module-name PNGFuzzer $^ -lpng16 -lz -o $@
-$(FUZZ_DIR)/webp: Fuzz/WebPFuzzer.swift $(FUZZ_DIR)/WebP.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
+$(FUZZ_DIR)/webp: Fuzz/WebPFuzzer.swift Fuzz/StillPictureFuzzing.swift $(FUZZ_DIR)/WebP.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
                   $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/WebP.swift) $(FUZZ_LDFLAGS) -module-name WebPFuzzer $^ $$(pkg-config --libs libwebpdemux) -o $@
 $(FUZZ_DIR)/tiff: Fuzz/TIFFFuzzer.swift $(FUZZ_DIR)/TIFF.o $(FUZZ_DIR)/Colour.o $(FUZZ_DIR)/ImageCodec.o \
                   $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o $(FUZZ_DIR)/TIFFShim.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/TIFF.swift) $(FUZZ_LDFLAGS) -module-name TIFFFuzzer $^ -ltiff -llcms2 -o $@
-$(FUZZ_DIR)/gif: Fuzz/GIFFuzzer.swift $(FUZZ_DIR)/GIF.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
+$(FUZZ_DIR)/gif: Fuzz/GIFFuzzer.swift Fuzz/StillPictureFuzzing.swift $(FUZZ_DIR)/GIF.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
                  $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/GIF.swift) $(FUZZ_LDFLAGS) -module-name GIFFuzzer $^ -lgif -o $@
-$(FUZZ_DIR)/bmp: Fuzz/BMPFuzzer.swift $(FUZZ_DIR)/BMP.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
+$(FUZZ_DIR)/bmp: Fuzz/BMPFuzzer.swift Fuzz/StillPictureFuzzing.swift $(FUZZ_DIR)/BMP.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
                  $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/BMP.swift) $(FUZZ_LDFLAGS) -module-name BMPFuzzer $^ -o $@
 $(FUZZ_DIR)/heif: Fuzz/HEIFFuzzer.swift $(FUZZ_DIR)/HEIF.o $(FUZZ_DIR)/Colour.o $(FUZZ_DIR)/ImageCodec.o \
@@ -156,9 +156,9 @@ $(FUZZ_DIR)/heif: Fuzz/HEIFFuzzer.swift $(FUZZ_DIR)/HEIF.o $(FUZZ_DIR)/Colour.o 
 $(FUZZ_DIR)/raw: Fuzz/RawFuzzer.swift $(FUZZ_DIR)/Raw.o $(FUZZ_DIR)/JPEG.o $(JPEG_SHIM_OBJECTS) $(FUZZ_DIR)/Colour.o \
                  $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/Raw.swift) $(FUZZ_LDFLAGS) -module-name RawFuzzer $^ -lraw_r -ljpeg -llcms2 -o $@
-$(FUZZ_DIR)/jxl: Fuzz/JXLFuzzer.swift $(FUZZ_DIR)/JXL.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
+$(FUZZ_DIR)/jxl: Fuzz/JXLFuzzer.swift Fuzz/StillPictureFuzzing.swift $(FUZZ_DIR)/JXL.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
                  $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/JXL.swift) $(FUZZ_LDFLAGS) -module-name JXLFuzzer $^ -ljxl -o $@
-$(FUZZ_DIR)/jp2: Fuzz/JPEG2000Fuzzer.swift $(FUZZ_DIR)/JPEG2000.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
+$(FUZZ_DIR)/jp2: Fuzz/JPEG2000Fuzzer.swift Fuzz/StillPictureFuzzing.swift $(FUZZ_DIR)/JPEG2000.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
                  $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/JPEG2000.swift) $(FUZZ_LDFLAGS) -module-name JPEG2000Fuzzer $^ -lopenjp2 -o $@
