@@ -104,7 +104,7 @@ let package = Package(
         .executableTarget(name: "photobook-corpus", dependencies: ["JPEG", "Imaging", "EXIF", "CZlib", "CZlibShim"]),
 
         // What several test targets need once: fixtures, checksums, file forgers, reference-tool runners.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ImageCodec", "Imaging"], path: "Tests/TestSupport"),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "EXIFTests", dependencies: ["EXIF", "TestSupport"]),
         .testTarget(name: "JPEGTests", dependencies: ["JPEG", "Geometry", "Imaging", "TestSupport"]),

@@ -24,7 +24,7 @@ struct BMPDecodeTests {
     ])
     func decodeEqualsImageMagick(name: String, tolerance: Int) throws {
         let decoded = try BMPTestSupport.decodeWhole(try BMPTestSupport.bytes(name))
-        let reference = try BMPTestSupport.reference(BMPTestSupport.path(name))
+        let reference = try BMPTestSupport.imageMagickReference(BMPTestSupport.path(name))
         #expect(decoded.image.width == reference.width && decoded.image.height == reference.height)
         guard decoded.image.width == reference.width && decoded.image.height == reference.height else { return }
         #expect(maxDifference(decoded.image.pixels, reference.pixels) <= tolerance, "\(name)")

@@ -3,41 +3,10 @@ import Imaging
 import TestSupport
 @testable import BMP
 
-/// Fixtures (the BMP Suite) and reference decodes for the BMP tests.
-enum BMPTestSupport {
+/// Fixtures (the BMP Suite) and reference decodes for the BMP tests (ImageMagick's: `imageMagickReference`).
+enum BMPTestSupport: CodecTestSupport {
     static let codec = BMPCodec()
-
-    static func path(_ name: String) -> String { Fixtures.path("bmp/" + name) }
-    static func bytes(_ name: String) throws -> [UInt8] { try Fixtures.bytes("bmp/" + name) }
-
-    static func probe(_ bytes: [UInt8]) throws(CodecError) -> ImageHeader {
-        let headers = try codec.probe(MemorySource(bytes))
-        guard headers.count == 1 else { throw .internalError("\(headers.count) headers") }
-        return headers[0]
-    }
-
-    static func decodeWhole(_ bytes: [UInt8], maxPixels: Int = 100_000_000, pool: BufferPool = BufferPool(),
-                            shouldCancel: () -> Bool = { false }) throws(CodecError) -> DecodedImage {
-        let header = try probe(bytes)
-        return try codec.decode(MemorySource(bytes), .whole(width: header.width, height: header.height,
-                                                             maxPixels: maxPixels),
-                                pool: pool, shouldCancel: shouldCancel)
-    }
-
-    static func decode(_ bytes: [UInt8], region: PixelRegion, minimumWidth: Int, minimumHeight: Int,
-                       pool: BufferPool = BufferPool()) throws(CodecError) -> DecodedImage {
-        try codec.decode(MemorySource(bytes), DecodeRequest(region: region, minimumWidth: minimumWidth,
-                                                            minimumHeight: minimumHeight, maxPixels: 100_000_000),
-                         pool: pool, shouldCancel: { false })
-    }
-
-    /// ImageMagick's decode of `path`, over white: the independent decoder.
-    static func reference(_ path: String) throws -> RGBImage {
-        let ppm = try ExternalCommand.output("/usr/bin/convert", [path + "[0]", "-background", "white", "-flatten",
-                                                                  "-depth", "8", "ppm:-"])
-        let (width, height, pixels) = try PPM.parse(ppm)
-        return RGBImage(width: width, height: height, pixels: pixels)
-    }
+    static let fixtures = "bmp"
 }
 
 extension BMPTestSupport {

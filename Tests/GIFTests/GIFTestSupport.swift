@@ -4,32 +4,9 @@ import TestSupport
 @testable import GIF
 
 /// Fixtures, reference decodes and a GIF writer for the GIF tests.
-enum GIFTestSupport {
+enum GIFTestSupport: CodecTestSupport {
     static let codec = GIFCodec()
-
-    static func path(_ name: String) -> String { Fixtures.path("gif/" + name) }
-    static func bytes(_ name: String) throws -> [UInt8] { try Fixtures.bytes("gif/" + name) }
-
-    static func probe(_ bytes: [UInt8]) throws(CodecError) -> ImageHeader {
-        let headers = try codec.probe(MemorySource(bytes))
-        guard headers.count == 1 else { throw .internalError("\(headers.count) headers") }
-        return headers[0]
-    }
-
-    static func decodeWhole(_ bytes: [UInt8], maxPixels: Int = 100_000_000, pool: BufferPool = BufferPool(),
-                            shouldCancel: () -> Bool = { false }) throws(CodecError) -> DecodedImage {
-        let header = try probe(bytes)
-        return try codec.decode(MemorySource(bytes), .whole(width: header.width, height: header.height,
-                                                             maxPixels: maxPixels),
-                                pool: pool, shouldCancel: shouldCancel)
-    }
-
-    static func decode(_ bytes: [UInt8], region: PixelRegion, minimumWidth: Int, minimumHeight: Int,
-                       pool: BufferPool = BufferPool()) throws(CodecError) -> DecodedImage {
-        try codec.decode(MemorySource(bytes), DecodeRequest(region: region, minimumWidth: minimumWidth,
-                                                            minimumHeight: minimumHeight, maxPixels: 100_000_000),
-                         pool: pool, shouldCancel: { false })
-    }
+    static let fixtures = "gif"
 
     /// Where the first record after the screen descriptor and its colour table starts.
     static func firstRecord(_ bytes: [UInt8]) -> Int {
@@ -46,14 +23,6 @@ enum GIFTestSupport {
         }
         precondition(bytes[at] == 0x2C, "no image descriptor at \(at)")
         return at
-    }
-
-    /// ImageMagick's first frame of `path`, flattened onto its screen over white: the independent decoder.
-    static func reference(_ path: String) throws -> RGBImage {
-        let ppm = try ExternalCommand.output("/usr/bin/convert", [path + "[0]", "-background", "white", "-flatten",
-                                                                  "-depth", "8", "ppm:-"])
-        let (width, height, pixels) = try PPM.parse(ppm)
-        return RGBImage(width: width, height: height, pixels: pixels)
     }
 
     /// A GIF89a of one frame, written with a clear code before every pixel so that the LZW codes keep

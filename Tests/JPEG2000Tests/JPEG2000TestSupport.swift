@@ -6,32 +6,9 @@ import TestSupport
 @testable import JPEG2000
 
 /// Fixtures and opj_decompress's reference decodes for the JPEG 2000 tests.
-enum JPEG2000TestSupport {
+enum JPEG2000TestSupport: CodecTestSupport {
     static let codec = JPEG2000Codec()
-
-    static func path(_ name: String) -> String { Fixtures.path("jpeg2000/" + name) }
-    static func bytes(_ name: String) throws -> [UInt8] { try Fixtures.bytes("jpeg2000/" + name) }
-
-    static func probe(_ bytes: [UInt8]) throws(CodecError) -> ImageHeader {
-        let headers = try codec.probe(MemorySource(bytes))
-        guard headers.count == 1 else { throw .internalError("\(headers.count) headers") }
-        return headers[0]
-    }
-
-    static func decodeWhole(_ bytes: [UInt8], maxPixels: Int = 100_000_000, pool: BufferPool = BufferPool(),
-                            shouldCancel: () -> Bool = { false }) throws(CodecError) -> DecodedImage {
-        let header = try probe(bytes)
-        return try codec.decode(MemorySource(bytes), .whole(width: header.width, height: header.height, maxPixels: maxPixels),
-                                pool: pool, shouldCancel: shouldCancel)
-    }
-
-    static func decode(_ bytes: [UInt8], region: PixelRegion, minimumWidth: Int, minimumHeight: Int,
-                       maxPixels: Int = 100_000_000, pool: BufferPool = BufferPool(),
-                       shouldCancel: () -> Bool = { false }) throws(CodecError) -> DecodedImage {
-        try codec.decode(MemorySource(bytes), DecodeRequest(region: region, minimumWidth: minimumWidth,
-                                                            minimumHeight: minimumHeight, maxPixels: maxPixels),
-                         pool: pool, shouldCancel: shouldCancel)
-    }
+    static let fixtures = "jpeg2000"
 
     /// `codestream` in a minimal .jp2: signature, ftyp, a jp2h with ihdr and an sRGB colr, then jp2c.
     static func inJP2(_ codestream: [UInt8]) -> [UInt8] {

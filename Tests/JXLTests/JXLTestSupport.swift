@@ -6,31 +6,9 @@ import TestSupport
 @testable import JXL
 
 /// Fixtures and djxl's reference decodes for the JPEG XL tests.
-enum JXLTestSupport {
+enum JXLTestSupport: CodecTestSupport {
     static let codec = JXLCodec()
-
-    static func path(_ name: String) -> String { Fixtures.path("jxl/" + name) }
-    static func bytes(_ name: String) throws -> [UInt8] { try Fixtures.bytes("jxl/" + name) }
-
-    static func probe(_ bytes: [UInt8]) throws(CodecError) -> ImageHeader {
-        let headers = try codec.probe(MemorySource(bytes))
-        guard headers.count == 1 else { throw .internalError("\(headers.count) headers") }
-        return headers[0]
-    }
-
-    static func decodeWhole(_ bytes: [UInt8], maxPixels: Int = 100_000_000, pool: BufferPool = BufferPool(),
-                            shouldCancel: () -> Bool = { false }) throws(CodecError) -> DecodedImage {
-        let header = try probe(bytes)
-        return try codec.decode(MemorySource(bytes), .whole(width: header.width, height: header.height, maxPixels: maxPixels),
-                                pool: pool, shouldCancel: shouldCancel)
-    }
-
-    static func decode(_ bytes: [UInt8], region: PixelRegion, minimumWidth: Int, minimumHeight: Int,
-                       pool: BufferPool = BufferPool()) throws(CodecError) -> DecodedImage {
-        try codec.decode(MemorySource(bytes), DecodeRequest(region: region, minimumWidth: minimumWidth,
-                                                            minimumHeight: minimumHeight, maxPixels: 100_000_000),
-                         pool: pool, shouldCancel: { false })
-    }
+    static let fixtures = "jxl"
 
     /// djxl's decode, upright (djxl applies the codestream's orientation), 8 bits, over white; an XYB picture
     /// rendered to sRGB as the codec asks libjxl to.

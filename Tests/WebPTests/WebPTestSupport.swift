@@ -5,34 +5,9 @@ import TestSupport
 @testable import WebP
 
 /// Fixtures, reference decodes and byte surgery for the WebP tests.
-enum WebPTestSupport {
+enum WebPTestSupport: CodecTestSupport {
     static let codec = WebPCodec()
-
-    static func path(_ name: String) -> String { Fixtures.path("webp/" + name) }
-    static func bytes(_ name: String) throws -> [UInt8] { try Fixtures.bytes("webp/" + name) }
-
-    static func probe(_ bytes: [UInt8]) throws(CodecError) -> ImageHeader {
-        let headers = try codec.probe(MemorySource(bytes))
-        guard headers.count == 1 else { throw .internalError("\(headers.count) headers") }
-        return headers[0]
-    }
-
-    /// The whole picture at full resolution.
-    static func decodeWhole(_ bytes: [UInt8], maxPixels: Int = 100_000_000,
-                            pool: BufferPool = BufferPool()) throws(CodecError) -> DecodedImage {
-        let header = try probe(bytes)
-        return try codec.decode(MemorySource(bytes),
-                                .whole(width: header.width, height: header.height, maxPixels: maxPixels), pool: pool,
-                                shouldCancel: { false })
-    }
-
-    static func decode(_ bytes: [UInt8], region: PixelRegion, minimumWidth: Int, minimumHeight: Int,
-                       maxPixels: Int = 100_000_000, pool: BufferPool = BufferPool(),
-                       shouldCancel: () -> Bool = { false }) throws(CodecError) -> DecodedImage {
-        try codec.decode(MemorySource(bytes), DecodeRequest(region: region, minimumWidth: minimumWidth,
-                                                            minimumHeight: minimumHeight, maxPixels: maxPixels),
-                         pool: pool, shouldCancel: shouldCancel)
-    }
+    static let fixtures = "webp"
 
     /// dwebp's decode of a file (as RGBA, `-pam`), composited over white the way the codec promises.
     static func dwebpReference(_ path: String) throws -> RGBImage {
