@@ -2,7 +2,7 @@
 """Writes a camera-like DNG from an upright photo, for `make bench`'s raw case (issue 34): no public set of two
 dozen 20-megapixel raws may be copied here, so the benchmark makes its own from the corpus.
 
-    raw_dng.py PHOTO OUT.dng [--long 5472] [--preview full|small]
+    raw_dng.py PHOTO OUT.dng [--long 5472] [--preview full|small|WIDTH]
 
 The photo is scaled (ImageMagick) to `--long` pixels on its long side, made linear (sRGB's curve undone), divided by
 a daylight white balance, and sampled through an RGGB Bayer filter into 14-bit values, the sensor data of
@@ -116,7 +116,7 @@ def write_dng(photo, out, long_side, preview):
     rgb = read_rgb16(photo, long_side)
     cfa = mosaic(rgb)
     height, width = cfa.shape
-    jpeg = jpeg_preview(photo, width if preview == "full" else 1616)
+    jpeg = jpeg_preview(photo, width if preview == "full" else 1616 if preview == "small" else int(preview))
     ifd0, raw = IFD(), IFD()
     ifd0.add(254, "LONG", 1)  # NewSubfileType: a reduced picture (the preview)
     pw, ph = preview_size(jpeg)
@@ -189,7 +189,7 @@ def main():
     parser.add_argument("photo")
     parser.add_argument("out")
     parser.add_argument("--long", type=int, default=5472)
-    parser.add_argument("--preview", choices=["full", "small"], default="full")
+    parser.add_argument("--preview", default="full", help="full, small (1616 pixels wide) or a width in pixels")
     args = parser.parse_args()
     write_dng(args.photo, args.out, args.long, args.preview)
 

@@ -328,7 +328,8 @@ def raw_seeds(out):
     hostile inputs, so the seeds stay small (the whole DNG is 87 KB)."""
     folder = os.path.join(FIXTURES, "raw")
     for name in sorted(os.listdir(folder)):
-        if name.startswith(("LICENSE", "README")):
+        # bayer-640.dng (554 KB) would only be cut to the fuzzer's 64 KB: the small ones stand for the rest.
+        if name.startswith(("LICENSE", "README")) or os.path.getsize(os.path.join(folder, name)) > 131072:
             continue
         shutil.copy(os.path.join(folder, name), out)
     with open(os.path.join(folder, "sample_1mp.dng"), "rb") as f:
