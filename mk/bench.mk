@@ -29,7 +29,8 @@ BENCH_PYTHON ?= $(shell command -v /usr/bin/python3 || command -v python3)
 
 # The comparison's tools, and those that make the HEIC and WebP photos from the corpus (heif-enc and heif-convert,
 # libheif 1.15, for the HEIC case and its decode floor; cwebp for the WebP grid; avifenc for the 20-megapixel
-# 10-bit AVIFs of bench-memory, which heif-enc's aom cannot write); the benchmark still runs
+# 10-bit AVIFs of bench-memory, which heif-enc's aom cannot write; cjxl for the JPEG XL case, numpy for
+# Bench/raw_dng.py's DNGs and dcraw_emu for their decode floor); the benchmark still runs
 # (photobook alone, without the cases whose tools are missing) when they cannot be installed.
 bench-deps:
 	@missing=""; \
@@ -38,6 +39,9 @@ bench-deps:
 	command -v heif-enc >/dev/null && command -v heif-convert >/dev/null || missing="$$missing libheif-examples"; \
 	command -v cwebp >/dev/null || missing="$$missing webp"; \
 	command -v avifenc >/dev/null || missing="$$missing libavif-bin"; \
+	command -v cjxl >/dev/null || missing="$$missing libjxl-tools"; \
+	command -v dcraw_emu >/dev/null || missing="$$missing libraw-bin"; \
+	/usr/bin/python3 -c "import numpy" 2>/dev/null || missing="$$missing python3-numpy"; \
 	if [ "$(BENCH_IMAGEMAGICK)" = 1 ]; then command -v mogrify >/dev/null || missing="$$missing imagemagick"; fi; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing (for the comparison)"; \
