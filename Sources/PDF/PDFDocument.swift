@@ -32,7 +32,7 @@ public final class PDFDocument {
     var pdfx: PDFXRules?
     /// The pictures of colour glyphs (emoji) embedded so far, by face and glyph: each once per document; nil for a
     /// glyph that has none (PDFPage+ColourGlyphs.swift).
-    var colourGlyphImages: [ColourGlyphKey: PDFImage?] = [:]
+    var colourGlyphImages: [ColourGlyphKey: ColourGlyphPicture?] = [:]
 
     /// Creates an empty document (`HPDF_New`, `HPDF_SetCompressionMode`).
     public init() throws(PDFError) {

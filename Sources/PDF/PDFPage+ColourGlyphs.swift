@@ -8,6 +8,12 @@ struct ColourGlyphKey: Hashable {
     let glyph: UInt32
 }
 
+/// A colour glyph embedded in a document, and the box it fills in font units (`ColourGlyph`'s, without its PNG).
+struct ColourGlyphPicture {
+    let image: PDFImage
+    let left: Int, top: Int, width: Int, height: Int
+}
+
 extension PDFPage {
     /// Draws a run of a colour bitmap face (Noto Color Emoji) as pictures: each glyph's PNG, embedded once per
     /// document (libharu's PNG loader: its alpha becomes a soft mask, so an emoji over a photo shows the photo
@@ -29,8 +35,7 @@ extension PDFPage {
         var pen = (x: 0, y: 0)
         for glyph in run.glyphs {
             defer { pen = (pen.x + glyph.xAdvance, pen.y + glyph.yAdvance) }
-            guard let image = try colourGlyphImage(face, glyph.glyph) else { continue }
-            guard let box = face.colourBitmap(of: glyph.glyph) else { continue }
+            guard let box = try colourGlyphPicture(face, glyph.glyph) else { continue }
             // The glyph's origin in text space: along the line and across it (a column: x and y from its top centre).
             let along = Double(pen.x + glyph.xOffset) * scale
             let across = Double(pen.y + glyph.yOffset) * scale
@@ -40,9 +45,9 @@ extension PDFPage {
                 // Text space [0 -1 1 0 x y]: along runs down the page, up is to the right; the picture turned a
                 // quarter clockwise (EXIF orientation 6).
                 let rect = Rect(x: x + across + top - height, y: y - along - left - width, width: height, height: width)
-                try draw(image, in: rect, orientation: 6)
+                try draw(box.image, in: rect, orientation: 6)
             } else {
-                try draw(image, in: Rect(x: x + along + left, y: y + across + top - height, width: width, height: height))
+                try draw(box.image, in: Rect(x: x + along + left, y: y + across + top - height, width: width, height: height))
             }
         }
         if let textFont {
@@ -59,16 +64,19 @@ extension PDFPage {
         return Double(units) * size / Double(face.unitsPerEm)
     }
 
-    /// The picture of `glyph`, embedded on first use; nil for a glyph without one (a space).
-    private func colourGlyphImage(_ face: FontFace, _ glyph: UInt32) throws(PDFError) -> PDFImage? {
+    /// The picture of `glyph` and its box, read from the font and embedded on first use; nil for a glyph without
+    /// one (a space).
+    private func colourGlyphPicture(_ face: FontFace, _ glyph: UInt32) throws(PDFError) -> ColourGlyphPicture? {
         let key = ColourGlyphKey(face: face.path, glyph: glyph)
         if let known = document.colourGlyphImages[key] { return known }
-        var image: PDFImage?
+        var picture: ColourGlyphPicture?
         if let bitmap = face.colourBitmap(of: glyph) {
-            image = try document.loadPNG(bitmap.png, during: "embedding glyph \(glyph) of \(face.path)")
+            let image = try document.loadPNG(bitmap.png, during: "embedding glyph \(glyph) of \(face.path)")
+            picture = ColourGlyphPicture(image: image, left: bitmap.left, top: bitmap.top, width: bitmap.width,
+                                         height: bitmap.height)
         }
-        document.colourGlyphImages[key] = .some(image)
-        return image
+        document.colourGlyphImages[key] = .some(picture)
+        return picture
     }
 
     /// `text` as /ActualText of one invisible space of `font` that spans `length` points from (x, y), along the

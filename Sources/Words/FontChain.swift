@@ -71,12 +71,9 @@ public final class FontChain: Sendable {
     }
 
     private static let installedEmojiFace: FontFace? = {
-        for family in ["Noto Color Emoji"] {
-            if let location = FontCatalog.face(named: family), let face = LoadedFaces.face(location), face.drawsInColour {
-                return face
-            }
-        }
-        return nil
+        guard let location = FontCatalog.face(named: "Noto Color Emoji"), let face = LoadedFaces.face(location),
+              face.drawsInColour else { return nil }
+        return face
     }()
 
     /// `text` cut into runs, each drawn in one face, in logical order, covering every scalar of `text` exactly

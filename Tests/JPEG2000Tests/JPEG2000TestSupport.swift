@@ -37,24 +37,3 @@ enum JPEG2000TestSupport: CodecTestSupport {
         return RGBImage(width: width, height: height, pixels: pixels)
     }
 }
-
-extension RGBImage {
-    func meanDifference(to other: RGBImage) -> Double {
-        precondition(width == other.width && height == other.height, "\(width)x\(height) vs \(other.width)x\(other.height)")
-        return meanAbsoluteDifference(pixels, other.pixels)
-    }
-}
-
-/// A byte source that counts the bytes read from it: what a probe costs in reads.
-final class CountingSource: ByteSource {
-    private let base: MemorySource
-    private let total = Mutex(0)
-    init(_ bytes: [UInt8]) { base = MemorySource(bytes) }
-    var count: Int { base.count }
-    var bytesRead: Int { total.withLock { $0 } }
-    func read(from offset: Int, count: Int) throws(CodecError) -> [UInt8] {
-        let bytes = try base.read(from: offset, count: count)
-        total.withLock { $0 += bytes.count }
-        return bytes
-    }
-}

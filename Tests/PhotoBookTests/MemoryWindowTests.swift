@@ -46,30 +46,38 @@ import Testing
     }
 }
 
-/// The probe's gate: workers that would together hold more than the budget take turns.
+/// The probe's gate: workers that would together hold more than the budget take turns, others hold at once.
 @Suite struct MemoryGateTests {
-    final class Inside: Sendable {
-        let counts = Mutex((now: 0, most: 0))
+    /// Runs `body` on a thread of its own (not libdispatch's pool, which may not start another while one blocks).
+    static func onThread(_ body: @escaping @Sendable () -> Void) {
+        Thread.detachNewThread(body)
     }
 
-    /// The most workers inside at once when `workers` each hold `bytes` of a 100-byte gate for 20 ms.
-    static func most(_ workers: Int, holding bytes: Int) -> Int {
-        let gate = MemoryGate(budget: 100), inside = Inside()
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            gate.holding(bytes) {
-                inside.counts.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
-                usleep(20_000)
-                inside.counts.withLock { $0.now -= 1 }
-            }
-        }
-        return inside.counts.withLock { $0.most }
+    @Test func aWorkerThatDoesNotFitWaitsForTheOneInside() {
+        let gate = MemoryGate(budget: 100)
+        let firstInside = DispatchSemaphore(value: 0), leave = DispatchSemaphore(value: 0)
+        let secondInside = DispatchSemaphore(value: 0)
+        Self.onThread { gate.holding(60) { firstInside.signal(); leave.wait() } }
+        #expect(firstInside.wait(timeout: .now() + 10) == .success)
+        Self.onThread { gate.holding(60) { _ = secondInside.signal() } }
+        // 60 beside 60 is over the budget: the second is not let in while the first holds its room.
+        #expect(secondInside.wait(timeout: .now() + 0.3) == .timedOut)
+        leave.signal()
+        #expect(secondInside.wait(timeout: .now() + 10) == .success)
     }
 
-    @Test func workersOverTheBudgetTakeTurnsAndSmallOnesShare() {
-        #expect(Self.most(4, holding: 60) == 1)
-        // concurrentPerform may run fewer at once than asked on a busy machine: at least never more than fit.
-        #expect(Self.most(4, holding: 25) <= 4)
-        // More than the budget waits for all of it, and still runs.
+    @Test func workersThatFitHoldAtOnce() {
+        let gate = MemoryGate(budget: 100)
+        let inside = DispatchSemaphore(value: 0), leave = DispatchSemaphore(value: 0)
+        // Four of 25: each stays inside until all four are, which only a gate that lets them share allows.
+        for _ in 0..<4 { Self.onThread { gate.holding(25) { inside.signal(); leave.wait() } } }
+        let allIn = (0..<4).allSatisfy { _ in inside.wait(timeout: .now() + 10) == .success }
+        for _ in 0..<4 { leave.signal() }
+        #expect(allIn)
+    }
+
+    @Test func aWorkerOverTheBudgetStillRuns() {
+        // More than the budget waits for all of it, and runs.
         #expect(MemoryGate(budget: 100).holding(1000) { 7 } == 7)
     }
 }

@@ -86,18 +86,3 @@ enum TIFFTestSupport {
         return RGBImage(width: width, height: height, pixels: pixels)
     }
 }
-
-/// A source that counts what is read from it, and can fail or stop short past a point.
-final class CountingSource: ByteSource, @unchecked Sendable {
-    let inner: any ByteSource
-    private let lock = NSLock()
-    private var read = 0
-    init(_ inner: any ByteSource) { self.inner = inner }
-    var count: Int { inner.count }
-    var bytesRead: Int { lock.withLock { read } }
-    func read(from offset: Int, count: Int) throws(CodecError) -> [UInt8] {
-        let bytes = try inner.read(from: offset, count: count)
-        lock.withLock { read += bytes.count }
-        return bytes
-    }
-}

@@ -85,16 +85,3 @@ struct WebPProbeTests {
         #expect(source.bytesRead < 500 && bytes.count > 4000)  // headers, the EXIF chunk and 32 bytes of VP8
     }
 }
-
-/// A source that counts what is read of it.
-final class CountingSource: ByteSource, @unchecked Sendable {
-    let inner: MemorySource
-    var bytesRead = 0
-    init(_ inner: MemorySource) { self.inner = inner }
-    var count: Int { inner.count }
-    func read(from offset: Int, count: Int) throws(CodecError) -> [UInt8] {
-        let bytes = try inner.read(from: offset, count: count)
-        bytesRead += bytes.count
-        return bytes
-    }
-}

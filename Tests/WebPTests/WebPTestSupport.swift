@@ -71,16 +71,3 @@ enum WebPTestSupport: CodecTestSupport {
         return path
     }
 }
-
-extension RGBImage {
-    /// Mean absolute difference per sample against an image of the same size.
-    func meanDifference(to other: RGBImage) -> Double {
-        precondition(width == other.width && height == other.height, "\(width)x\(height) vs \(other.width)x\(other.height)")
-        return meanAbsoluteDifference(pixels, other.pixels)
-    }
-
-    func maxDifference(to other: RGBImage) -> Int {
-        precondition(width == other.width && height == other.height, "\(width)x\(height) vs \(other.width)x\(other.height)")
-        return TestSupport.maxDifference(pixels, other.pixels)
-    }
-}
