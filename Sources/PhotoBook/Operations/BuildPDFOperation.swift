@@ -253,12 +253,6 @@ struct DocumentFonts {
     let book: BookFont
     let document: PDFDocument
 
-    /// How long `piece` is along its line (or column) at `size`, as it is drawn.
-    private func length(of piece: (face: FontFace, run: PDFGlyphRun), size: Double) throws(PDFError) -> Double {
-        piece.face.drawsInColour ? PDFPage.colourRunWidth(piece.run, face: piece.face, size: size)
-            : try document.loadFont(face: piece.face).width(of: piece.run, size: size)
-    }
-
     /// `text` as a column of upright characters whose top centre is (centre, top).
     func drawColumn(_ text: String, size: Double, centre: Double, top: Double, on page: PDFPage) throws(PDFError) {
         var along = 0.0
@@ -267,7 +261,7 @@ struct DocumentFonts {
                 try page.drawColourGlyphs(piece.run, face: piece.face, size: size, x: centre, y: top - along,
                                           turned: piece.run.direction != .topToBottom,
                                           textFont: try document.loadFont(face: book.chain.primary))
-                along += try length(of: (piece.face, piece.run), size: size)
+                along += PDFPage.colourRunWidth(piece.run, face: piece.face, size: size)
                 continue
             }
             let font = try document.loadFont(face: piece.face)
@@ -287,20 +281,21 @@ struct DocumentFonts {
               turned: Bool = false, language: Language? = nil, base: ParagraphDirection? = nil) throws(PDFError) {
         // Placed in visual order, written in logical order (docs/research/words.md §3.5: MuPDF reads the content
         // stream's order, and a right-to-left line written left to right came out word by word backwards).
+        // A face of outlines is loaded once per piece (nil: a colour face, drawn as pictures).
         var along = 0.0
-        var placed: [(piece: (face: FontFace, run: PDFGlyphRun, start: Int), along: Double)] = []
+        var placed: [(piece: (face: FontFace, run: PDFGlyphRun, start: Int), font: PDFFont?, along: Double)] = []
         for piece in book.pieces(of: text, language: language, base: base) {
-            placed.append((piece, along))
-            along += try length(of: (piece.face, piece.run), size: size)
+            let font = piece.face.drawsInColour ? nil : try document.loadFont(face: piece.face)
+            placed.append((piece, font, along))
+            along += font?.width(of: piece.run, size: size) ?? PDFPage.colourRunWidth(piece.run, face: piece.face, size: size)
         }
-        for (piece, along) in placed.sorted(by: { $0.piece.start < $1.piece.start }) {
+        for (piece, font, along) in placed.sorted(by: { $0.piece.start < $1.piece.start }) {
             let (px, py) = turned ? (x, y - along) : (x + along, y)
-            if piece.face.drawsInColour {
+            if let font {
+                try page.drawGlyphs(piece.run, font: font, size: size, x: px, y: py, gray: gray, turned: turned)
+            } else {
                 try page.drawColourGlyphs(piece.run, face: piece.face, size: size, x: px, y: py, turned: turned,
                                           textFont: try document.loadFont(face: book.chain.primary))
-            } else {
-                try page.drawGlyphs(piece.run, font: try document.loadFont(face: piece.face), size: size, x: px, y: py,
-                                    gray: gray, turned: turned)
             }
         }
     }
