@@ -14,7 +14,7 @@ $(shell mkdir -p $(SWIFT_TMPDIR))
 
 # The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
 # at its output as a person would.
-BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev libgif-dev libraw-dev liblcms2-dev libharfbuzz-dev libicu-dev libfontconfig-dev libjxl-dev libopenjp2-7-dev zlib1g-dev pkg-config fonts-dejavu-core fonts-noto-cjk fonts-noto-core fonts-noto-color-emoji
+BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev libgif-dev libraw-dev liblcms2-dev libharfbuzz-dev libicu-dev libfontconfig-dev libjxl-dev libopenjp2-7-dev libmicrohttpd-dev zlib1g-dev pkg-config fonts-dejavu-core fonts-noto-cjk fonts-noto-core fonts-noto-color-emoji
 TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl libfribidi-bin mupdf-tools netpbm libraw-bin libjxl-tools libopenjp2-tools
 
 .PHONY: all deps test-deps build harness test demo install docs clean
@@ -44,6 +44,7 @@ deps:
 	[ -f /usr/include/fontconfig/fontconfig.h ] || missing="$$missing libfontconfig-dev"; \
 	[ -f /usr/include/jxl/decode.h ] || missing="$$missing libjxl-dev"; \
 	[ -f /usr/include/openjpeg-2.5/openjpeg.h ] || missing="$$missing libopenjp2-7-dev"; \
+	[ -f /usr/include/microhttpd.h ] || missing="$$missing libmicrohttpd-dev"; \
 	[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$$missing fonts-dejavu-core"; \
 	[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || missing="$$missing fonts-noto-cjk"; \
 	[ -f /usr/share/fonts/truetype/noto/NotoSansThai-Regular.ttf ] || missing="$$missing fonts-noto-core"; \
