@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers point one way: photobook -> PhotoBookCLI -> PhotoBook -> Imaging, EXIF, JPEG, PNG, PDF -> C modules;
 // Geometry (one rectangle) is under Imaging, PDF and PhotoBook.
-// Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF, Raw, GIF, JXL, JPEG2000), Colour, Typeface, FontCatalog, TextBreaks and PDF import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform).
+// Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF, Raw, GIF, JXL, JPEG2000), Colour, Typeface, FontCatalog, TextBreaks, PDF and HTTPServer import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform) and by HTTPServer for its socket address.
 //
 // Release builds keep Swift's overflow and bounds checks in every module but Imaging, so that an arithmetic
 // slip on hostile input traps instead of corrupting memory. Imaging's resampling kernels take ~8% more CPU
@@ -95,6 +95,9 @@ let package = Package(
         .target(name: "PDF", dependencies: ["CHaru", "Geometry", "Platform", "Typeface"]),
         // The POSIX calls of the engine and the command line: EINTR, errno and closing descriptors in one place.
         .target(name: "Platform"),
+        // The editor's local HTTP server over libmicrohttpd (CMicroHTTPD is an internal import): 127.0.0.1 only,
+        // and the token, Host, method and body checks made before any handler runs (docs/editor.md).
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Platform"]),
 
         // The engine, the command line, and the thin executable.
         .target(name: "PhotoBook", dependencies: ["Platform", "Geometry", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "HEIF",
@@ -124,6 +127,8 @@ let package = Package(
         .testTarget(name: "TIFFTests", dependencies: ["TIFF", "ImageCodec", "Imaging", "Geometry", "Platform", "TestSupport"]),
         .testTarget(name: "PDFTests", dependencies: ["PDF", "Typeface", "JPEG", "Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        // A real server on a free port, spoken to in raw HTTP over a socket.
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         // Against the fonts installed here (make test installs fonts-noto-cjk, fonts-wqy-zenhei...).
         // Shaping against hb-shape (libharfbuzz-bin, make test-deps) on the Noto and DejaVu fonts installed here.
         .testTarget(name: "TypefaceTests", dependencies: ["Typeface", "TestSupport"]),
