@@ -40,7 +40,7 @@ START_WAIT = 60.0
 
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import WebDriverException
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
@@ -256,7 +256,9 @@ class BrowserCase(ServerCase):
     # -- helpers -----------------------------------------------------------------------------------------------
 
     def wait_ui(self, predicate, message="the page"):
-        return WebDriverWait(self.driver, UI_WAIT, poll_frequency=0.05).until(predicate, message)
+        # The page draws itself again after each save: an element found a moment ago may be gone.
+        return WebDriverWait(self.driver, UI_WAIT, poll_frequency=0.05, ignored_exceptions=(
+            StaleElementReferenceException, NoSuchElementException)).until(predicate, message)
 
     def wait_settled(self):
         self.wait_ui(lambda d: self.status() == "saved", "the status to say saved")
@@ -275,17 +277,20 @@ class BrowserCase(ServerCase):
         self.wait_ui(lambda d: d.switch_to.active_element == element, "the focus")
 
     def keys(self, *keys, modifier=None):
+        """Keys pressed with modifiers held (a tuple for several: (Keys.CONTROL, Keys.SHIFT))."""
+        modifiers = modifier if isinstance(modifier, tuple) else (modifier,) if modifier else ()
         chain = ActionChains(self.driver)
-        if modifier:
-            chain.key_down(modifier)
+        for m in modifiers:
+            chain.key_down(m)
         for key in keys:
             chain.send_keys(key)
-        if modifier:
-            chain.key_up(modifier)
+        for m in reversed(modifiers):
+            chain.key_up(m)
         chain.perform()
 
     def active_photo(self):
-        return self.driver.switch_to.active_element.get_attribute("data-photo")
+        return self.driver.execute_script(
+            "const a = document.activeElement; return a && a.getAttribute('data-photo')")
 
     def drag(self, source, target):
         """HTML5 drag and drop as the browser fires it (Selenium's drag_and_drop does not fire drag events in
@@ -367,8 +372,8 @@ class PageTests(BrowserCase):
         b = self.book_json()
         self.assertEqual(paths(b["pages"][1]), ["photos/coffee.jpg", "photos/curie.jpg"])
         self.wait_ui(lambda d: self.active_photo() == "photos/camera.jpg", "the moved photo to keep the focus")
-        self.assertEqual(self.driver.switch_to.active_element.find_element(By.XPATH, "./ancestor::*[@data-page]")
-                         .get_attribute("data-page"), "3")
+        self.assertEqual(self.driver.execute_script(
+            "return document.activeElement.closest('[data-page]').dataset.page"), "3")
         self.wait_settled()
 
         # Across a page's edge: the last photo of page 1 and the first of page 2 change places; the counts (and
@@ -430,7 +435,7 @@ class PageTests(BrowserCase):
         self.keys("z", modifier=Keys.CONTROL)
         self.wait_book(lambda b: b == ORIGINAL, "the undo to reach BOOK.json")
         self.wait_settled()
-        self.keys(Keys.SHIFT + "z", modifier=Keys.CONTROL)
+        self.keys("z", modifier=(Keys.CONTROL, Keys.SHIFT))
         self.wait_book(lambda b: b == changed, "the redo to reach BOOK.json")
         self.wait_settled()
         self.keys("z", modifier=Keys.CONTROL)
@@ -463,7 +468,7 @@ class PageTests(BrowserCase):
         field.click()
         field.send_keys("Second in the page")
         write_json(self.book, outside)
-        field.send_keys(Keys.ENTER)
+        self.keys(Keys.ENTER)   # to the focused field: the page may have drawn itself again meanwhile
         self.wait_book(lambda b: b["pages"][1]["photos"][0].get("caption") == "Second in the page"
                        and b["pages"][3]["photos"][0].get("caption") == "Second outside", "both changes")
 
@@ -477,10 +482,9 @@ class PageTests(BrowserCase):
         revision = self.driver.find_element(By.TAG_NAME, "body").get_attribute("data-revision")
         self.wait_ui(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-revision") != revision,
                      "the outside change")
-        field = self.driver.switch_to.active_element
-        self.assertEqual(field.get_attribute("data-caption"), "photos/curie.jpg")
-        self.assertEqual(field.get_attribute("value"), "half typed")
-        field.send_keys(" and done", Keys.ENTER)
+        self.assertEqual(self.driver.execute_script(
+            "const a = document.activeElement; return [a.dataset.caption, a.value]"), ["photos/curie.jpg", "half typed"])
+        self.keys(" and done", Keys.ENTER)
         self.wait_book(lambda b: b["pages"][1]["photos"][2].get("caption") == "half typed and done")
         self.assertEqual(self.book_json()["pages"][0]["heading"], "Space, again")
 
