@@ -64,8 +64,14 @@
 
   function setStatus(text) {
     const node = $('[data-status]');
+    const error = text.startsWith('error');
     node.textContent = text;
-    node.dataset.kind = text.startsWith('error') ? 'error' : text;
+    node.title = text;
+    node.dataset.kind = error ? 'error' : text;
+    // The whole message, over the page (fixed: nothing below it moves), until the next save succeeds.
+    const message = $('[data-message]');
+    message.hidden = !error;
+    message.textContent = error ? text.replace(/^error: /, '') : '';
   }
 
   function showSettled() {
@@ -509,7 +515,8 @@
       placeBox(field, captionText.box, page);
       field.style.height = '';
       field.style.minHeight = pct(captionText.box[3], page.height);
-      field.style.fontSize = `max(11px, ${fontSize(captionText.size, page)})`;
+      // As it prints (--fs); larger to edit when focused (editor.css).
+      field.style.setProperty('--fs', fontSize(captionText.size, page));
       field.style.textAlign = captionText.align === 'centre' ? 'center' : captionText.align || 'left';
     } else {
       // No caption yet: a slim field at the bottom of the cell, where a caption would go.

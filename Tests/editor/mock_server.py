@@ -77,6 +77,20 @@ def image_size(path):
     return None
 
 
+def wrap(text, width, size):
+    """Lines of at most three, by a rough measure (half the size per character; twice for wide ones)."""
+    lines, line, used = [], "", 0.0
+    for word in text.split(" "):
+        w = sum(size if ord(c) > 0x2E80 else size * 0.5 for c in word + " ")
+        if line and used + w > width:
+            lines.append(line.rstrip())
+            line, used = "", 0.0
+        line += word + " "
+        used += w
+    lines.append(line.rstrip())
+    return lines[:3]
+
+
 def layouts_for(n):
     if n == 1:
         return ["single", "1"]
@@ -301,7 +315,8 @@ class Book:
         cells = []
         for slot, photo in enumerate(photos):
             y = top + slot * (row_h + GAP)
-            h = row_h - (CAPTION_H + 2 if photo.get("caption") else 0)
+            h = row_h - (CAPTION_H * len(wrap(photo["caption"], PAGE_W - 2 * MARGIN, CAPTION_SIZE)) + 2
+                         if photo.get("caption") else 0)
             cell = [MARGIN, y, PAGE_W - 2 * MARGIN, h]
             size = image_size(self.resolve(photo.get("path", ""))) or (4, 3)
             pa, ca = size[0] / size[1], cell[2] / cell[3]
@@ -321,9 +336,11 @@ class Book:
                 "focus": photo.get("focus"), "dpi": int(dpi), "lowResolution": dpi < 200, "cutsFace": False,
             })
             if photo.get("caption"):
+                lines = wrap(photo["caption"], cell[2], CAPTION_SIZE)
                 texts.append({"role": "caption", "path": photo.get("path"),
-                              "box": [round(MARGIN, 2), round(y + h + 2, 2), round(PAGE_W - 2 * MARGIN, 2), CAPTION_H],
-                              "lines": [photo["caption"]], "size": CAPTION_SIZE, "align": "centre"})
+                              "box": [round(MARGIN, 2), round(y + h + 2, 2), round(PAGE_W - 2 * MARGIN, 2),
+                                      CAPTION_H * len(lines)],
+                              "lines": lines, "size": CAPTION_SIZE, "align": "centre"})
         texts.append({"role": "pageNumber", "box": [MARGIN, PAGE_H - MARGIN - 10, PAGE_W - 2 * MARGIN, 10],
                       "lines": [str(number)], "size": 9, "align": "centre"})
         layout = page.get("layout")
