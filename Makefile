@@ -109,12 +109,16 @@ test-deps: deps
 	[ -x /usr/bin/exiftool ] || missing="$$missing libimage-exiftool-perl"; \
 	{ [ -x /usr/bin/bmptopnm ] && [ -x /usr/bin/ppmtoppm ]; } || missing="$$missing netpbm"; \
 	/usr/bin/python3 -c 'import PIL' 2>/dev/null || missing="$$missing python3-pil"; \
+	{ [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; } || missing="$$missing chromium chromium-driver"; \
+	/usr/bin/python3 -c 'import selenium' 2>/dev/null || missing="$$missing python3-selenium"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
+# The editor's page (Resources/editor/) is built into the binary through a Swift file written from it.
 build: deps
+	@/usr/bin/python3 mk/embed_editor.py
 	$(SWIFT) build -c release --product photobook
 
 # photobook with the test and benchmark switches (Sources/photobook-harness), for `make test` and `make bench`;
@@ -123,8 +127,8 @@ HARNESS := .build/release/photobook-harness
 harness: build
 	$(SWIFT) build -c release --product photobook-harness
 
-# The whole suite (end-to-end tests run the release binary, as a user would), then the concurrency tests
-# again under ThreadSanitizer.
+# The whole suite (end-to-end tests run the release binary, as a user would), the editor driven by headless
+# Chromium (Tests/editor), then the concurrency tests again under ThreadSanitizer.
 # Tests that measure the whole process (its peak memory, its threads) run after the rest, one suite at a time:
 # beside other suites they would count those suites' memory and threads too. (Buffer pools are not the process's:
 # each test counts the reuse of pools of its own.)
@@ -143,7 +147,8 @@ test: test-deps build harness
 	@rm -rf $(TEST_TMPDIR) && mkdir -p $(TEST_TMPDIR)
 	@$(GUARDED); trap 'rm -rf $(TEST_TMPDIR)' EXIT; export TMPDIR=$(TEST_TMPDIR); \
 	  export PHOTOBOOK_BIN=$(CURDIR)/$(BIN); set -x; guarded "the test suite" $(SWIFT) test --skip-build --skip '$(ALONE_PATTERN)' || exit $$?; \
-	  for suite in $(ALONE_TESTS); do guarded "$$suite" $(SWIFT) test --skip-build --filter "$$suite" || exit $$?; done
+	  for suite in $(ALONE_TESTS); do guarded "$$suite" $(SWIFT) test --skip-build --filter "$$suite" || exit $$?; done; \
+	  guarded "the editor in a browser" /usr/bin/python3 -m unittest -v Tests/editor/test_editor.py || exit $$?
 	$(MAKE) tsan
 
 # Sample books from the photos in Fixtures/: one photo per page shown whole, a contact sheet, the automatic

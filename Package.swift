@@ -102,7 +102,7 @@ let package = Package(
         // The engine, the command line, and the thin executable.
         .target(name: "PhotoBook", dependencies: ["Platform", "Geometry", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "HEIF",
                                                   "WebP", "TIFF", "GIF", "BMP", "Raw", "JXL", "JPEG2000", "PDF", "Colour", "Typeface", "Words", "TextBreaks"]),
-        .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Geometry", "Platform", "FontCatalog", "Words"]),
+        .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Geometry", "Platform", "FontCatalog", "Words", "HTTPServer"]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         // photobook with the test and benchmark switches (PHOTOBOOK_TEST_PAUSE...), which the shipped binary
         // does not have: for the end-to-end tests and `make bench` only, never installed.
@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "PDFTests", dependencies: ["PDF", "Typeface", "JPEG", "Imaging", "Geometry", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         // A real server on a free port, spoken to in raw HTTP over a socket.
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         // Against the fonts installed here (make test installs fonts-noto-cjk, fonts-wqy-zenhei...).
         // Shaping against hb-shape (libharfbuzz-bin, make test-deps) on the Noto and DejaVu fonts installed here.
         .testTarget(name: "TypefaceTests", dependencies: ["Typeface", "TestSupport"]),

@@ -32,7 +32,7 @@ _photobook() {
     done
     case $command in
         "")
-            COMPREPLY=($(compgen -W "build init cover presets completions --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W "build init edit cover presets completions --help --version" -- "$cur"))
             ;;
         build)
             case $prev in
@@ -119,6 +119,16 @@ _photobook() {
             esac
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--output -o --recursive -r --keep-duplicates --prefer --sort --reverse --photos --pages --max-pixels --preset --page-size --margin --bleed --crop-marks --safety --binding --pad-to --layout --gap --max-per-page --fit --crop --dpi --min-dpi --quality --pdfx --output-profile --output-condition --intent --keep-originals --title --subtitle --author --cover-photo --captions --sections --page-numbers --font --lang --jobs -j --strict --proof --no-cache --cache-limit --quiet -q --verbose -v --help -h" -- "$cur"))
+            else
+                _photobook_files
+            fi
+            ;;
+        edit)
+            case $prev in
+                --port) COMPREPLY=(); return ;;
+            esac
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--port --no-open --help -h" -- "$cur"))
             else
                 _photobook_files
             fi

@@ -4,6 +4,7 @@ complete -c photobook -n __fish_use_subcommand -s h -l help -d 'show the command
 complete -c photobook -n __fish_use_subcommand -s V -l version -d 'show the version and exit'
 complete -c photobook -n __fish_use_subcommand -a build -d 'make a print-ready PDF photo book from folders and files of photos'
 complete -c photobook -n __fish_use_subcommand -a init -d 'write an editable description of the book build would make'
+complete -c photobook -n __fish_use_subcommand -a edit -d 'see and change the book in the browser'
 complete -c photobook -n __fish_use_subcommand -a cover -d 'make the one-page wrap cover of a paperback: back, spine and front'
 complete -c photobook -n __fish_use_subcommand -a presets -d 'list the print-service presets for --preset, with their figures and sources'
 complete -c photobook -n __fish_use_subcommand -a completions -d 'print the shell completion script for bash, zsh or fish'
@@ -108,6 +109,11 @@ complete -c photobook -n '__fish_seen_subcommand_from init' -s q -l quiet -d 'pr
 complete -c photobook -n '__fish_seen_subcommand_from init' -s v -l verbose -d 'also report skipped files, each photo\'s density and where each part of a cover lies'
 complete -c photobook -n '__fish_seen_subcommand_from init' -s h -l help -d 'show this help and exit'
 complete -c photobook -n '__fish_seen_subcommand_from init' -F
+
+complete -c photobook -n '__fish_seen_subcommand_from edit' -l port -x -d 'listen on this port of 127.0.0.1'
+complete -c photobook -n '__fish_seen_subcommand_from edit' -l no-open -d 'do not open the browser'
+complete -c photobook -n '__fish_seen_subcommand_from edit' -s h -l help -d 'show this help and exit'
+complete -c photobook -n '__fish_seen_subcommand_from edit' -F
 
 complete -c photobook -n '__fish_seen_subcommand_from cover' -s o -l output -r -F -d 'the one-page PDF to write'
 complete -c photobook -n '__fish_seen_subcommand_from cover' -l preset -x -a 'lulu-a4 lulu-us-letter lulu-square lulu-us-letter-landscape lulu-small-landscape blurb-photo-book blurb-photo-book-heavy-paper blurb-layflat ingramspark kdp-paperback-square kdp-paperback-letter mixam-hardcover-a4 prodigi-hardcover-9x9 prodigi-hardcover-12x12 jukebox-booklet-letter' -d 'start from a print service\'s published figures: the trim size as the panels, and for a hardcover product --hardcover with its --wrap and --hinge'

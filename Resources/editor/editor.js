@@ -229,18 +229,18 @@
         const [photo] = page.photos.splice(at.slot, 1);
         delete page.layout;
         if (page.photos.length === 0) desc.pages.splice(at.source, 1);
-        (desc['left-out'] = desc['left-out'] || []).push({ path: photo.path, reason: REASON_REMOVED });
+        (desc['photosLeftOut'] = desc['photosLeftOut'] || []).push({ path: photo.path, reason: REASON_REMOVED });
         return true;
       });
     },
     restore(path, targetPage) {
       return {
         apply(desc) {
-          const list = desc['left-out'] || [];
+          const list = desc['photosLeftOut'] || [];
           const i = list.findIndex((item) => item.path === path);
           if (i < 0) return false;
           list.splice(i, 1);
-          if (list.length === 0) delete desc['left-out'];
+          if (list.length === 0) delete desc['photosLeftOut'];
           let source = locatePage(desc, targetPage);
           if (source === null || source >= desc.pages.length) {
             desc.pages.push({ photos: [] });

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Points where a caller (the progress display, or a test ordering events) hears what the build is doing.
 /// Each is called on a worker thread; none may block for long.
 public struct BuildHooks: Sendable {
@@ -19,6 +21,9 @@ public struct BuildHooks: Sendable {
     public var graphReady: (@Sendable () -> Void)?
     /// The build is over and every temporary file is gone; called exactly once per `run()`.
     public var finished: (@Sendable (BuildReport) -> Void)?
+    /// When set, the PDF operation hands its pages here, each photo with its render's bytes, and writes no PDF
+    /// (its outcome is `succeeded`, nothing is committed): the pages `photobook edit` shows.
+    public var proofSheets: (@Sendable ([ProofSheet]) -> Void)?
 
     public init(decodeStarted: (@Sendable (String) -> Void)? = nil,
                 photoFinished: (@Sendable (String) -> Void)? = nil,
@@ -37,4 +42,26 @@ public struct BuildHooks: Sendable {
         self.finished = finished
         self.savingImage = savingImage
     }
+}
+
+/// A page as the book would print it, with each photo's render in memory (`BuildHooks.proofSheets`).
+public struct ProofSheet: Sendable {
+    public var plan: PlannedPage
+    public var photos: [ProofPicture]
+}
+
+/// One photo of a `ProofSheet`: where the page draws it and the JPEG it draws.
+public struct ProofPicture: Sendable {
+    /// The photo's file (`PhotoFile.path`).
+    public var path: String
+    /// Where the page draws it; `placed.crop` is the crop the render aimed, when it aimed one.
+    public var placed: PlacedPhoto
+    /// The JPEG's bytes: an upright render of `shown`, except for `passThrough`.
+    public var jpeg: [UInt8]
+    /// The part of the upright photo the JPEG shows, in the photo's pixels: the crop, the whole blocks of a lossless
+    /// crop, or the whole photo for the photo's own bytes (whose EXIF orientation a browser applies, as the page does).
+    public var shown: Rect
+    public var passThrough: Bool
+    /// The upright photo's size, in pixels.
+    public var uprightWidth: Int, uprightHeight: Int
 }

@@ -32,8 +32,10 @@ struct BookDescription: Codable, Equatable {
         /// The arrangement, as `--verbose` lists it: `single`, `grid 2x2`, `[1 | 2]`; none for the best one.
         var layout: String?
         var photos: [Photo]
+        /// Kept as it is when the editor arranges the other pages again (`photobook edit`); `build` reads it not.
+        var locked: Bool?
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case heading, layout, photos }
+        enum CodingKeys: String, CodingKey, CaseIterable { case heading, layout, photos, locked }
     }
 
     struct Photo: Codable, Equatable {
@@ -78,6 +80,7 @@ extension BookDescription.Page {
         heading = try container.decodeIfPresent(String.self, forKey: .heading)
         layout = try container.decodeIfPresent(String.self, forKey: .layout)
         photos = try container.decode([BookDescription.Photo].self, forKey: .photos)
+        locked = try container.decodeIfPresent(Bool.self, forKey: .locked)
     }
 }
 

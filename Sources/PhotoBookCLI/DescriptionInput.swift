@@ -35,12 +35,16 @@ struct DescriptionInput {
 
     /// Reads, checks and resolves the description at `path`; any mistake is a usage error naming the file, the
     /// place in it and what was expected.
-    static func load(_ path: String) throws(CLIError) -> DescriptionInput {
+    /// `bytes`: the file's text when it is not to be read from `path` (the editor checks a version before it saves
+    /// it); relative paths in it are still relative to `path`'s folder.
+    static func load(_ path: String, bytes given: [UInt8]? = nil) throws(CLIError) -> DescriptionInput {
         func fail(_ place: String, _ message: String) -> CLIError { .usage("\(path): \(place): \(message)") }
-        let bytes: [UInt8]
-        switch FileSystem.readFile(path, limit: 64 << 20) {
-        case .failure(let failure): throw .usage("\(path): cannot read the book description: \(failure)")
-        case .success(let read): bytes = read
+        var bytes = given ?? []
+        if given == nil {
+            switch FileSystem.readFile(path, limit: 64 << 20) {
+            case .failure(let failure): throw .usage("\(path): cannot read the book description: \(failure)")
+            case .success(let read): bytes = read
+            }
         }
         let description: BookDescription
         do {

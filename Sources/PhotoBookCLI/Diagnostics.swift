@@ -9,11 +9,30 @@ final class Diagnostics: Sendable {
     let showsProgress: Bool
     private let progressVisible = Mutex(false)
 
+    /// The lines said, when they are kept rather than written (`capturing`).
+    private let kept: KeptLines?
+
+    private final class KeptLines: Sendable { let lines = Mutex<[String]>([]) }
+
     init(quiet: Bool = false, verbose: Bool = false) {
         self.quiet = quiet
         self.verbose = verbose && !quiet
         showsProgress = !quiet && FileDescriptor.standardError.isTerminal
+        kept = nil
     }
+
+    /// Keeps its errors and warnings for `lines` instead of writing them (the editor shows them in the page).
+    private init(capturing: Void) {
+        quiet = false
+        verbose = false
+        showsProgress = false
+        kept = KeptLines()
+    }
+
+    static func capturing() -> Diagnostics { Diagnostics(capturing: ()) }
+
+    /// What a capturing `Diagnostics` was told, in order.
+    var lines: [String] { kept?.lines.withLock { $0 } ?? [] }
 
     func error(_ message: String, path: String? = nil) {
         emit("photobook: error: " + (path.map { "\($0): " } ?? "") + message)
@@ -53,6 +72,10 @@ final class Diagnostics: Sendable {
     }
 
     private func emit(_ line: String) {
+        if let kept {
+            kept.lines.withLock { $0.append(line) }
+            return
+        }
         progressVisible.withLock { visible in
             write(.standardError, (visible ? "\r\u{1B}[K" : "") + line + "\n")
             visible = false

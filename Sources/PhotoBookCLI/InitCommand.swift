@@ -118,7 +118,8 @@ struct InitCommand {
         return .success
     }
 
-    /// A temporary file beside `path`, synced, then renamed over it: a reader sees the old file or the new one.
+    /// A temporary file beside `path`, synced, then renamed over it: a reader sees the old file or the new one; a file
+    /// replaced keeps its permissions and, where the user may, its owner.
     static func writeAtomically(_ data: Data, to path: String) throws(FileSystem.Failure) {
         let folder = FileSystem.directoryName(path)
         let (temporary, descriptor) = try FileSystem.makeTemporaryFile(
@@ -126,6 +127,12 @@ struct InitCommand {
         do {
             try descriptor.closeAfter { (file) throws(FileSystem.Failure) in
                 try file.setMode(FileSystem.modeForNewFile(replacing: path))
+                // A file replaced keeps its owner (root editing a user's book); a user cannot give a file away, and
+                // then the new one is theirs, as an editor's save would make it.
+                if case .success(let old) = FileSystem.status(path), old.kind == .regular,
+                   old.owner != getuid() || old.group != getgid() {
+                    try? file.setOwner(old.owner, group: old.group)
+                }
                 try file.writeAll(Array(data))
                 try file.sync()
             }

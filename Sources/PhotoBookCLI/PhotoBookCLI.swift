@@ -27,6 +27,8 @@ public enum PhotoBookCLI {
             return runInit(Array(args.dropFirst()), run).rawValue
         case "cover":
             return runCover(Array(args.dropFirst()), run).rawValue
+        case "edit":
+            return EditCommand.run(Array(args.dropFirst()), run).rawValue
         case "completions":
             return CompletionsCommand.run(Array(args.dropFirst())).rawValue
         case "presets":
@@ -126,105 +128,27 @@ public enum PhotoBookCLI {
         return execute(command, run, description: description)
     }
 
+    /// What a build needs once its command is checked: its photos, its options with the font read, and the
+    /// warnings said before it starts. `execute` and the editor's proofs (`EditorBook`) start from it.
+    struct ReadyBuild {
+        var photos: [PhotoFile]
+        var options: BuildOptions
+        var render: RenderRun
+        var early: [BuildWarning]
+    }
+
     /// Runs a parsed build (or, with `initialize`, writes the description of the book it would build).
     static func execute(_ command: BuildCommand, _ run: Run, description: DescriptionInput? = nil,
                         initialize: InitCommand? = nil) -> ExitStatus {
         let say = Diagnostics(quiet: command.quiet, verbose: command.verbose)
         let output = command.output
-        // Warnings given before the build starts, which its report must list too ("every warning of the build").
-        var early: [BuildWarning] = []
-        if let preset = command.preset, let source = preset.refusesCropMarks, command.options.layout.cropMarks {
-            early.append(BuildWarning(path: nil, message: "--crop-marks: \(preset.service) asks for files without crop "
-                                                        + "marks (\(source))"))
-            say.warning(early[early.count - 1].message)
+        let ready: ReadyBuild
+        switch prepare(command, run, description: description, initializing: initialize != nil, say: say) {
+        case .failure(let stop): return stop.status
+        case .success(let found): ready = found
         }
-        var options = command.options
-        options.given = description?.given
-        // What the photos look like (a burst, blurred, a screenshot) is said by the dry run and --verbose.
-        options.describesChoice = command.dryRun || initialize != nil || command.verbose
-        options.choice = command.choice
-        if !command.noCache { options.cacheDirectory = run.environment.cacheDirectory }
-        if command.proof { say.warning("a proof for the screen (\(BuildCommand.proofDPI) dpi, JPEG quality \(BuildCommand.proofQuality)), not for print") }
-        if let pdfx = options.pdfx { say.note(pdfx.verboseNote) }
-        let render: RenderRun
-        do {
-            render = try RenderRun.prepare("book", run, fontPath: command.fontPath, language: command.language,
-                                           wantsFont: command.hasWords || description?.hasWords == true,
-                                           colourEmoji: options.pdfx?.standard != .x1a)
-        } catch {
-            say.error(error.message)
-            return error.status
-        }
-        options.creationDate = render.creationDate
-        options.text = render.font.map { TextOptions(font: $0) }
-
-        // A description's photos were found when it was read, each as listed.
-        let discovery = Discovery.discover(description == nil ? command.inputs : [], recursive: command.recursive)
-        for (path, reason) in discovery.errors { say.error(reason, path: path) }
-        if !discovery.errors.isEmpty { return .usage }
-        var inputIDs = description?.inputIDs ?? discovery.inputIDs
-        if let path = description?.path, let id = try? FileSystem.status(path).get().id { inputIDs.insert(id) }
-        if let output, let problem = OutputCheck.problem(with: output, inputs: inputIDs) {
-            say.error(problem, path: output)
-            return .usage
-        }
-        if let report = command.report, let problem = ReportWriter.problem(with: report, output: output,
-                                                                            inputs: inputIDs) {
-            say.error("--report: \(problem)", path: report)
-            return .usage
-        }
-        for (path, reason) in discovery.warnings {
-            say.warning(reason, path: path)
-            early.append(BuildWarning(path: path, message: reason))
-        }
-        for (path, reason) in discovery.notes { say.note(reason, path: path) }
-        guard !discovery.photos.isEmpty || description != nil else {
-            // A folder of folders (a Google Takeout, a year of months) is the usual way to get here: say so.
-            var inSubfolders = ""
-            if !command.recursive, description == nil {
-                let deeper = Discovery.discover(command.inputs, recursive: true).photos.count
-                if deeper > 0 { inSubfolders = " (\(deeper) in subfolders: add -r to include them)" }
-            }
-            say.error("no photos found in \(command.inputs.joined(separator: ", "))\(inSubfolders), nothing was written")
-            let none = BuildReport(photos: [], book: .skipped(because: .refused("no photos found")), pagesWritten: 0,
-                                   seconds: 0)
-            return writeReport(none, command: command, options: options, status: .failure, say: say, early: early)
-        }
-
-        var photos = description?.photos ?? discovery.photos
-        if var text = options.text {
-            text.title = command.title
-            text.subtitle = command.subtitle
-            text.author = command.author
-            text.captions = command.captions
-            text.pageNumbers = command.pageNumbers
-            text.sections = command.sections
-            if let cover = command.coverPhoto {
-                let found = Discovery.discover([cover], recursive: false)
-                for (path, reason) in found.errors { say.error("--cover-photo: \(reason)", path: path) }
-                if !found.errors.isEmpty { return .usage }
-                guard let photo = found.photos.first, photo.format != nil else {
-                    say.error("--cover-photo: not a photo photobook reads (\(ImageFormat.names))", path: cover)
-                    return .usage
-                }
-                // A multi-page file (a TIFF of several scans) is one photo per page; the title page shows one.
-                if found.photos.count > 1 {
-                    let why = "--cover-photo: a \(photo.format!.name) of \(found.photos.count) pages: the title page "
-                        + "shows page 1 (to show another, save that page as a file of its own)"
-                    say.warning(why, path: cover)
-                    early.append(BuildWarning(path: cover, message: why))
-                }
-                // A cover that is also among the book's photos is that photo, shown once, on the title page.
-                if let index = photos.firstIndex(where: { $0.id == photo.id }) {
-                    text.titlePhoto = PhotoID(index)
-                } else {
-                    text.titlePhoto = PhotoID(photos.count)
-                    photos.append(photo)
-                }
-            }
-            options.text = text
-        }
-
+        var options = ready.options
+        let (photos, render, early) = (ready.photos, ready.render, ready.early)
         let harness = run.harness
         let hooks = render.hooks(meter: ProgressLine(total: photos.count), writing: { index, pages in
             "photobook: all photos ready, writing page \(index + 1) of \(pages)"
@@ -254,6 +178,110 @@ public enum PhotoBookCLI {
         }
         let status = Summary.report(report, output: output, options: options, say: say)
         return writeReport(report, command: command, options: options, status: status, say: say, early: early)
+    }
+
+    /// A stop before the build: its exit status, the error already said.
+    struct Stopped: Error { var status: ExitStatus }
+
+    /// Checks the output and the report's place, reads the font and finds the photos, saying every mistake.
+    static func prepare(_ command: BuildCommand, _ run: Run, description: DescriptionInput?, initializing: Bool = false,
+                        say: Diagnostics) -> Result<ReadyBuild, Stopped> {
+        let output = command.output
+        // Warnings given before the build starts, which its report must list too ("every warning of the build").
+        var early: [BuildWarning] = []
+        if let preset = command.preset, let source = preset.refusesCropMarks, command.options.layout.cropMarks {
+            early.append(BuildWarning(path: nil, message: "--crop-marks: \(preset.service) asks for files without crop "
+                                                        + "marks (\(source))"))
+            say.warning(early[early.count - 1].message)
+        }
+        var options = command.options
+        options.given = description?.given
+        // What the photos look like (a burst, blurred, a screenshot) is said by the dry run and --verbose.
+        options.describesChoice = command.dryRun || initializing || command.verbose
+        options.choice = command.choice
+        if !command.noCache { options.cacheDirectory = run.environment.cacheDirectory }
+        if command.proof { say.warning("a proof for the screen (\(BuildCommand.proofDPI) dpi, JPEG quality \(BuildCommand.proofQuality)), not for print") }
+        if let pdfx = options.pdfx { say.note(pdfx.verboseNote) }
+        let render: RenderRun
+        do {
+            render = try RenderRun.prepare("book", run, fontPath: command.fontPath, language: command.language,
+                                           wantsFont: command.hasWords || description?.hasWords == true,
+                                           colourEmoji: options.pdfx?.standard != .x1a)
+        } catch {
+            say.error(error.message)
+            return .failure(Stopped(status: error.status))
+        }
+        options.creationDate = render.creationDate
+        options.text = render.font.map { TextOptions(font: $0) }
+
+        // A description's photos were found when it was read, each as listed.
+        let discovery = Discovery.discover(description == nil ? command.inputs : [], recursive: command.recursive)
+        for (path, reason) in discovery.errors { say.error(reason, path: path) }
+        if !discovery.errors.isEmpty { return .failure(Stopped(status: .usage)) }
+        var inputIDs = description?.inputIDs ?? discovery.inputIDs
+        if let path = description?.path, let id = try? FileSystem.status(path).get().id { inputIDs.insert(id) }
+        if let output, let problem = OutputCheck.problem(with: output, inputs: inputIDs) {
+            say.error(problem, path: output)
+            return .failure(Stopped(status: .usage))
+        }
+        if let report = command.report, let problem = ReportWriter.problem(with: report, output: output,
+                                                                            inputs: inputIDs) {
+            say.error("--report: \(problem)", path: report)
+            return .failure(Stopped(status: .usage))
+        }
+        for (path, reason) in discovery.warnings {
+            say.warning(reason, path: path)
+            early.append(BuildWarning(path: path, message: reason))
+        }
+        for (path, reason) in discovery.notes { say.note(reason, path: path) }
+        guard !discovery.photos.isEmpty || description != nil else {
+            // A folder of folders (a Google Takeout, a year of months) is the usual way to get here: say so.
+            var inSubfolders = ""
+            if !command.recursive, description == nil {
+                let deeper = Discovery.discover(command.inputs, recursive: true).photos.count
+                if deeper > 0 { inSubfolders = " (\(deeper) in subfolders: add -r to include them)" }
+            }
+            say.error("no photos found in \(command.inputs.joined(separator: ", "))\(inSubfolders), nothing was written")
+            let none = BuildReport(photos: [], book: .skipped(because: .refused("no photos found")), pagesWritten: 0,
+                                   seconds: 0)
+            return .failure(Stopped(status: writeReport(none, command: command, options: options, status: .failure, say: say, early: early)))
+        }
+
+        var photos = description?.photos ?? discovery.photos
+        if var text = options.text {
+            text.title = command.title
+            text.subtitle = command.subtitle
+            text.author = command.author
+            text.captions = command.captions
+            text.pageNumbers = command.pageNumbers
+            text.sections = command.sections
+            if let cover = command.coverPhoto {
+                let found = Discovery.discover([cover], recursive: false)
+                for (path, reason) in found.errors { say.error("--cover-photo: \(reason)", path: path) }
+                if !found.errors.isEmpty { return .failure(Stopped(status: .usage)) }
+                guard let photo = found.photos.first, photo.format != nil else {
+                    say.error("--cover-photo: not a photo photobook reads (\(ImageFormat.names))", path: cover)
+                    return .failure(Stopped(status: .usage))
+                }
+                // A multi-page file (a TIFF of several scans) is one photo per page; the title page shows one.
+                if found.photos.count > 1 {
+                    let why = "--cover-photo: a \(photo.format!.name) of \(found.photos.count) pages: the title page "
+                        + "shows page 1 (to show another, save that page as a file of its own)"
+                    say.warning(why, path: cover)
+                    early.append(BuildWarning(path: cover, message: why))
+                }
+                // A cover that is also among the book's photos is that photo, shown once, on the title page.
+                if let index = photos.firstIndex(where: { $0.id == photo.id }) {
+                    text.titlePhoto = PhotoID(index)
+                } else {
+                    text.titlePhoto = PhotoID(photos.count)
+                    photos.append(photo)
+                }
+            }
+            options.text = text
+        }
+
+        return .success(ReadyBuild(photos: photos, options: options, render: render, early: early))
     }
 
     /// Writes the `--report`, if one was asked for; returns the exit status, a failure if the report could not be

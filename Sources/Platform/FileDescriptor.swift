@@ -78,6 +78,11 @@ public struct FileDescriptor: Sendable, Hashable {
         _ = try valueOrErrno { fchmod(rawValue, mode) }.get()
     }
 
+    /// `fchown(2)`.
+    public func setOwner(_ owner: UInt32, group: UInt32) throws(FileSystem.Failure) {
+        _ = try valueOrErrno { fchown(rawValue, uid_t(owner), gid_t(group)) }.get()
+    }
+
     /// `fstat(2)`.
     public func status() throws(FileSystem.Failure) -> FileSystem.Status {
         var info = stat()

@@ -28,6 +28,8 @@ public enum FileSystem {
         public var modifiedNanoseconds: Int64
         public var changedNanoseconds: Int64
         public var mode: UInt32
+        public var owner: UInt32
+        public var group: UInt32
 
         init(_ info: stat) {
             let type = info.st_mode & S_IFMT
@@ -38,6 +40,8 @@ public enum FileSystem {
             modifiedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
             changedNanoseconds = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
             mode = UInt32(info.st_mode)
+            owner = UInt32(info.st_uid)
+            group = UInt32(info.st_gid)
         }
     }
 

@@ -19,6 +19,18 @@ import Testing
         #expect(try Self.repositoryFile(path) == run.stdout, "\(path) differs from the option table: run make docs")
     }
 
+    /// The editor's page is built into the binary from Resources/editor/ through a written Swift file.
+    @Test func theEditorPageInTheBinaryIsTheOneInResources() throws {
+        for (name, file) in EditorPage.files {
+            #expect(try Self.repositoryFile("Resources/editor/\(name)").trimmingCharacters(in: .newlines) == file.text,
+                    "\(name) differs from Resources/editor: run make build (mk/embed_editor.py)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(
+            atPath: Fixtures.packageRoot.appendingPathComponent("Resources/editor").path)
+        #expect(Set(names.filter { !$0.hasPrefix(".") }) == Set(EditorPage.files.keys))
+        #expect(EditorPage.files["index.html"] != nil)
+    }
+
     @Test func theReadmeOptionsTableIsWhatTheTableSays() throws {
         let readme = try Self.repositoryFile("README.md")
         let begin = try #require(readme.range(of: ReadmeTable.begin), "README.md lacks the options marker")

@@ -16,6 +16,8 @@ import hmac
 import http.server
 import json
 import os
+import random
+import string
 import re
 import secrets
 import signal
@@ -41,8 +43,8 @@ CAPTION_SIZE = 9.5
 GREY_JPEG = base64.b64decode(
     "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBk"
     "eFxlZ2P/wAALCAAQABABAREA/8QAFQABAQAAAAAAAAAAAAAAAAAAAAX/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/9oACAEBAAA/ALAD/9k=")
-TEMP_PREFIX_FMT = ".{}.photobook-"   # temporary files beside the book: .book.json.photobook-XXXXXXXX.tmp
-TEMP_SUFFIX = ".tmp"
+TEMP_PREFIX_FMT = ".{}.photobook-"   # temporary files beside the book: .book.json.photobook-XXXXXX (docs/editor.md)
+STALE_SECONDS = 60
 
 
 class Mistake(Exception):
@@ -131,9 +133,11 @@ class Book:
 
     def remove_stale_temporaries(self):
         for name in os.listdir(self.folder):
-            if name.startswith(self.temp_prefix) and name.endswith(TEMP_SUFFIX):
+            path = os.path.join(self.folder, name)
+            if name.startswith(self.temp_prefix) and len(name) == len(self.temp_prefix) + 6:
                 try:
-                    os.unlink(os.path.join(self.folder, name))
+                    if time.time() - os.lstat(path).st_mtime > STALE_SECONDS:
+                        os.unlink(path)
                 except OSError:
                     pass
 
@@ -171,7 +175,8 @@ class Book:
         with self.lock:
             data = (json.dumps(description, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
             st = os.stat(self.path)
-            fd, temp = tempfile.mkstemp(prefix=self.temp_prefix, suffix=TEMP_SUFFIX, dir=self.folder)
+            temp = os.path.join(self.folder, self.temp_prefix + "".join(random.choice(string.ascii_letters) for _ in range(6)))
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             try:
                 with os.fdopen(fd, "wb") as f:
                     os.fchmod(f.fileno(), st.st_mode & 0o7777)
@@ -207,7 +212,7 @@ class Book:
         if not isinstance(d, dict):
             raise Mistake("expected an object")
         for key in d:
-            if key not in ("schema", "options", "pages", "left-out"):
+            if key not in ("schema", "options", "pages", "photosLeftOut"):
                 raise Mistake("%s: unknown key" % key)
         if d.get("schema") != 1:
             raise Mistake("schema: expected 1")
@@ -252,13 +257,13 @@ class Book:
                 if focus is not None and not (isinstance(focus, list) and len(focus) == 2 and all(
                         isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1 for v in focus)):
                     raise Mistake("%s.focus: expected two numbers from 0 to 1, not %s" % (w, json.dumps(focus)))
-        left = d.get("left-out", [])
+        left = d.get("photosLeftOut", [])
         if not isinstance(left, list):
-            raise Mistake("left-out: expected a list")
+            raise Mistake("photosLeftOut: expected a list")
         for i, item in enumerate(left):
             if not isinstance(item, dict) or not isinstance(item.get("path"), str) or \
                     set(item) - {"path", "reason"}:
-                raise Mistake("left-out[%d]: expected {\"path\": ..., \"reason\": ...}" % i)
+                raise Mistake("photosLeftOut[%d]: expected {\"path\": ..., \"reason\": ...}" % i)
 
     def resolve(self, path):
         return path if os.path.isabs(path) else os.path.join(self.folder, path)
@@ -295,7 +300,7 @@ class Book:
                 "error": self.error,
                 "spreads": True,
                 "pages": pages,
-                "leftOut": [{"path": i.get("path"), "reason": i.get("reason", "")} for i in d.get("left-out", [])
+                "leftOut": [{"path": i.get("path"), "reason": i.get("reason", "")} for i in d.get("photosLeftOut", [])
                             if isinstance(i, dict)],
                 "warnings": [],
             }
@@ -351,7 +356,7 @@ class Book:
     def listed_paths(self):
         d = self.description or {}
         paths = [p.get("path") for page in d.get("pages", []) for p in page.get("photos", []) if isinstance(p, dict)]
-        paths += [i.get("path") for i in d.get("left-out", []) if isinstance(i, dict)]
+        paths += [i.get("path") for i in d.get("photosLeftOut", []) if isinstance(i, dict)]
         return [p for p in paths if isinstance(p, str)]
 
     def photo_file(self, path):
@@ -610,7 +615,7 @@ def main(argv):
     def stop(signum, frame):
         with book.lock:          # a save in progress is finished first
             sys.stdout.flush()
-            os._exit(130 if signum == signal.SIGINT else 143)
+            os._exit(130)  # as photobook: 130 for SIGINT and SIGTERM
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)

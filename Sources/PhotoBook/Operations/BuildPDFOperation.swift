@@ -93,6 +93,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         guard let drawn = pagesWhenDrawn() else { return .failed(.internalError("internal error: a planned photo has no render")) }
         contents.pages = drawn
         if pages.isEmpty { return .skipped(because: .refused("no photo could be used")) }
+        if let proofSheets = hooks.proofSheets { return handOver(to: proofSheets) }
         do {
             let document = try PDFDocument()
             try document.setInfo(producer: PhotoBookVersion.string, creator: PhotoBookVersion.string,
@@ -174,6 +175,29 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
         } catch {
             return .failed(.outputFailed(String(describing: error)))
         }
+    }
+
+    /// The pages, each photo with its render's bytes, handed to `proofSheets` instead of a PDF.
+    private func handOver(to proofSheets: @Sendable ([ProofSheet]) -> Void) -> Outcome {
+        var sheets: [ProofSheet] = []
+        for page in pages {
+            var pictures: [ProofPicture] = []
+            for photo in page.photos {
+                if shouldStop { return .cancelled }
+                guard case .success(let bytes) = FileSystem.readFile(photo.path) else {
+                    return .failed(.outputFailed("cannot read temporary file \(photo.path)"))
+                }
+                let info = photo.info, placed = photo.placement
+                let whole = Rect(x: 0, y: 0, width: Double(info.uprightWidth), height: Double(info.uprightHeight))
+                pictures.append(ProofPicture(path: info.file.path, placed: placed, jpeg: bytes,
+                                             shown: photo.passThrough ? whole : photo.blocksShown ?? placed.crop,
+                                             passThrough: photo.passThrough,
+                                             uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight))
+            }
+            sheets.append(ProofSheet(plan: page.plan, photos: pictures))
+        }
+        proofSheets(sheets)
+        return .succeeded
     }
 
     /// Each line at its baseline, placed in its box as aligned, in its gray (0 black, 1 white).

@@ -22,7 +22,7 @@ enum ProgramDocument {
 
     /// The commands the documents describe, in the order they list them.
     static var commands: [CommandDocument] {
-        [BuildCommand.document, InitCommand.document, CoverCommand.document, PresetsCommand.document,
+        [BuildCommand.document, InitCommand.document, EditCommand.document, CoverCommand.document, PresetsCommand.document,
          CompletionsCommand.document]
     }
 

@@ -4,27 +4,28 @@ import Glibc
 import Foundation
 
 /// A response as read off the socket.
-struct RawResponse {
-    var status: Int
-    var headers: [(String, String)]
-    var body: [UInt8]
+package struct RawResponse {
+    package var status: Int
+    package var headers: [(String, String)]
+    package var body: [UInt8]
 
     /// Every value of the header `name` (any case).
-    func values(_ name: String) -> [String] {
+    package func values(_ name: String) -> [String] {
         headers.filter { $0.0.lowercased() == name.lowercased() }.map(\.1)
     }
-    func value(_ name: String) -> String? { values(name).first }
-    var text: String { String(decoding: body, as: UTF8.self) }
+    package func value(_ name: String) -> String? { values(name).first }
+    package var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-struct RawClientError: Error, CustomStringConvertible {
-    var description: String
+package struct RawClientError: Error, CustomStringConvertible {
+    package var description: String
+    package init(description: String) { self.description = description }
 }
 
 /// A few lines of HTTP/1.1 over a POSIX socket: what a browser sends, byte for byte, with nothing added.
-enum RawClient {
+package enum RawClient {
     /// A TCP connection to `address:port`, with 10-second send and receive timeouts so a test cannot hang.
-    static func connect(port: UInt16, address: String = "127.0.0.1") throws -> Int32 {
+    package static func connect(port: UInt16, address: String = "127.0.0.1") throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawClientError(description: "socket: errno \(errno)") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
@@ -49,7 +50,7 @@ enum RawClient {
 
     /// Writes all of `bytes`; false when the peer has closed (no SIGPIPE).
     @discardableResult
-    static func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+    package static func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -61,7 +62,7 @@ enum RawClient {
     }
 
     /// Reads to the end of the stream (the requests ask for `Connection: close`) and parses the response.
-    static func read(_ descriptor: Int32) throws -> RawResponse {
+    package static func read(_ descriptor: Int32) throws -> RawResponse {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -75,7 +76,7 @@ enum RawClient {
         return try parse(data)
     }
 
-    static func parse(_ data: [UInt8]) throws -> RawResponse {
+    package static func parse(_ data: [UInt8]) throws -> RawResponse {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         guard let end = (0..<max(0, data.count - 3)).first(where: { Array(data[$0..<$0 + 4]) == separator }) else {
             throw RawClientError(description: "no complete response head in \(data.count) bytes: \(String(decoding: data, as: UTF8.self))")
@@ -95,7 +96,7 @@ enum RawClient {
 
     /// One request on a fresh connection: the head as given (lines without their CRLF; `Connection: close` added),
     /// then `body`.
-    static func send(port: UInt16, _ head: [String], body: [UInt8] = []) throws -> RawResponse {
+    package static func send(port: UInt16, _ head: [String], body: [UInt8] = []) throws -> RawResponse {
         let descriptor = try connect(port: port)
         defer { close(descriptor) }
         write(descriptor, Array((head + ["Connection: close", "", ""]).joined(separator: "\r\n").utf8) + body)

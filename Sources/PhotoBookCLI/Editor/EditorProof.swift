@@ -1,0 +1,138 @@
+import Foundation
+import Geometry
+import PhotoBook
+import Platform
+import Synchronization
+
+/// One proof of a description's text: `build --proof` as far as the renders (the render cache makes a page that
+/// did not change cost a read), its pages handed over (`BuildHooks.proofSheets`) instead of a PDF, and the page's
+/// state made from them.
+struct EditorProof {
+    let book: EditorBook
+
+    struct Made {
+        var pages: [EditorState.Page]
+        var leftOut: [EditorState.LeftOut]
+        var warnings: [String]
+        var error: String?
+        var renders: [String: [UInt8]]
+    }
+
+    /// The build's command for the description: its options, `--proof`, the print output's name.
+    static func command(for input: DescriptionInput, output: String, proof: Bool) throws(CLIError) -> BuildCommand {
+        let scanned = try TypedOptions.scan([input.path, "-o", output] + (proof ? ["--proof"] : []), commandName: "build")
+        return try BuildCommand.merge(scanned) { (command: inout BuildCommand) throws(CLIError) in
+            try input.apply(to: &command)
+        }
+    }
+
+    /// The description's build made ready as `build` would make it (photos found, font read), its errors said
+    /// into `say`.
+    static func ready(_ input: DescriptionInput, command: BuildCommand, run: Run, say: Diagnostics) throws(CLIError) -> PhotoBookCLI.ReadyBuild {
+        switch PhotoBookCLI.prepare(command, run, description: input, say: say) {
+        case .success(var ready):
+            // The proof's working folder goes in the temporary folder, not beside the book.
+            ready.options.temporaryDirectory = run.environment.temporaryDirectory ?? "/tmp"
+            return ready
+        case .failure:
+            throw .usage(say.lines.map { $0.replacingOccurrences(of: "photobook: error: ", with: "") }
+                .joined(separator: "\n"))
+        }
+    }
+
+    func make(_ text: [UInt8]) throws(CLIError) -> Made {
+        let input = try DescriptionInput.load(book.path, bytes: text)
+        let command = try Self.command(for: input, output: book.outputPath, proof: true)
+        let say = Diagnostics.capturing()
+        let ready = try Self.ready(input, command: command, run: book.run, say: say)
+        let sheets = Mutex<[ProofSheet]>([])
+        var hooks = BuildHooks()
+        hooks.proofSheets = { made in sheets.withLock { $0 = made } }
+        let pipeline = RenderPipeline(files: ready.photos, outputPath: book.outputPath, options: ready.options, hooks: hooks)
+        guard let report = book.runProof(pipeline) else { throw .usage("the editor is closing") }
+
+        // Each photo listed, by its file's index: which page of the description and which place on it.
+        var places: [(page: Int, slot: Int)] = []
+        for (page, described) in input.description.pages.enumerated() {
+            for slot in described.photos.indices { places.append((page, slot)) }
+        }
+        var made = Made(pages: [], leftOut: [], warnings: [], error: nil, renders: [:])
+        let layout = ready.options.layout
+        for (index, sheet) in sheets.withLock({ $0 }).enumerated() {
+            let plan = sheet.plan, height = plan.size.height
+            var page = EditorState.Page(number: index + 1, kind: "photos", source: nil, width: plan.size.width,
+                                        height: height, trim: EditorState.topLeft(plan.trimBox, pageHeight: height),
+                                        layout: nil, layouts: [], locked: false, photos: [], texts: [])
+            switch plan.kind {
+            case .title: page.kind = "title"
+            case .blank: page.kind = "blank"
+            case .spreadHalf(let side): page.kind = "spread-\(side.rawValue)"
+            case .photos(let arrangement): page.layout = arrangement.description
+            case .wrapCover: page.kind = "cover"
+            }
+            var captionPaths: [(text: PlacedText, path: String)] = []
+            for picture in sheet.photos {
+                let index = picture.placed.photo.index
+                guard index < places.count else { continue }   // the title page's cover photo
+                let (source, slot) = places[index]
+                let listed = input.description.pages[source].photos[slot]
+                if page.kind == "photos" { page.source = source }
+                let jpeg = picture.jpeg
+                let name = RenderName.of(jpeg)
+                made.renders[name] = jpeg
+                let crop = picture.placed.crop
+                let (w, h) = (Double(max(picture.uprightWidth, 1)), Double(max(picture.uprightHeight, 1)))
+                let dpi = picture.placed.printedDPI(layout)
+                page.photos.append(EditorState.Photo(
+                    path: listed.path, slot: slot,
+                    cell: EditorState.topLeft(picture.placed.cell, pageHeight: height),
+                    image: EditorState.topLeft(EditorState.pictureRect(picture), pageHeight: height),
+                    src: "/render/\(name).jpg",
+                    crop: [crop.x / w, crop.y / h, crop.width / w, crop.height / h].map { ($0 * 10000).rounded() / 10000 },
+                    focus: listed.focus, dpi: Int(dpi.rounded()), lowResolution: dpi < EditorState.lowDensity,
+                    cutsFace: picture.placed.cutsRegion))
+                if let caption = picture.placed.caption { captionPaths.append((caption, listed.path)) }
+            }
+            if let source = page.source {
+                let described = input.description.pages[source]
+                page.locked = described.locked ?? false
+                let aspects = sheet.photos.map { Double(max($0.uprightWidth, 1)) / Double(max($0.uprightHeight, 1)) }
+                let area = sheet.photos.map(\.placed.cell).reduce(nil as Rect?) { sum, cell in sum.map { $0.union(cell) } ?? cell }
+                var layouts = area.map { PageArrangement.choices(aspects: aspects, area: $0, gap: layout.gap).map(\.description) } ?? []
+                if let current = page.layout, !layouts.contains(current) { layouts.insert(current, at: 0) }
+                if let pinned = described.layout, !layouts.contains(pinned) { layouts.insert(pinned, at: 0) }
+                page.layouts = layouts
+            }
+            for text in plan.texts {
+                page.texts.append(EditorState.Text(role: text.role.rawValue, path: captionPaths.first { $0.text == text }?.path,
+                                                   box: EditorState.topLeft(text.box, pageHeight: height),
+                                                   lines: text.lines, size: text.size,
+                                                   align: text.alignment == .center ? "centre" : text.alignment.rawValue))
+            }
+            made.pages.append(page)
+        }
+        made.leftOut = (input.description.photosLeftOut ?? []).map { EditorState.LeftOut(path: $0.path, reason: $0.reason) }
+        for photo in report.photos {
+            if case .failed(let failure) = photo.outcome {
+                made.leftOut.append(EditorState.LeftOut(path: photo.path, reason: failure.message))
+            }
+        }
+        made.warnings = report.warnings.map { warning in (warning.path.map { "\($0): " } ?? "") + warning.message }
+        if report.book != .succeeded { made.error = "the book cannot be made as it is: \(report.book)" }
+        return made
+    }
+}
+
+/// Names a render by its bytes, so that a name is never reused for other bytes (the page may keep it cached).
+enum RenderName {
+    static func of(_ bytes: [UInt8]) -> String {
+        // FNV-1a over the bytes and their count, twice with different seeds: a name, not a security boundary (the
+        // renders are only ever served from this process's memory by exact name).
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x84222325_cbf29ce4 ^ UInt64(bytes.count)
+        for byte in bytes {
+            a = (a ^ UInt64(byte)) &* 0x100_0000_01b3
+            b = (b ^ UInt64(byte)) &* 0x100_0000_01b3 &+ 0x9e37_79b9
+        }
+        return String(a, radix: 16) + String(b, radix: 16)
+    }
+}

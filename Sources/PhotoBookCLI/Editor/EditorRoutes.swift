@@ -1,0 +1,174 @@
+import Foundation
+import HTTPServer
+import PhotoBook
+import Platform
+
+/// The editor's requests (docs/editor.md "The requests"), each answered from the book, the build or the page's
+/// files. The server's gate has already checked the token, the Host, the method, the body's type and size.
+struct EditorRoutes: Sendable {
+    let book: EditorBook
+    let builder: EditorBuild
+
+    /// A save's body: the revision the page shows and the description it wants saved.
+    struct Save: Decodable {
+        var revision: Int
+        var description: JSONValue
+    }
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let get = request.method == "GET" || request.method == "HEAD"
+        switch (get, request.path) {
+        case (true, "/"), (true, "/index.html"):
+            return page("index.html")
+        case (true, "/api/book"):
+            return Self.json(book.currentState())
+        case (true, "/api/revision"):
+            return Self.json(["revision": book.currentRevision()])
+        case (true, "/api/build"):
+            return Self.json(builder.status())
+        case (false, "/api/book") where request.method == "PUT",
+             (false, "/api/arrange") where request.method == "POST":
+            guard let save = try? JSONDecoder().decode(Save.self, from: Data(request.body)) else {
+                return Self.json(["error": "expected {\"revision\": N, \"description\": {...}}"], status: 400)
+            }
+            switch book.save(save.description, revision: save.revision, arrange: request.path == "/api/arrange") {
+            case .saved(let state): return Self.json(state)
+            case .conflict(let state): return Self.json(state, status: 409)
+            case .refused(let message): return Self.json(["error": message], status: 422)
+            }
+        case (false, "/api/build") where request.method == "POST":
+            return builder.start() ? Self.json(builder.status(), status: 202)
+                                   : Self.json(builder.status(), status: 409)
+        case (true, "/photo"):
+            guard let written = request.query["path"], let real = book.servablePhoto(written),
+                  case .success(let bytes) = FileSystem.readFile(real, limit: 256 << 20) else { return notFound() }
+            return HTTPResponse.bytes(bytes, contentType: Self.imageType(real))
+        case (true, let path) where path.hasPrefix("/render/") && path.hasSuffix(".jpg"):
+            let name = String(path.dropFirst("/render/".count).dropLast(".jpg".count))
+            guard name.allSatisfy({ $0.isHexDigit }), let jpeg = book.render(named: name) else { return notFound() }
+            var response = HTTPResponse.bytes(jpeg, contentType: "image/jpeg")
+            // Named by their bytes: a name never stands for other bytes.
+            response.headers.append(("Cache-Control", "private, max-age=31536000, immutable"))
+            return response
+        case (true, let path):
+            return page(String(path.dropFirst()))
+        default:
+            return HTTPResponse.text("not found\n", status: 404)
+        }
+    }
+
+    /// One of the page's own files, by its exact name; anything else is not found.
+    private func page(_ name: String) -> HTTPResponse {
+        guard let file = EditorPage.files[name] else { return notFound() }
+        return HTTPResponse.bytes(Array(file.text.utf8), contentType: file.type)
+    }
+
+    private func notFound() -> HTTPResponse { HTTPResponse.text("not found\n", status: 404) }
+
+    static func json<Value: Encodable>(_ value: Value, status: Int = 200) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return HTTPResponse.text("cannot encode\n", status: 500) }
+        return HTTPResponse.json(data, status: status)
+    }
+
+    static func imageType(_ path: String) -> String {
+        switch path.split(separator: ".").last?.lowercased() {
+        case "png": return "image/png"
+        case "webp": return "image/webp"
+        case "gif": return "image/gif"
+        default: return "image/jpeg"
+        }
+    }
+}
+
+/// "Build the book": `photobook build BOOK.json -o BOOK.pdf` as its own process, one at a time, its messages kept
+/// for the page. A process of its own keeps the build's signals, commit and exit status exactly the command's.
+final class EditorBuild: @unchecked Sendable {
+    let book: EditorBook
+    private let lock = NSLock()
+    private var process: Process?
+    private var state = "idle"
+    private var messages: [String] = []
+    private var exitStatus: Int32?
+
+    struct Status: Encodable {
+        var state: String
+        var progress: String
+        var output: String
+        var messages: [String]
+        var exitStatus: Int32?
+    }
+
+    init(book: EditorBook) { self.book = book }
+
+    func status() -> Status {
+        lock.lock()
+        defer { lock.unlock() }
+        let progress = state == "running" ? (messages.last ?? "building \(book.outputPath)") : (messages.last ?? "")
+        return Status(state: state, progress: progress, output: book.outputPath, messages: messages, exitStatus: exitStatus)
+    }
+
+    /// Starts a build; false when one is running.
+    func start() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard state != "running" else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = ["build", book.path, "-o", book.outputPath]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        messages = []
+        exitStatus = nil
+        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+            self.lock.lock()
+            self.messages += lines.map { String($0).replacingOccurrences(of: "\u{1B}[K", with: "") }.filter { !$0.isEmpty }
+            self.lock.unlock()
+        }
+        process.terminationHandler = { [weak self] ended in
+            errors.fileHandleForReading.readabilityHandler = nil
+            let rest = errors.fileHandleForReading.readDataToEndOfFile()
+            guard let self else { return }
+            self.lock.lock()
+            self.messages += String(decoding: rest, as: UTF8.self).split(separator: "\n").map(String.init)
+            self.exitStatus = ended.terminationStatus
+            self.state = ended.terminationStatus == 0 ? "succeeded"
+                : ended.terminationStatus == ExitStatus.interrupted.rawValue ? "cancelled" : "failed"
+            self.process = nil
+            self.lock.unlock()
+        }
+        do {
+            try process.run()
+        } catch {
+            messages = ["cannot start the build: \(error)"]
+            state = "failed"
+            return true
+        }
+        self.process = process
+        state = "running"
+        return true
+    }
+
+    /// Interrupts a build in progress (it removes its temporary files and keeps the old book) and waits for it.
+    func stop() {
+        lock.lock()
+        let running = process
+        lock.unlock()
+        guard let running, running.isRunning else { return }
+        running.interrupt()
+        running.waitUntilExit()
+    }
+
+    /// This program's own file: the build runs the same photobook as the editor.
+    static let executable: String = {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return count > 0 ? String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                         : CommandLine.arguments[0]
+    }()
+}
