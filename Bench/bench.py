@@ -21,6 +21,8 @@ Standard library only. Settings, from the environment:
   BENCH_WEBP_COUNT=96 WebPs in the grid case (made once from the first N corpus photos)
   BENCH_ONLY=cache    only the render cache's case: a 48-photo book built, then rebuilt after each edit
   BENCH_ONLY=words    only issue 33's budget: 96 photos with a caption each in 11 scripts, the text work's share
+  BENCH_ONLY=editor   only issue 35's editor: a 100-photo book opened (empty cache, then from it), a caption and
+                      a layout changed, each timed to the last render the page fetches (Bench/bench_editor.py)
   BENCH_ONLY=newformats only issue 34's JPEG XL and camera raw cases (against vips + img2pdf and dcraw_emu -h)
   BENCH_ONLY=formats  only the HEIC and WebP cases (and the JPEG grid and the HEIC books' memory beside them)
   BENCH_ONLY=attention only issue 21's budget: the 24 photos with --crop auto and centre, alternating (and the
@@ -82,6 +84,9 @@ def main():
         return attention_only(started)
     if os.environ.get("BENCH_ONLY", "") == "newformats":
         return new_formats_case()
+    if os.environ.get("BENCH_ONLY", "") == "editor":
+        from bench_editor import editor_case
+        return editor_case()
     # The other formats' photos, made once from the corpus (before any timing).
     heics = ensure_heic_sets()
     webp_photos = ensure_webp()
@@ -123,6 +128,8 @@ def main():
 
     dry_row, dry_command = dry_run(96, photobook96)
     cache_case()
+    from bench_editor import editor_case
+    editor_case()
     words_case()
     bench_choose.choose_case()
     webp_grid = format_cases(heics, webp_photos)
