@@ -14,10 +14,11 @@ final class Diagnostics: Sendable {
 
     private final class KeptLines: Sendable { let lines = Mutex<[String]>([]) }
 
-    init(quiet: Bool = false, verbose: Bool = false) {
+    /// `progressAnyway`: draw the progress line on a stderr that is no terminal too (`PHOTOBOOK_PROGRESS=1`).
+    init(quiet: Bool = false, verbose: Bool = false, progressAnyway: Bool = false) {
         self.quiet = quiet
         self.verbose = verbose && !quiet
-        showsProgress = !quiet && FileDescriptor.standardError.isTerminal
+        showsProgress = !quiet && (FileDescriptor.standardError.isTerminal || progressAnyway)
         kept = nil
     }
 

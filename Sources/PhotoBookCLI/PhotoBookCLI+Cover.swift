@@ -18,7 +18,7 @@ extension PhotoBookCLI {
     /// Runs a parsed cover: checks everything before any photo is read, then hands the cover to the pipeline a
     /// book is made in, with the same set-up (`RenderRun`): dates, font, commit, signals and test pauses.
     static func makeCover(_ command: CoverCommand, _ run: Run) -> ExitStatus {
-        let say = Diagnostics(quiet: command.quiet, verbose: command.verbose)
+        let say = Diagnostics(quiet: command.quiet, verbose: command.verbose, progressAnyway: run.environment.progressAnyway)
         let output = command.output!
         var options = CoverOptions(geometry: command.geometry)
         options.dpi = Double(command.dpi)

@@ -140,7 +140,7 @@ public enum PhotoBookCLI {
     /// Runs a parsed build (or, with `initialize`, writes the description of the book it would build).
     static func execute(_ command: BuildCommand, _ run: Run, description: DescriptionInput? = nil,
                         initialize: InitCommand? = nil) -> ExitStatus {
-        let say = Diagnostics(quiet: command.quiet, verbose: command.verbose)
+        let say = Diagnostics(quiet: command.quiet, verbose: command.verbose, progressAnyway: run.environment.progressAnyway)
         let output = command.output
         let ready: ReadyBuild
         switch prepare(command, run, description: description, initializing: initialize != nil, say: say) {

@@ -51,8 +51,11 @@ struct RunEnvironment: Sendable {
     var cacheDirectory: String?
     /// The locale's language (LC_ALL, else LC_MESSAGES, else LANG): the words' when `--lang` is not given.
     var language: Language?
+    /// `PHOTOBOOK_PROGRESS=1`: the progress line is written even when stderr is not a terminal (the editor's build).
+    var progressAnyway = false
 
     init(_ variables: [String: String]) {
+        progressAnyway = variables["PHOTOBOOK_PROGRESS"] == "1"
         language = Language.environment(variables)
         cacheDirectory = RenderCache.defaultDirectory(environment: variables)
         sourceDateEpoch = variables[SourceDateEpoch.variable]

@@ -174,14 +174,19 @@ import Testing
         let started = try editor.request("POST", "/api/build", body: Array("{}".utf8))
         #expect(started.status == 202, "\(started.text)")
         var state = ""
+        var messages: [String] = []
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
             let status = try JSONSerialization.jsonObject(with: Data(try editor.request("GET", "/api/build").body)) as? [String: Any]
             state = status?["state"] as? String ?? ""
+            messages = status?["messages"] as? [String] ?? []
             if state != "running" { break }
             usleep(100_000)
         }
         #expect(state == "succeeded")
+        // The build's own summary, and none of its progress lines among the messages.
+        #expect(messages.contains { $0.hasPrefix("photobook: wrote ") && $0.contains("book.pdf") }, "\(messages)")
+        #expect(!messages.contains { $0.contains(" of 5 photos") }, "\(messages)")
         let pdf = scratch.file("book.pdf")
         #expect(FileManager.default.fileExists(atPath: pdf))
         #expect(try PDFFacts(pdf).pages == (try editor.state()["pages"] as? [Any])?.count)

@@ -48,6 +48,8 @@ enum ProgramDocument {
         ("TMPDIR", "not used: the build's private working folder, where the rendered pages wait until the book is "
             + "saved, is made beside the output (hidden, .BOOK.photobook-pages-XXXXXX), on the filesystem the book "
             + "will occupy anyway; it is removed on every path"),
+        ("PHOTOBOOK_PROGRESS", "1: the progress line is written to standard error even when it is not a terminal, "
+            + "each state starting with a carriage return (photobook edit's Build the book reads it)"),
         ("SOURCE_DATE_EPOCH", "whole seconds since 1970-01-01 00:00:00 UTC: the PDF's dates are that moment, in "
             + "UTC, and the same inputs give the same bytes; empty counts as unset, a malformed value is a usage error"),
     ]

@@ -91,6 +91,9 @@ final class EditorBuild: @unchecked Sendable {
     private var state = "idle"
     private var messages: [String] = []
     private var exitStatus: Int32?
+    /// The progress line as last drawn, and what came after the last newline.
+    private var progress = ""
+    private var pending = ""
 
     struct Status: Encodable {
         var state: String
@@ -105,8 +108,8 @@ final class EditorBuild: @unchecked Sendable {
     func status() -> Status {
         lock.lock()
         defer { lock.unlock() }
-        let progress = state == "running" ? (messages.last ?? "building \(book.outputPath)") : (messages.last ?? "")
-        return Status(state: state, progress: progress, output: book.outputPath, messages: messages, exitStatus: exitStatus)
+        let shown = state == "running" && progress.isEmpty ? "building \(book.outputPath)" : progress
+        return Status(state: state, progress: shown, output: book.outputPath, messages: messages, exitStatus: exitStatus)
     }
 
     /// Starts a build; false when one is running.
@@ -117,17 +120,18 @@ final class EditorBuild: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = ["build", book.path, "-o", book.outputPath]
+        process.environment = ProcessInfo.processInfo.environment.merging(["PHOTOBOOK_PROGRESS": "1"]) { $1 }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         messages = []
         exitStatus = nil
+        (progress, pending) = ("", "")
         errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self, !data.isEmpty else { return }
-            let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" })
             self.lock.lock()
-            self.messages += lines.map { String($0).replacingOccurrences(of: "\u{1B}[K", with: "") }.filter { !$0.isEmpty }
+            self.take(String(decoding: data, as: UTF8.self))
             self.lock.unlock()
         }
         process.terminationHandler = { [weak self] ended in
@@ -135,10 +139,11 @@ final class EditorBuild: @unchecked Sendable {
             let rest = errors.fileHandleForReading.readDataToEndOfFile()
             guard let self else { return }
             self.lock.lock()
-            self.messages += String(decoding: rest, as: UTF8.self).split(separator: "\n").map(String.init)
+            self.take(String(decoding: rest, as: UTF8.self) + "\n")
             self.exitStatus = ended.terminationStatus
             self.state = ended.terminationStatus == 0 ? "succeeded"
                 : ended.terminationStatus == ExitStatus.interrupted.rawValue ? "cancelled" : "failed"
+            self.progress = ""
             self.process = nil
             self.lock.unlock()
         }
@@ -152,6 +157,21 @@ final class EditorBuild: @unchecked Sendable {
         self.process = process
         state = "running"
         return true
+    }
+
+    /// Reads the build's stderr as it comes: each line is a message, and what follows the last carriage return of an
+    /// unfinished line is the progress line as drawn (Diagnostics.progress: "\r", erase, text). Under the lock.
+    private func take(_ text: String) {
+        pending += text
+        var lines = pending.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        pending = lines.removeLast()
+        func shown(_ piece: String) -> String {
+            String(piece.split(separator: "\r", omittingEmptySubsequences: false).last ?? "")
+                .replacingOccurrences(of: "\u{1B}[K", with: "")
+        }
+        messages += lines.map(shown).filter { !$0.isEmpty }
+        let drawn = shown(pending)
+        if !drawn.isEmpty { progress = drawn }
     }
 
     /// Interrupts a build in progress (it removes its temporary files and keeps the old book) and waits for it.
