@@ -146,6 +146,20 @@ import Testing
         editor.interrupt()
     }
 
+    /// `--proof` refuses `--pdfx`, but a print-shop book must open all the same: its proof is for the screen.
+    @Test func aPDFXBookOpensWithItsPagesShownAsForTheScreen() throws {
+        let scratch = try Scratch()
+        let book = try Self.book(in: scratch)
+        var description = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: book))) as? [String: Any])
+        description["options"] = ["pdfx": "4", "page-numbers": true, "title": "Trip"]
+        try JSONSerialization.data(withJSONObject: description).write(to: URL(fileURLWithPath: book))
+        let editor = try EditorSession(book)
+        let state = try editor.state()
+        #expect(state["error"] is NSNull, "\(state["error"] ?? "")")
+        #expect((state["pages"] as? [Any])?.count ?? 0 > 2)
+        editor.interrupt()
+    }
+
     @Test func onlyTheBooksOwnPhotosAreServed() throws {
         let scratch = try Scratch()
         let book = try Self.book(in: scratch)

@@ -23,6 +23,8 @@ struct EditorProof {
         let scanned = try TypedOptions.scan([input.path, "-o", output] + (proof ? ["--proof"] : []), commandName: "build")
         return try BuildCommand.merge(scanned) { (command: inout BuildCommand) throws(CLIError) in
             try input.apply(to: &command)
+            // A proof is for the screen: a PDF/X book (its options or its preset's) is shown in RGB all the same.
+            if proof { command.pdfx = PDFXOptions() }
         }
     }
 
@@ -111,7 +113,11 @@ struct EditorProof {
             }
             made.pages.append(page)
         }
-        made.leftOut = (input.description.photosLeftOut ?? []).map { EditorState.LeftOut(path: $0.path, reason: $0.reason) }
+        // The choice's reasons in the dry run's words ("the same moment as another: photos/b.jpg"); others as written.
+        made.leftOut = (input.description.photosLeftOut ?? []).map { left in
+            let words = ChoiceReason(rawValue: left.reason).map(\.words) ?? left.reason
+            return EditorState.LeftOut(path: left.path, reason: words + (left.of.map { ": \($0)" } ?? ""))
+        }
         for photo in report.photos {
             if case .failed(let failure) = photo.outcome {
                 made.leftOut.append(EditorState.LeftOut(path: photo.path, reason: failure.message))
