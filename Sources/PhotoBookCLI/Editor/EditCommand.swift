@@ -112,14 +112,27 @@ struct EditCommand {
         guard let path = command.book else { return .usage }
         EditorFiles.removeStaleTemporaries(beside: path)
         let book = EditorBook(path: path, run: run)
+        // The signals are ours before the first proof: the first stops the editor once a save in progress is done
+        // (a proof in progress is cancelled), a second at once.
+        let done = DispatchSemaphore(value: 0)
+        let signals = SignalHandler(onFirst: { _ in
+            say.status("stopping...", evenWhenQuiet: true)
+            book.stop()
+            done.signal()
+        }, onSecond: { _ in
+            ProcessExit.now(ExitStatus.interrupted.rawValue)
+        })
+        defer { signals.cancel() }
         do {
             try book.open()
         } catch {
+            if book.isStopping { return .interrupted }
             say.error(error.message)
             return error.status
         }
+        if book.isStopping { return .interrupted }
         let builder = EditorBuild(book: book)
-        let routes = EditorRoutes(book: book, builder: builder)
+        let routes = EditorRoutes(book: book, builder: builder, thumbnails: EditorThumbnails(run: run))
         let server: HTTPServer
         do {
             server = try HTTPServer(HTTPServer.Configuration(port: command.port, token: EditorFiles.freshToken()),
@@ -131,21 +144,10 @@ struct EditCommand {
         Diagnostics.standardOutput(server.address + "\n")
         say.status("editing \(path) at \(server.address) (Ctrl-C to stop)")
         if command.opens { EditorFiles.openBrowser(server.address) }
-
-        // Wait for a signal: the first stops the editor once a save in progress is done, a second at once.
-        let done = DispatchSemaphore(value: 0)
-        let signals = SignalHandler(onFirst: { _ in
-            say.status("stopping...", evenWhenQuiet: true)
-            done.signal()
-        }, onSecond: { _ in
-            ProcessExit.now(ExitStatus.interrupted.rawValue)
-        })
         run.harness.armed()
         done.wait()
-        book.stop()
         builder.stop()
         server.stop()
-        signals.cancel()
         return .interrupted
     }
 }

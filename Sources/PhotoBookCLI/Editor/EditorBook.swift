@@ -77,6 +77,9 @@ final class EditorBook: @unchecked Sendable {
         return renders[name] ?? earlierRenders[name]
     }
 
+    /// The editor is closing (`stop`).
+    var isStopping: Bool { stopped.load(ordering: .sequentiallyConsistent) }
+
     /// Stops a proof in progress and refuses new ones (the editor is closing).
     func stop() {
         stopped.store(true, ordering: .sequentiallyConsistent)
@@ -180,8 +183,8 @@ final class EditorBook: @unchecked Sendable {
         return pipeline.run()
     }
 
-    /// The real paths of the folders the book's photos are listed in, and the real path of each photo listed (in
-    /// its pages or left out), by the path as written: what `GET /photo` may serve.
+    /// The real path of a photo listed in the book (in its pages or left out), by the path as written, when it lies
+    /// in a folder the book lists photos in (symbolic links resolved): what `GET /photo` may show; nil otherwise.
     func servablePhoto(_ written: String) -> String? {
         lock.lock()
         let description = try? BookDescription.decode(Data(bytes))
@@ -189,7 +192,6 @@ final class EditorBook: @unchecked Sendable {
         guard let description else { return nil }
         let listed = description.pages.flatMap { $0.photos.map(\.path) } + (description.photosLeftOut ?? []).map(\.path)
         guard listed.contains(written), !written.split(separator: "/").contains("..") else { return nil }
-        guard ["jpg", "jpeg", "png", "webp", "gif"].contains(written.split(separator: ".").last?.lowercased() ?? "") else { return nil }
         let base = FileSystem.directoryName(path)
         func resolved(_ listedPath: String) -> String { listedPath.hasPrefix("/") ? listedPath : base + "/" + listedPath }
         let folders = Set(listed.compactMap { realPath(FileSystem.directoryName(resolved($0))) })

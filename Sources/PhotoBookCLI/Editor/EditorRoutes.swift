@@ -8,6 +8,7 @@ import Platform
 struct EditorRoutes: Sendable {
     let book: EditorBook
     let builder: EditorBuild
+    let thumbnails: EditorThumbnails
 
     /// A save's body: the revision the page shows and the description it wants saved.
     struct Save: Decodable {
@@ -41,8 +42,10 @@ struct EditorRoutes: Sendable {
                                    : Self.json(builder.status(), status: 409)
         case (true, "/photo"):
             guard let written = request.query["path"], let real = book.servablePhoto(written),
-                  case .success(let bytes) = FileSystem.readFile(real, limit: 256 << 20) else { return notFound() }
-            return HTTPResponse.bytes(bytes, contentType: Self.imageType(real))
+                  let jpeg = thumbnails.jpeg(of: real) else { return notFound() }
+            return HTTPResponse.bytes(jpeg, contentType: "image/jpeg")
+        case (true, "/favicon.ico"):
+            return HTTPResponse(status: 204)
         case (true, let path) where path.hasPrefix("/render/") && path.hasSuffix(".jpg"):
             let name = String(path.dropFirst("/render/".count).dropLast(".jpg".count))
             guard name.allSatisfy({ $0.isHexDigit }), let jpeg = book.render(named: name) else { return notFound() }
@@ -70,15 +73,6 @@ struct EditorRoutes: Sendable {
         encoder.outputFormatting = [.withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return HTTPResponse.text("cannot encode\n", status: 500) }
         return HTTPResponse.json(data, status: status)
-    }
-
-    static func imageType(_ path: String) -> String {
-        switch path.split(separator: ".").last?.lowercased() {
-        case "png": return "image/png"
-        case "webp": return "image/webp"
-        case "gif": return "image/gif"
-        default: return "image/jpeg"
-        }
     }
 }
 
