@@ -147,6 +147,20 @@ extension WordsTests {
         #expect(try Self.text(out, page: 3).isEmpty)
     }
 
+    /// `photobook build . --sections folder` from inside the folder, or its photos named bare: the section is the
+    /// folder's own name, never ".".
+    @Test func aFolderGivenAsDotIsHeadedByItsName() throws {
+        let scratch = try Scratch()
+        let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(900, 600), (600, 900)])
+        let folder = String(photos[0][..<photos[0].lastIndex(of: "/")!])
+        for inputs in [["."], photos.map { String($0.split(separator: "/").last!) }] {
+            let run = try Run.command(Run.binary, ["build"] + inputs + ["-o", scratch.file("b.pdf"), "--sections", "folder",
+                                                                        "--layout", "grid 2x1"], directory: folder)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try Self.text(scratch.file("b.pdf"), page: 1) == [String(folder.split(separator: "/").last!)])
+        }
+    }
+
     @Test func aHeadingNoFontCanPrintIsNamed() throws {
         let scratch = try Scratch()
         let photos = try LayoutBookTests.writePhotos(into: scratch, shapes: [(900, 600)])

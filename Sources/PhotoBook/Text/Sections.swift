@@ -1,3 +1,4 @@
+import Foundation
 import EXIF
 
 /// How a book is divided into sections, each starting on a new page under a heading, with a bookmark.
@@ -17,8 +18,14 @@ public enum SectionMode: String, Sendable, CaseIterable {
             return nil
         case .folder:
             let parts = file.path.split(separator: "/", omittingEmptySubsequences: true)
-            guard parts.count >= 2 else { return "." }
-            return String(parts[parts.count - 2])
+            let folder = parts.count >= 2 ? String(parts[parts.count - 2]) : "."
+            // `photobook build . --sections folder` (or *.jpg): the folder's own name, not ".".
+            guard folder == "." || folder == ".." else { return folder }
+            let directory = parts.count >= 2 ? String(file.path[..<file.path.lastIndex(of: "/")!]) : "."
+            guard let real = realpath(directory, nil) else { return folder }
+            defer { free(real) }
+            let name = String(cString: real).split(separator: "/").last.map(String.init)
+            return name ?? folder
         case .day:
             // The day on the camera's calendar, where the photo was taken.
             return captureDate.map(Captions.readableDay) ?? "Without a date"
