@@ -75,6 +75,11 @@
   }
 
   function showSettled() {
+    if (state && state.unreadable && !statusError) {
+      setStatus(queue.length ? 'waiting: the file cannot be read now; your change is kept and saved when it can'
+                             : 'waiting: the file cannot be read now');
+      return;
+    }
     setStatus(statusError ? `error: ${statusError}` : 'saved');
   }
 
@@ -315,15 +320,22 @@
 
   function enqueue(op) {
     queue.push(op);
+    if (state && state.unreadable) showSettled();   // kept until the file can be read again
     pump();
   }
 
   async function pump() {
-    if (busy || !state) return;
+    if (busy || !state || state.unreadable) return;
     busy = true;
     setStatus('saving');
     try {
-      while (queue.length) await run(queue.shift());
+      while (queue.length) {
+        const op = queue.shift();
+        if (await run(op) === 'wait') {
+          queue.unshift(op);   // saved once the file can be read again (poll)
+          break;
+        }
+      }
     } finally {
       busy = false;
       showSettled();
@@ -360,6 +372,7 @@
         const current = answer.data && answer.data.description ? answer.data
           : answer.data && answer.data.state ? answer.data.state : await fetchBook();
         if (current) takeOutsideChange(current);
+        if (current && current.unreadable) return 'wait';   // another program is writing the file
         continue;   // the same operation again, on top of the file as it is now
       }
       statusError = answer.status === 422 && answer.data && answer.data.error
@@ -391,6 +404,7 @@
     redoStack = [];
     adopt(next);
     updateHistoryButtons();
+    if (!busy) showSettled();
   }
 
   // ---- polling for changes made outside --------------------------------------------------------------------
@@ -403,6 +417,13 @@
           const next = await fetchBook();
           if (next && !busy && !queue.length && next.revision !== state.revision) takeOutsideChange(next);
         }
+      } else if (state && state.unreadable && !busy && queue.length) {
+        // Changes wait for the file: once another program has finished writing it, they go on top of its version.
+        const next = await fetchBook();
+        if (next && !next.unreadable) {
+          takeOutsideChange(next);
+          pump();
+        }
       }
     } catch (_) {
       // the server is gone or busy: try again at the next tick
@@ -413,10 +434,13 @@
 
   // ---- drawing ---------------------------------------------------------------------------------------------
 
+  // A picture's address with the token (an <img> cannot send a header).
+  const withToken = (src) => `${src}${src.includes('?') ? '&' : '?'}token=${encodeURIComponent(token || '')}`;
+
   function image(src) {
     let img = images.get(src);
     if (!img || img.isConnected) {
-      img = el('img', { src, alt: '', draggable: 'false', decoding: 'async' });
+      img = el('img', { src: withToken(src), alt: '', draggable: 'false', decoding: 'async' });
       if (!images.has(src)) images.set(src, img);
     }
     return img;
@@ -494,6 +518,22 @@
     return { node, ident, lang: descPhoto && descPhoto.lang };
   }
 
+  // The title page's photo: shown where it prints, not edited here (it is the cover-photo option).
+  function drawCover(cover, page) {
+    const node = el('div', { class: 'cover-photo', 'aria-hidden': 'true' });
+    placeBox(node, cover.cell, page);
+    const [cx, cy, cw, ch] = cover.cell;
+    const [ix, iy, iw, ih] = cover.image;
+    const frame = el('div', { class: 'image' });
+    frame.style.left = pct(ix - cx, cw);
+    frame.style.top = pct(iy - cy, ch);
+    frame.style.width = pct(iw, cw);
+    frame.style.height = pct(ih, ch);
+    frame.append(image(cover.src));
+    node.append(frame);
+    return node;
+  }
+
   function drawCaptionField(photo, page, place, descPhoto, captionText, ident) {
     const value = (descPhoto && descPhoto.caption) || '';
     const field = el('textarea', {
@@ -508,8 +548,24 @@
       'aria-label': `caption of ${photo.path}, page ${page.number}, place ${place}`,
       spellcheck: 'true',
     });
-    field.value = value;
-    field._orig = value;
+    // Away from the keyboard the field shows the caption as it prints (wrapped, cut with "…" past three lines);
+    // focused, the whole caption as written.
+    field._full = value;
+    field._display = captionText && captionText.lines ? captionText.lines.join('\n') : value;
+    field.value = field._display;
+    field._orig = field._display;
+    field.addEventListener('focus', () => {
+      if (field.value === field._display) {
+        field.value = field._full;
+        field._orig = field._full;
+      }
+    });
+    field.addEventListener('blur', () => {
+      if (field.value === field._full) {
+        field.value = field._display;
+        field._orig = field._display;
+      }
+    });
     field._ident = ident;
     if (captionText) {
       placeBox(field, captionText.box, page);
@@ -538,6 +594,7 @@
       role: 'region',
     });
     node.style.aspectRatio = `${page.width} / ${page.height}`;
+    if (page.cover) node.append(drawCover(page.cover, page));
     const captionTexts = (page.texts || []).filter((t) => t.role === 'caption');
     const used = new Set();
     const fields = [];
@@ -586,6 +643,9 @@
     const pages = state.pages || [];
     if (pages.length) book.style.setProperty('--aspect', String(pages[0].width / pages[0].height));
     book.classList.toggle('no-spreads', !state.spreads);
+    // The words in the book's own font, where the browser has it.
+    if (state.font) book.style.setProperty('--book-font', `"${state.font.replace(/["\\]/g, '')}"`);
+    else book.style.removeProperty('--book-font');
     // As a printed book: page 1 alone on the right, then 2|3, 4|5, ...
     const spreads = [[null, pages[0]]];
     for (let i = 1; i < pages.length; i += 2) spreads.push([pages[i], pages[i + 1] || null]);
@@ -607,11 +667,13 @@
     const items = state.leftOut || [];
     $('[data-left-out-empty]').hidden = items.length > 0;
     list.replaceChildren(...items.map((item) => el('li', { class: 'left-out-item' },
-      el('img', { src: `/photo?path=${encodeURIComponent(item.path)}`, alt: '', loading: 'lazy' }),
+      el('img', { src: withToken(`/photo?path=${encodeURIComponent(item.path)}`), alt: '', loading: 'lazy' }),
       el('div', { class: 'about' },
         el('div', { class: 'path', text: item.path, title: item.path }),
         el('div', { class: 'reason', text: item.reason || '' })),
-      el('button', { type: 'button', 'data-restore': item.path, text: 'Put back', 'aria-label': `put back ${item.path}` }))));
+      // A photo that could not be read is still listed in the pages: nothing to put back.
+      item.failed ? el('span', { class: 'failed', text: 'cannot be read' })
+        : el('button', { type: 'button', 'data-restore': item.path, text: 'Put back', 'aria-label': `put back ${item.path}` }))));
   }
 
   function drawNotices() {
@@ -905,7 +967,8 @@
   async function start() {
     const params = new URLSearchParams(location.search);
     token = params.get('token');
-    if (token) history.replaceState(null, '', '/');  // the cookie carries the token from now on
+    // The token stays in the address (a reload needs it) and goes with every request: no cookie, as one of
+    // 127.0.0.1 would go to every other server on it too.
     document.addEventListener('keydown', onKeyDown);
     document.addEventListener('click', onClick);
     document.addEventListener('change', onChange);

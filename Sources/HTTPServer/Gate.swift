@@ -59,10 +59,12 @@ extension HTTPServer {
             .text("content too large: at most \(configuration.maxBodyBytes) bytes\n", status: 413)
         }
 
-        /// Whether the query's `token`, the token cookie or the X-Photobook-Token header is the token.
+        /// Whether the query's `token` or the X-Photobook-Token header is the token. No cookie: a cookie of 127.0.0.1
+        /// goes to every port of it (another local server would be sent the token), and one editor's would be
+        /// another's, whose token differs.
         public static func hasValidToken(_ request: HTTPRequest, configuration: Configuration) -> Bool {
             // Every candidate is compared, so the time taken does not say which one was present either.
-            let candidates = [request.query["token"], request.cookies[configuration.tokenCookie], request.headers[tokenHeader]]
+            let candidates = [request.query["token"], request.headers[tokenHeader]]
             var valid = false
             for candidate in candidates {
                 if let candidate, constantTimeEqual(candidate, configuration.token) { valid = true }
@@ -88,7 +90,7 @@ extension HTTPServer {
         }
 
         /// The response as sent: the security headers of docs/editor.md, `Cache-Control: no-store` unless the
-        /// response has its own, the token cookie when the request brought a valid token in its query
+        /// response has its own
         /// (`request` nil: nothing is known of the request), and `Connection: close` when `closing`.
         public static func decorate(_ response: HTTPResponse, for request: HTTPRequest?, configuration: Configuration,
                                     closing: Bool = false) -> HTTPResponse {
@@ -99,10 +101,6 @@ extension HTTPServer {
             result.headers.append(("X-Content-Type-Options", "nosniff"))
             result.headers.append(("Referrer-Policy", "no-referrer"))
             if result.header("cache-control") == nil { result.headers.append(("Cache-Control", "no-store")) }
-            if let request, let token = request.query["token"], !configuration.token.isEmpty,
-               constantTimeEqual(token, configuration.token) {
-                result.headers.append(("Set-Cookie", "\(configuration.tokenCookie)=\(configuration.token); Path=/; HttpOnly; SameSite=Strict"))
-            }
             if closing { result.headers.append(("Connection", "close")) }
             return result
         }

@@ -15,18 +15,15 @@ public final class HTTPServer: Sendable {
     public struct Configuration: Sendable {
         /// The port to listen on; 0: any free port.
         public var port: UInt16
-        /// The secret every request must carry (docs/editor.md): query `token`, the cookie, or X-Photobook-Token.
+        /// The secret every request must carry (docs/editor.md): query `token` or X-Photobook-Token.
         public var token: String
         /// The longest body accepted (413 past it); never more than this is held in memory.
         public var maxBodyBytes: Int
-        /// The cookie that carries the token, set on a response to a request with the token in its query.
-        public var tokenCookie: String
 
-        public init(port: UInt16 = 0, token: String, maxBodyBytes: Int = 1 << 20, tokenCookie: String = "photobook-token") {
+        public init(port: UInt16 = 0, token: String, maxBodyBytes: Int = 1 << 20) {
             self.port = port
             self.token = token
             self.maxBodyBytes = maxBodyBytes
-            self.tokenCookie = tokenCookie
         }
     }
 
@@ -82,7 +79,9 @@ public final class HTTPServer: Sendable {
                                    value: Int(bitPattern: unsafeBitCast(completed, to: UnsafeRawPointer.self)), ptr_value: context),
                     // A thread a connection: a cap on them, and on how long an idle or stalled one is kept.
                     MHD_OptionItem(option: .CONNECTION_LIMIT, value: 64, ptr_value: nil),
-                    MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: 60, ptr_value: nil),
+                    // An idle connection gives its thread back after 10 s: 64 of them sent by another local user lock the page
+                    // out for that long at most (a page's own requests take milliseconds; a save's proof a few seconds).
+                    MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: 10, ptr_value: nil),
                     MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
                 ]
                 // ITC: MHD_quiesce_daemon needs it in this mode. POLL: no FD_SETSIZE limit on descriptor numbers.

@@ -9,6 +9,9 @@ public struct GivenBook: Sendable {
     /// The language a caption says it is in (its `lang`), for the forms and fonts of its characters.
     public var captionLanguages: [PhotoID: Language] = [:]
     public var focus: [PhotoID: FocusPoint] = [:]
+    /// False: only the words and focus points are given, in the files' order, and the layout mode arranges the
+    /// pages (the editor's "arrange the rest again": its pages as `--layout auto` makes them, captions and all).
+    public var pagesGiven = true
 
     public init(pages: [GivenPage]) { self.pages = pages }
 }

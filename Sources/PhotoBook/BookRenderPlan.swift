@@ -143,7 +143,8 @@ struct BookRenderPlan: RenderPlan {
     func plan(_ prepared: PreparedBook, alive: [PhotoID]) -> Result<PlannedDocument, PlanStop> {
         let photos = bookPhotos(prepared, alive: alive)
         let text = bookText(alive: alive)
-        let found = options.given.map { Planner.plan(photos: photos, pages: $0.pages(of: alive), options: options.layout, text: text) }
+        let found = options.given.flatMap { $0.pagesGiven ? $0 : nil }
+            .map { Planner.plan(photos: photos, pages: $0.pages(of: alive), options: options.layout, text: text) }
             ?? Planner.plan(photos: photos, options: options.layout, text: text)
         guard let plan = found else {
             return .failure(PlanStop(outcome: .failed(.refused(planProblem(photos, alive: alive, text: text)))))

@@ -120,11 +120,14 @@ struct InitCommand {
 
     /// A temporary file beside `path`, synced, then renamed over it: a reader sees the old file or the new one; a file
     /// replaced keeps its permissions and, where the user may, its owner.
-    static func writeAtomically(_ data: Data, to path: String) throws(FileSystem.Failure) {
+    /// `unlessChanged`: asked just before the rename; true leaves the file as it is (the temporary one removed) and
+    /// throws `EAGAIN` (the editor's check that nobody wrote the file meanwhile).
+    static func writeAtomically(_ data: Data, to path: String,
+                                unlessChanged changed: () -> Bool = { false }) throws(FileSystem.Failure) {
         let folder = FileSystem.directoryName(path)
         let (temporary, descriptor) = try FileSystem.makeTemporaryFile(
             template: folder + "/." + FileSystem.baseName(path) + ".photobook-XXXXXX").get()
-        do {
+        do throws(FileSystem.Failure) {
             try descriptor.closeAfter { (file) throws(FileSystem.Failure) in
                 try file.setMode(FileSystem.modeForNewFile(replacing: path))
                 // A file replaced keeps its owner (root editing a user's book); a user cannot give a file away, and
@@ -136,6 +139,7 @@ struct InitCommand {
                 try file.writeAll(Array(data))
                 try file.sync()
             }
+            if changed() { throw FileSystem.Failure(code: EAGAIN) }
             try FileSystem.rename(temporary, to: path).get()
         } catch {
             FileSystem.remove(temporary)

@@ -120,10 +120,88 @@ import Testing
         editor.interrupt()
     }
 
+    /// Another program half way through writing the file (or with the file gone): the editor shows the last
+    /// description it could read, refuses to write over the file, and takes the file up again once it is whole.
+    @Test func aFileThatCannotBeReadIsNeverWrittenOverAndIsTakenUpWhenWhole() throws {
+        let scratch = try Scratch()
+        let book = try Self.book(in: scratch)
+        let editor = try EditorSession(book)
+        let first = try editor.state()
+        let whole = try String(contentsOfFile: book, encoding: .utf8)
+        try String(whole.prefix(100)).write(toFile: book, atomically: true, encoding: .utf8)
+        let broken = try editor.state()
+        let revision = try #require(broken["revision"] as? Int)
+        #expect(revision == (first["revision"] as? Int ?? 0) + 1)
+        #expect(broken["unreadable"] as? Bool == true)
+        #expect((broken["error"] as? String)?.isEmpty == false)
+        #expect((broken["description"] as? [String: Any])?["pages"] != nil, "the last description read is kept")
+        let refused = try editor.save(try #require(first["description"] as? [String: Any]), revision: revision)
+        #expect(refused.status == 409)
+        #expect(try String(contentsOfFile: book, encoding: .utf8) == String(whole.prefix(100)))
+        unlink(book)
+        let gone = try editor.state()
+        #expect(gone["unreadable"] as? Bool == true)
+        #expect((gone["error"] as? String)?.contains("no such file") == true, "\(gone["error"] ?? "")")
+        try whole.write(toFile: book, atomically: true, encoding: .utf8)
+        let back = try editor.state()
+        #expect(back["unreadable"] as? Bool == false)
+        let saved = try editor.save(try #require(back["description"] as? [String: Any]), revision: try #require(back["revision"] as? Int))
+        #expect(saved.status == 200)
+        editor.interrupt()
+    }
+
+    /// A description that is a symbolic link (kept in a synced folder, say) is changed where it lies.
+    @Test func aBookThatIsALinkIsSavedThroughIt() throws {
+        let scratch = try Scratch()
+        let book = try Self.book(in: scratch)
+        let real = scratch.file("real.json")
+        try FileManager.default.moveItem(atPath: book, toPath: real)
+        symlink("real.json", book)
+        let editor = try EditorSession(book)
+        let state = try editor.state()
+        var description = try #require(state["description"] as? [String: Any])
+        var pages = try #require(description["pages"] as? [[String: Any]])
+        var photos = try #require(pages[0]["photos"] as? [[String: Any]])
+        photos[0]["caption"] = "through the link"
+        pages[0]["photos"] = photos
+        description["pages"] = pages
+        #expect(try editor.save(description, revision: try #require(state["revision"] as? Int)).status == 200)
+        #expect(FileManager.default.fileExists(atPath: book))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: book)) == "real.json")
+        #expect(try String(contentsOfFile: real, encoding: .utf8).contains("through the link"))
+        editor.interrupt()
+    }
+
+    /// The title page shows its photo where it prints; it is the cover-photo option's, not a photo to move.
+    @Test func theTitlePageShowsItsCoverPhoto() throws {
+        let scratch = try Scratch()
+        let book = try Self.book(in: scratch)
+        var description = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: book))) as? [String: Any])
+        var options = description["options"] as? [String: Any] ?? [:]
+        options["cover-photo"] = "photos/Landscape_6.jpg"
+        description["options"] = options
+        try JSONSerialization.data(withJSONObject: description).write(to: URL(fileURLWithPath: book))
+        let editor = try EditorSession(book)
+        let title = try #require((try editor.state()["pages"] as? [[String: Any]])?.first)
+        #expect(title["kind"] as? String == "title")
+        #expect((title["photos"] as? [Any])?.isEmpty == true)
+        let cover = try #require(title["cover"] as? [String: Any])
+        #expect(try editor.request("GET", try #require(cover["src"] as? String)).status == 200)
+        #expect((cover["cell"] as? [Double])?.count == 4)
+        editor.interrupt()
+    }
+
     @Test func arrangingAgainKeepsLockedPagesAndTheirPhotos() throws {
         let scratch = try Scratch()
         let book = try Self.book(in: scratch)
         let editor = try EditorSession(book)
+        // The pages init made (--layout auto, captions) arranged again are the same pages: captions keep their room.
+        let before = try String(contentsOfFile: book, encoding: .utf8)
+        let unchanged = try editor.request("POST", "/api/arrange", body: try JSONSerialization.data(withJSONObject: [
+            "revision": try #require(try editor.state()["revision"] as? Int),
+            "description": try #require(try editor.state()["description"] as? [String: Any])]))
+        #expect(unchanged.status == 200)
+        #expect(try String(contentsOfFile: book, encoding: .utf8) == before)
         let state = try editor.state()
         var description = try #require(state["description"] as? [String: Any])
         var pages = try #require(description["pages"] as? [[String: Any]])
@@ -169,8 +247,16 @@ import Testing
         var description = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: book))) as? [String: Any])
         description["photosLeftOut"] = [["path": "photos/link.jpg", "reason": "removed in the editor"]]
         try JSONSerialization.data(withJSONObject: description).write(to: URL(fileURLWithPath: book))
+        // A folder link out of the book's folders, its photo listed as left out: refused as the file link is.
+        _ = try scratch.sub("elsewhere")
+        _ = try scratch.copy(Run.fixture("exif-orientation/Landscape_2.jpg"), to: "elsewhere/far.jpg")
+        symlink(scratch.file("elsewhere"), scratch.file("photos/linkdir"))
+        description["photosLeftOut"] = [["path": "photos/link.jpg", "reason": "removed in the editor"],
+                                        ["path": "photos/linkdir/far.jpg", "reason": "removed in the editor"]]
+        try JSONSerialization.data(withJSONObject: description).write(to: URL(fileURLWithPath: book))
         let editor = try EditorSession(book)
         #expect(try editor.request("GET", "/photo?path=photos/Landscape_1.jpg").status == 200)
+        #expect(try editor.request("GET", "/photo?path=photos/linkdir/far.jpg").status == 404)
         #expect(try editor.request("GET", "/photo?path=photos/Landscape_1.jpg").value("Content-Type") == "image/jpeg")
         for refused in ["photos/link.jpg", "secret.jpg", "photos/../secret.jpg", "photos%2F..%2Fsecret.jpg",
                         "%2Fetc%2Fpasswd", "book.json"] {

@@ -425,11 +425,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
         token = self.server.token
         query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
         given = query.get("token", [None])[0] or self.headers.get("X-Photobook-Token")
-        if not given:
-            for part in (self.headers.get("Cookie") or "").split(";"):
-                name, _, value = part.strip().partition("=")
-                if name == "photobook-token":
-                    given = value
         return bool(given) and hmac.compare_digest(given.encode(), token.encode())
 
     def read_body(self):
@@ -491,8 +486,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         book = self.server.book
         method = "GET" if self.command == "HEAD" else self.command
         if method == "GET" and path == "/":
-            self.static("index.html", headers=[
-                ("Set-Cookie", "photobook-token=%s; HttpOnly; SameSite=Strict; Path=/" % self.server.token)])
+            self.static("index.html")
         elif method == "GET" and path == "/api/book":
             book.refresh()
             self.answer(200, book.state())
@@ -556,7 +550,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         kind = {"js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
                 "html": "text/html; charset=utf-8", "svg": "image/svg+xml"}[name.rsplit(".", 1)[1]]
         with open(file, "rb") as f:
-            self.answer(200, f.read(), kind, headers=headers)
+            data = f.read()
+        if name == "index.html":   # as photobook: the script and the style named with the token
+            for asset in (b'"/editor.js"', b'"/editor.css"'):
+                data = data.replace(asset, asset[:-1] + b"?token=" + self.server.token.encode() + b'"')
+        self.answer(200, data, kind, headers=headers)
 
     def save(self, body, arrange):
         book = self.server.book

@@ -13,11 +13,11 @@ struct EditorArrangement {
         let input = try DescriptionInput.load(book.path, bytes: text)
         let command = try EditorProof.command(for: input, output: book.outputPath, proof: false)
         let ready = try EditorProof.ready(input, command: command, run: book.run, say: Diagnostics.capturing())
-        // Each listed photo's file, in the order listed.
-        var files: [[PhotoFile]] = []
+        // Each listed photo's file and its place in the flattened list (its PhotoID in the description's build).
+        var files: [[(file: PhotoFile, id: Int)]] = []
         var next = 0
         for page in description.pages {
-            files.append(Array(ready.photos[next..<next + page.photos.count]))
+            files.append((next..<next + page.photos.count).map { (ready.photos[$0], $0) })
             next += page.photos.count
         }
         var pages: [BookDescription.Page] = []
@@ -26,7 +26,7 @@ struct EditorArrangement {
             guard !run.isEmpty else { return }
             let photos = run.flatMap { description.pages[$0].photos }
             let runFiles = run.flatMap { files[$0] }
-            var arranged = try layOut(runFiles, options: ready.options).map { group in
+            var arranged = try layOut(runFiles, given: input.given, options: ready.options).map { group in
                 BookDescription.Page(heading: nil, layout: group.layout, photos: group.indices.map { photos[$0] })
             }
             if !arranged.isEmpty { arranged[0].heading = description.pages[run[0]].heading }
@@ -48,20 +48,29 @@ struct EditorArrangement {
         return result
     }
 
-    /// The pages the automatic layout gives `files` in their order: each page's photos (indices into `files`) and
-    /// its arrangement's name.
-    private func layOut(_ files: [PhotoFile], options given: BuildOptions) throws(CLIError) -> [(indices: [Int], layout: String)] {
-        var options = given
-        options.given = nil
+    /// The pages the automatic layout gives `files` in their order, with their captions (the room a caption takes
+    /// changes the arrangement that fits), languages and focus points: each page's photos (indices into `files`)
+    /// and its arrangement's name.
+    private func layOut(_ files: [(file: PhotoFile, id: Int)], given described: GivenBook,
+                        options start: BuildOptions) throws(CLIError) -> [(indices: [Int], layout: String)] {
+        var options = start
+        var given = GivenBook(pages: [])
+        given.pagesGiven = false
+        for (local, listed) in files.enumerated() {
+            let id = PhotoID(listed.id), here = PhotoID(local)
+            given.captions[here] = described.captions[id]
+            given.captionLanguages[here] = described.captionLanguages[id]
+            given.focus[here] = described.focus[id]
+        }
+        options.given = given
         options.choice = nil
         options.layout.mode = .auto
         options.layout.padTo = 1
-        options.order.sort = .given
-        options.order.reverse = false
         options.keepDuplicates = true
-        // The run's pages only: no title page, and captions as the pages will carry them are the description's.
-        options.text = nil
-        let preview = RenderPipeline(files: files, outputPath: book.outputPath, options: options).preview()
+        // The run's pages only: no title page, no section opener (its heading stays on its first page).
+        options.text?.title = nil
+        options.text?.sections = .none
+        let preview = RenderPipeline(files: files.map(\.file), outputPath: book.outputPath, options: options).preview()
         guard let plan = preview.plan else { throw .usage("the pages cannot be arranged: \(preview.report.book)") }
         var groups: [(indices: [Int], layout: String)] = []
         var placed = Set<Int>()

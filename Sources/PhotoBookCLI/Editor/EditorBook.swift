@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Geometry
 import PhotoBook
@@ -22,8 +25,9 @@ final class EditorBook: @unchecked Sendable {
     private var bytes: [UInt8] = []
     private var state: EditorState?
     /// The proof's renders by name, this revision's and the one before's (a page may still ask for an old one).
-    private var renders: [String: [UInt8]] = [:]
-    private var earlierRenders: [String: [UInt8]] = [:]
+    private let renderStore = Mutex<(current: [String: [UInt8]], earlier: [String: [UInt8]])>(([:], [:]))
+    /// The revision of the last state made, read without the lock.
+    private let knownRevision = Atomic<Int>(0)
     /// The proof running now, for a signal to cancel.
     private let running = Mutex<RenderPipeline?>(nil)
     private let stopped = Atomic<Bool>(false)
@@ -62,19 +66,18 @@ final class EditorBook: @unchecked Sendable {
         return state!
     }
 
-    /// The revision, after taking up any change made to the file outside.
+    /// The revision, after taking up any change made to the file outside; while a save or a proof is in progress,
+    /// the revision known (the page asks each second: it is not held up for seconds behind an arrangement).
     func currentRevision() -> Int {
-        lock.lock()
+        guard lock.try() else { return knownRevision.load(ordering: .sequentiallyConsistent) }
         defer { lock.unlock() }
         _ = refreshLocked()
         return revision
     }
 
-    /// A render of the current or the previous revision.
+    /// A render of the current or the previous revision (not held up by a proof in progress).
     func render(named name: String) -> [UInt8]? {
-        lock.lock()
-        defer { lock.unlock() }
-        return renders[name] ?? earlierRenders[name]
+        renderStore.withLock { $0.current[name] ?? $0.earlier[name] }
     }
 
     /// The editor is closing (`stop`).
@@ -100,7 +103,8 @@ final class EditorBook: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         _ = refreshLocked()
-        guard asked == revision else { return .conflict(state!) }
+        // A file another program left unreadable (half written, removed) is never written over: the page waits.
+        guard asked == revision, !state!.unreadable else { return .conflict(state!) }
         var described: BookDescription
         do {
             described = try BookDescription.decode(try JSONEncoder().encode(description))
@@ -115,8 +119,10 @@ final class EditorBook: @unchecked Sendable {
             let text = Array(try described.encoded())
             _ = try DescriptionInput.load(path, bytes: text)
             guard text != bytes else { return .saved(state!) }
-            try InitCommand.writeAtomically(Data(text), to: path)
-            if case .success(let status) = FileSystem.status(path) { stamp = Stamp(status) }
+            guard try writeIfUnchanged(text) else {
+                _ = refreshLocked()
+                return .conflict(state!)
+            }
             bytes = text
             revision += 1
             rebuildLocked()
@@ -128,6 +134,30 @@ final class EditorBook: @unchecked Sendable {
         }
     }
 
+    /// Writes `text` over the file (through a symbolic link, to the file it names) unless the file changed since it
+    /// was last read: checked again under an exclusive lock on its folder, which another editor of the same book
+    /// takes too, just before the rename. False when it changed (nothing written).
+    private func writeIfUnchanged(_ text: [UInt8]) throws(FileSystem.Failure) -> Bool {
+        let target = realPath(path) ?? path
+        let folder = FileSystem.directoryName(target)
+        let descriptor = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileSystem.Failure(code: errno) }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        let now = try? FileSystem.status(path).get()
+        guard now.map(Stamp.init) == stamp else { return false }
+        do {
+            try InitCommand.writeAtomically(Data(text), to: target, unlessChanged: { [stamp] in
+                // The last moment before the rename: a program that does not lock (an editor's save) may have come.
+                (try? FileSystem.status(target).get()).map(Stamp.init) != stamp
+            })
+        } catch where error.code == EAGAIN {
+            return false
+        }
+        if case .success(let status) = FileSystem.status(path) { stamp = Stamp(status) }
+        return true
+    }
+
     /// Takes up the file as it is on disk when it is not what was last read or written; true when it changed.
     private func refreshLocked() -> Bool {
         let status = FileSystem.status(path)
@@ -135,17 +165,21 @@ final class EditorBook: @unchecked Sendable {
         if let now, stamp == Stamp(now), state != nil { return false }
         switch FileSystem.readFile(path, limit: 64 << 20) {
         case .failure(let failure):
-            // Gone or unreadable (another program replacing it): keep showing what was, with why.
+            // Gone or unreadable (another program replacing it): keep showing what was, with why, as a new
+            // revision, so that the page hears of it and holds its changes until the file can be read again.
+            let message = "\(path): cannot read the book description: \(failure)"
             if state == nil {
-                state = EditorState(revision: revision, file: path, description: .null,
-                                    error: "\(path): cannot read the book description: \(failure)")
-            } else {
-                state!.error = "\(path): cannot read the book description: \(failure)"
+                state = EditorState(revision: revision, file: path, description: .null, error: message)
+                state!.unreadable = true
+            } else if state!.error != message || !state!.unreadable {
+                revision += 1
+                (state!.revision, state!.error, state!.unreadable) = (revision, message, true)
             }
+            stamp = now.map(Stamp.init)
             return false
         case .success(let read):
             stamp = now.map(Stamp.init)
-            guard read != bytes || state == nil else { return false }
+            guard read != bytes || state == nil || state!.unreadable else { return false }
             bytes = read
             if state != nil { revision += 1 }
             rebuildLocked()
@@ -155,8 +189,14 @@ final class EditorBook: @unchecked Sendable {
 
     /// The proof of the file's current text, as the page's state.
     private func rebuildLocked() {
-        var next = EditorState(revision: revision, file: FileSystem.baseName(path),
-                               description: (try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))) ?? .null)
+        let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        var next = EditorState(revision: revision, file: FileSystem.baseName(path), description: parsed ?? .null)
+        if parsed == nil || !(parsed?["pages"].map { if case .array = $0 { true } else { false } } ?? false) {
+            // Not JSON, or not a description (a save another program has not finished): the page keeps the last
+            // description it could read, and waits.
+            next.description = state?.description ?? .null
+            next.unreadable = true
+        }
         let proof = EditorProof(book: self)
         do {
             let made = try proof.make(bytes)
@@ -164,8 +204,9 @@ final class EditorBook: @unchecked Sendable {
             next.leftOut = made.leftOut
             next.warnings = made.warnings
             next.error = made.error
-            earlierRenders = renders
-            renders = made.renders
+            next.font = made.font
+            renderStore.withLock { $0 = ($0.current.merging(made.renders) { new, _ in new }
+                                             .filter { made.renders[$0.key] != nil }, $0.current) }
         } catch {
             next.error = error.message
             // Keep the last pages that could be drawn, so that the person sees where they were.
@@ -173,6 +214,7 @@ final class EditorBook: @unchecked Sendable {
             next.leftOut = state?.leftOut ?? []
         }
         state = next
+        knownRevision.store(revision, ordering: .sequentiallyConsistent)
     }
 
     /// Runs `pipeline` as the editor's current proof (a signal cancels it); nil when the editor is closing.
@@ -184,19 +226,25 @@ final class EditorBook: @unchecked Sendable {
     }
 
     /// The real path of a photo listed in the book (in its pages or left out), by the path as written, when it lies
-    /// in a folder the book lists photos in (symbolic links resolved): what `GET /photo` may show; nil otherwise.
+    /// in or under a folder of a photo placed in the pages (that folder as named, or the real one of the photo, so
+    /// that a folder of symbolic links works): what `GET /photo` may show; nil otherwise. A path is compared only
+    /// once every link in it is resolved: `..`, a link to a file or to a folder elsewhere lead out and are refused.
     func servablePhoto(_ written: String) -> String? {
         lock.lock()
         let description = try? BookDescription.decode(Data(bytes))
         lock.unlock()
         guard let description else { return nil }
-        let listed = description.pages.flatMap { $0.photos.map(\.path) } + (description.photosLeftOut ?? []).map(\.path)
-        guard listed.contains(written), !written.split(separator: "/").contains("..") else { return nil }
+        let placed = description.pages.flatMap { $0.photos.map(\.path) }
+        guard (placed + (description.photosLeftOut ?? []).map(\.path)).contains(written) else { return nil }
         let base = FileSystem.directoryName(path)
-        func resolved(_ listedPath: String) -> String { listedPath.hasPrefix("/") ? listedPath : base + "/" + listedPath }
-        let folders = Set(listed.compactMap { realPath(FileSystem.directoryName(resolved($0))) })
+        func resolved(_ listed: String) -> String { listed.hasPrefix("/") ? listed : base + "/" + listed }
+        var roots: Set<String> = []
+        for photo in placed {
+            if let folder = realPath(FileSystem.directoryName(resolved(photo))) { roots.insert(folder) }
+            if let file = realPath(resolved(photo)) { roots.insert(FileSystem.directoryName(file)) }
+        }
         guard let real = realPath(resolved(written)) else { return nil }
-        return folders.contains(FileSystem.directoryName(real)) ? real : nil
+        return roots.contains { $0 != "/" && real.hasPrefix($0 + "/") } ? real : nil
     }
 
     private func realPath(_ path: String) -> String? {

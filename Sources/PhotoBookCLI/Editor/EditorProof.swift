@@ -16,6 +16,7 @@ struct EditorProof {
         var warnings: [String]
         var error: String?
         var renders: [String: [UInt8]]
+        var font: String?
     }
 
     /// The build's command for the description: its options, `--proof`, the print output's name.
@@ -28,6 +29,11 @@ struct EditorProof {
         }
     }
 
+    /// The name a proof's output is checked under: never written.
+    static func proofOutput(_ run: Run) -> String {
+        (run.environment.temporaryDirectory ?? "/tmp") + "/photobook-editor-proof.pdf"
+    }
+
     /// The description's build made ready as `build` would make it (photos found, font read), its errors said
     /// into `say`.
     static func ready(_ input: DescriptionInput, command: BuildCommand, run: Run, say: Diagnostics) throws(CLIError) -> PhotoBookCLI.ReadyBuild {
@@ -37,20 +43,24 @@ struct EditorProof {
             ready.options.temporaryDirectory = run.environment.temporaryDirectory ?? "/tmp"
             return ready
         case .failure:
-            throw .usage(say.lines.map { $0.replacingOccurrences(of: "photobook: error: ", with: "") }
-                .joined(separator: "\n"))
+            // Its errors only (a proof's "not for print" warning is no reason).
+            throw .usage(say.lines.filter { $0.hasPrefix("photobook: error: ") }
+                .map { String($0.dropFirst("photobook: error: ".count)) }.joined(separator: "\n"))
         }
     }
 
     func make(_ text: [UInt8]) throws(CLIError) -> Made {
         let input = try DescriptionInput.load(book.path, bytes: text)
-        let command = try Self.command(for: input, output: book.outputPath, proof: true)
+        // The proof writes nothing (its pages are handed over), but its output is checked as a build's: a name in
+        // the temporary folder, so that a book in a folder the person may not write to still opens.
+        let command = try Self.command(for: input, output: Self.proofOutput(book.run), proof: true)
         let say = Diagnostics.capturing()
         let ready = try Self.ready(input, command: command, run: book.run, say: say)
         let sheets = Mutex<[ProofSheet]>([])
         var hooks = BuildHooks()
         hooks.proofSheets = { made in sheets.withLock { $0 = made } }
-        let pipeline = RenderPipeline(files: ready.photos, outputPath: book.outputPath, options: ready.options, hooks: hooks)
+        let pipeline = RenderPipeline(files: ready.photos, outputPath: Self.proofOutput(book.run), options: ready.options,
+                                      hooks: hooks)
         guard let report = book.runProof(pipeline) else { throw .usage("the editor is closing") }
 
         // Each photo listed, by its file's index: which page of the description and which place on it.
@@ -58,7 +68,7 @@ struct EditorProof {
         for (page, described) in input.description.pages.enumerated() {
             for slot in described.photos.indices { places.append((page, slot)) }
         }
-        var made = Made(pages: [], leftOut: [], warnings: [], error: nil, renders: [:])
+        var made = Made(pages: [], leftOut: [], warnings: [], error: nil, renders: [:], font: nil)
         let layout = ready.options.layout
         for (index, sheet) in sheets.withLock({ $0 }).enumerated() {
             let plan = sheet.plan, height = plan.size.height
@@ -75,7 +85,15 @@ struct EditorProof {
             var captionPaths: [(text: PlacedText, path: String)] = []
             for picture in sheet.photos {
                 let index = picture.placed.photo.index
-                guard index < places.count else { continue }   // the title page's cover photo
+                guard index < places.count, page.kind != "title" else {
+                    // The title page's cover photo (perhaps also on a page of its own): drawn, not edited here.
+                    let name = RenderName.of(picture.jpeg)
+                    made.renders[name] = picture.jpeg
+                    page.cover = EditorState.Picture(cell: EditorState.topLeft(picture.placed.cell, pageHeight: height),
+                                                     image: EditorState.topLeft(EditorState.pictureRect(picture), pageHeight: height),
+                                                     src: "/render/\(name).jpg")
+                    continue
+                }
                 let (source, slot) = places[index]
                 let listed = input.description.pages[source].photos[slot]
                 if page.kind == "photos" { page.source = source }
@@ -120,8 +138,11 @@ struct EditorProof {
         }
         for photo in report.photos {
             if case .failed(let failure) = photo.outcome {
-                made.leftOut.append(EditorState.LeftOut(path: photo.path, reason: failure.message))
+                made.leftOut.append(EditorState.LeftOut(path: photo.path, reason: failure.message, failed: true))
             }
+        }
+        if case .text(let family)? = input.description.options["font"], !RenderRun.namesFontFile(family) {
+            made.font = family
         }
         made.warnings = report.warnings.map { warning in (warning.path.map { "\($0): " } ?? "") + warning.message }
         if report.book != .succeeded { made.error = "the book cannot be made as it is: \(report.book)" }

@@ -20,7 +20,7 @@ struct EditorRoutes: Sendable {
         let get = request.method == "GET" || request.method == "HEAD"
         switch (get, request.path) {
         case (true, "/"), (true, "/index.html"):
-            return page("index.html")
+            return index(token: request.query["token"] ?? request.headers["x-photobook-token"] ?? "")
         case (true, "/api/book"):
             return Self.json(book.currentState())
         case (true, "/api/revision"):
@@ -58,6 +58,15 @@ struct EditorRoutes: Sendable {
         default:
             return HTTPResponse.text("not found\n", status: 404)
         }
+    }
+
+    /// The page, its script and style named with the token the page was asked with (the gate checked it): a
+    /// browser sends no header of ours for them, and there is no cookie.
+    private func index(token: String) -> HTTPResponse {
+        guard let file = EditorPage.files["index.html"], token.allSatisfy(\.isHexDigit) else { return notFound() }
+        let text = file.text.replacingOccurrences(of: "\"/editor.js\"", with: "\"/editor.js?token=\(token)\"")
+            .replacingOccurrences(of: "\"/editor.css\"", with: "\"/editor.css?token=\(token)\"")
+        return HTTPResponse.bytes(Array(text.utf8), contentType: file.type)
     }
 
     /// One of the page's own files, by its exact name; anything else is not found.

@@ -10,10 +10,16 @@ struct EditorState: Encodable {
     /// The file's object as it is (kept as JSON, so that the page sees exactly what a person wrote).
     var description: JSONValue
     var error: String?
+    /// The file cannot be read as a description now (half written by another program, or gone): `description`
+    /// is the last one read, and a save answers 409 until it can be read again.
+    var unreadable = false
     var spreads = true
     var pages: [Page] = []
     var leftOut: [LeftOut] = []
     var warnings: [String] = []
+    /// The book's font family when the description names one (`"font": "Noto Sans CJK JP"`), for the page's words;
+    /// nil for the default (DejaVu Sans) or a font file.
+    var font: String?
 
     struct Page: Encodable {
         var number: Int
@@ -26,6 +32,36 @@ struct EditorState: Encodable {
         var locked: Bool
         var photos: [Photo]
         var texts: [Text]
+        /// The title page's photo (`--cover-photo`): shown, not edited here.
+        var cover: Picture?
+
+        enum CodingKeys: String, CodingKey {
+            case number, kind, source, width, height, trim, layout, layouts, locked, photos, texts, cover
+        }
+
+        /// Every key, null where there is nothing (docs/editor.md).
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(number, forKey: .number)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(source, forKey: .source)
+            try container.encode(width, forKey: .width)
+            try container.encode(height, forKey: .height)
+            try container.encode(trim, forKey: .trim)
+            try container.encode(layout, forKey: .layout)
+            try container.encode(layouts, forKey: .layouts)
+            try container.encode(locked, forKey: .locked)
+            try container.encode(photos, forKey: .photos)
+            try container.encode(texts, forKey: .texts)
+            try container.encode(cover, forKey: .cover)
+        }
+    }
+
+    /// A picture drawn on a page: its cell, where its render lands (the cell clips it) and the render.
+    struct Picture: Encodable {
+        var cell: [Double]
+        var image: [Double]
+        var src: String
     }
 
     struct Photo: Encodable {
@@ -39,6 +75,22 @@ struct EditorState: Encodable {
         var dpi: Int
         var lowResolution: Bool
         var cutsFace: Bool
+
+        enum CodingKeys: String, CodingKey { case path, slot, cell, image, src, crop, focus, dpi, lowResolution, cutsFace }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(path, forKey: .path)
+            try container.encode(slot, forKey: .slot)
+            try container.encode(cell, forKey: .cell)
+            try container.encode(image, forKey: .image)
+            try container.encode(src, forKey: .src)
+            try container.encode(crop, forKey: .crop)
+            try container.encode(focus, forKey: .focus)
+            try container.encode(dpi, forKey: .dpi)
+            try container.encode(lowResolution, forKey: .lowResolution)
+            try container.encode(cutsFace, forKey: .cutsFace)
+        }
     }
 
     struct Text: Encodable {
@@ -53,9 +105,11 @@ struct EditorState: Encodable {
     struct LeftOut: Encodable {
         var path: String
         var reason: String
+        /// A photo of the pages that cannot be read (the book is made without it): nothing to put back.
+        var failed = false
     }
 
-    enum CodingKeys: String, CodingKey { case revision, file, description, error, spreads, pages, leftOut, warnings }
+    enum CodingKeys: String, CodingKey { case revision, file, description, error, unreadable, spreads, pages, leftOut, warnings, font }
 
     /// Every key, `error` as null when there is none (the page tests it).
     func encode(to encoder: any Encoder) throws {
@@ -64,10 +118,12 @@ struct EditorState: Encodable {
         try container.encode(file, forKey: .file)
         try container.encode(description, forKey: .description)
         try container.encode(error, forKey: .error)
+        try container.encode(unreadable, forKey: .unreadable)
         try container.encode(spreads, forKey: .spreads)
         try container.encode(pages, forKey: .pages)
         try container.encode(leftOut, forKey: .leftOut)
         try container.encode(warnings, forKey: .warnings)
+        try container.encode(font, forKey: .font)
     }
 
     /// The density below which a print shop warns (docs/design.md): a cell under it is flagged.
