@@ -101,7 +101,7 @@ public struct JXLCodec: ImageCodec {
                         shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage? {
         var events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FULL_IMAGE.rawValue
         if fromDC { events |= JXL_DEC_FRAME_PROGRESSION.rawValue }
-        let session = try JXLSession(source, events: Int32(events))
+        let session = try JXLSession(source, events: Int32(events), threads: JXLSession.decodeThreads)
         // kDC is libjxl's default detail; said anyway, as the event is only asked for it.
         if fromDC && !session.setProgressiveDetail(kDC) { throw .internalError("libjxl refuses progressive detail") }
         var info = JxlBasicInfo()

@@ -1,3 +1,4 @@
+import Foundation
 import ImageCodec
 import Imaging
 
@@ -41,8 +42,13 @@ final class JXLRowSink {
 
     var isComplete: Bool { nextRow == region.height }
 
-    /// A run of `count` pixels of stored row `y` from column `x`, as libjxl's callback gives it.
+    /// Held by each run: libjxl's thread runner calls the callback from several threads at once.
+    private let lock = NSLock()
+
+    /// A run of `count` pixels of stored row `y` from column `x`, as libjxl's callback gives it (on any thread).
     func add(x: Int, y: Int, count: Int, pixels: UnsafePointer<UInt8>) {
+        lock.lock()
+        defer { lock.unlock() }
         let row = y - region.y
         guard row >= nextRow, row < region.height else { return }
         let from = max(x, region.x), to = min(x + count, region.x + region.width)
