@@ -671,8 +671,9 @@
       el('div', { class: 'about' },
         el('div', { class: 'path', text: item.path, title: item.path }),
         el('div', { class: 'reason', text: item.reason || '' })),
-      // A photo that could not be read is still listed in the pages: nothing to put back.
-      item.failed ? el('span', { class: 'failed', text: 'cannot be read' })
+      // A photo that cannot be read is still listed in the pages: nothing to put back, but it can be taken out.
+      item.failed ? el('button', { type: 'button', 'data-take-out': item.path, text: 'Take out of the pages',
+                                   'aria-label': `take ${item.path} out of the pages` })
         : el('button', { type: 'button', 'data-restore': item.path, text: 'Put back', 'aria-label': `put back ${item.path}` }))));
   }
 
@@ -804,6 +805,9 @@
       if (button.matches('[data-remove]')) {
         const photo = button.closest('[data-photo]');
         enqueue(ops.remove(photo._ident));
+      } else if (button.matches('[data-take-out]')) {
+        // A photo that cannot be read: listed in the pages but not drawn; out of them, it is left out by name.
+        enqueue(ops.remove({ source: 0, slot: 0, path: button.dataset.takeOut }));
       } else if (button.matches('[data-restore]')) {
         enqueue(ops.restore(button.dataset.restore, lastPage));
       } else if (button.matches('[data-arrange]')) {

@@ -520,6 +520,23 @@ class PageTests(BrowserCase):
         field.click()
         self.assertEqual(field.get_attribute("value"), outside["pages"][0]["photos"][1]["caption"])
 
+    @unittest.skipUnless(PHOTOBOOK_BIN, "photobook's own behaviour (the mock reads no photo)")
+    def test_a_photo_that_cannot_be_read_is_named_and_can_be_taken_out(self):
+        path = os.path.join(self.folder, "photos", "grass-cat.jpg")
+        with open(path, "rb") as f:
+            data = f.read()
+        with open(path, "wb") as f:
+            f.write(data[:len(data) // 3])
+        outside = self.book_json()
+        outside["pages"][0]["photos"][1]["caption"] = "to make a new proof"
+        write_json(self.book, outside)
+        button = '[data-take-out="photos/grass-cat.jpg"]'
+        self.wait_ui(lambda d: d.find_elements(By.CSS_SELECTOR, button), "the photo that cannot be read, named")
+        self.assertEqual(self.driver.find_elements(By.CSS_SELECTOR, '[data-photo="photos/grass-cat.jpg"]'), [])
+        self.css(button).click()
+        self.wait_book(lambda b: "photos/grass-cat.jpg" not in [p["path"] for page in b["pages"] for p in page["photos"]]
+                       and "photos/grass-cat.jpg" in [i["path"] for i in b.get("photosLeftOut", [])])
+
     def test_caption_being_typed_survives_an_outside_change(self):
         field = self.css('[data-caption="photos/curie.jpg"]')
         field.click()

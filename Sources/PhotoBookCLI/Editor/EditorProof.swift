@@ -136,9 +136,13 @@ struct EditorProof {
             let words = ChoiceReason(rawValue: left.reason).map(\.words) ?? left.reason
             return EditorState.LeftOut(path: left.path, reason: words + (left.of.map { ": \($0)" } ?? ""))
         }
-        for photo in report.photos {
+        // A photo of the pages that cannot be read, by its path as the description writes it (a report's photos are
+        // one per file, in the order listed).
+        for (index, photo) in report.photos.enumerated() {
             if case .failed(let failure) = photo.outcome {
-                made.leftOut.append(EditorState.LeftOut(path: photo.path, reason: failure.message, failed: true))
+                let listed = index < places.count
+                    ? input.description.pages[places[index].page].photos[places[index].slot].path : photo.path
+                made.leftOut.append(EditorState.LeftOut(path: listed, reason: failure.message, failed: true))
             }
         }
         if case .text(let family)? = input.description.options["font"], !RenderRun.namesFontFile(family) {
