@@ -460,6 +460,7 @@
     const node = el('div', { class: `text role-${text.role}`, dir: 'auto', 'aria-hidden': 'true' });
     placeBox(node, text.box, page);
     node.style.fontSize = fontSize(text.size, page);
+    if (text.leading) node.style.lineHeight = String(text.leading / text.size);
     node.style.textAlign = text.align === 'centre' ? 'center' : text.align || 'left';
     for (const line of text.lines || []) node.append(el('div', { class: 'line', text: line }));
     return node;
@@ -573,6 +574,7 @@
       field.style.minHeight = pct(captionText.box[3], page.height);
       // As it prints (--fs); larger to edit when focused (editor.css).
       field.style.setProperty('--fs', fontSize(captionText.size, page));
+      if (captionText.leading) field.style.setProperty('--lh', String(captionText.leading / captionText.size));
       field.style.textAlign = captionText.align === 'centre' ? 'center' : captionText.align || 'left';
     } else {
       // No caption yet: a slim field at the bottom of the cell, where a caption would go.

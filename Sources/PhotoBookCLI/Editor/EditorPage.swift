@@ -316,6 +316,12 @@ select {
   font-size: max(9px, var(--fs, 12px));
 }
 .caption:hover { border-color: #c9c3ba; background: rgb(255 255 255 / 85%); }
+/* Away from the keyboard a caption is the printed lines, one line each (the PDF wrapped them; the browser's
+   metrics differ a little and must not wrap them again over the photo below). */
+.caption:not(:focus) {
+  white-space: pre; overflow: hidden; padding: 0; border-width: 0;
+  font-size: var(--fs, 12px); line-height: var(--lh, 1.2);   /* the printed size and leading, however small */
+}
 .caption:focus {
   z-index: 10;
   font-size: max(13px, var(--fs, 12px));
@@ -856,6 +862,7 @@ select {
     const node = el('div', { class: `text role-${text.role}`, dir: 'auto', 'aria-hidden': 'true' });
     placeBox(node, text.box, page);
     node.style.fontSize = fontSize(text.size, page);
+    if (text.leading) node.style.lineHeight = String(text.leading / text.size);
     node.style.textAlign = text.align === 'centre' ? 'center' : text.align || 'left';
     for (const line of text.lines || []) node.append(el('div', { class: 'line', text: line }));
     return node;
@@ -969,6 +976,7 @@ select {
       field.style.minHeight = pct(captionText.box[3], page.height);
       // As it prints (--fs); larger to edit when focused (editor.css).
       field.style.setProperty('--fs', fontSize(captionText.size, page));
+      if (captionText.leading) field.style.setProperty('--lh', String(captionText.leading / captionText.size));
       field.style.textAlign = captionText.align === 'centre' ? 'center' : captionText.align || 'left';
     } else {
       // No caption yet: a slim field at the bottom of the cell, where a caption would go.

@@ -126,7 +126,7 @@ struct EditorProof {
             for text in plan.texts {
                 page.texts.append(EditorState.Text(role: text.role.rawValue, path: captionPaths.first { $0.text == text }?.path,
                                                    box: EditorState.topLeft(text.box, pageHeight: height),
-                                                   lines: text.lines, size: text.size,
+                                                   lines: text.lines, size: text.size, leading: text.leading,
                                                    align: text.alignment == .center ? "centre" : text.alignment.rawValue))
             }
             made.pages.append(page)

@@ -99,6 +99,8 @@ struct EditorState: Encodable {
         var box: [Double]
         var lines: [String]
         var size: Double
+        /// From one baseline to the next, in points.
+        var leading: Double
         var align: String
     }
 
