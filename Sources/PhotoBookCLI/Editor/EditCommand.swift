@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import PhotoBook
 import Platform
+import Synchronization
 
 /// `photobook edit BOOK.json [--port N] [--no-open]`, or `photobook edit INPUT... -o BOOK.json [init's options]`:
 /// the book in the browser (docs/editor.md). The server listens on 127.0.0.1 only, until a signal.
@@ -123,8 +124,17 @@ struct EditCommand {
             ProcessExit.now(ExitStatus.interrupted.rawValue)
         })
         defer { signals.cancel() }
+        // The first proof of a big book with an empty render cache reads every photo: say so when it takes a while.
+        let opened = Atomic<Bool>(false)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+            if !opened.load(ordering: .sequentiallyConsistent) {
+                say.status("making the pages of \(path) from its photos (later the render cache has them)...")
+            }
+        }
+        defer { opened.store(true, ordering: .sequentiallyConsistent) }
         do {
             try book.open()
+            opened.store(true, ordering: .sequentiallyConsistent)
         } catch {
             if book.isStopping { return .interrupted }
             say.error(error.message)
