@@ -487,6 +487,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         method = "GET" if self.command == "HEAD" else self.command
         if method == "GET" and path == "/":
             self.static("index.html")
+        elif method == "GET" and path == "/favicon.ico":
+            self.answer(204, b"", "image/x-icon")
         elif method == "GET" and path == "/api/book":
             book.refresh()
             self.answer(200, book.state())
@@ -552,7 +554,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with open(file, "rb") as f:
             data = f.read()
         if name == "index.html":   # as photobook: the script and the style named with the token
-            for asset in (b'"/editor.js"', b'"/editor.css"'):
+            for asset in (b'"/editor.js"', b'"/editor.css"', b'"/favicon.ico"'):
                 data = data.replace(asset, asset[:-1] + b"?token=" + self.server.token.encode() + b'"')
         self.answer(200, data, kind, headers=headers)
 

@@ -354,6 +354,12 @@ class PageTests(BrowserCase):
         # that a reload works, and the page sends it with each request.
         self.assertIn("token=", self.driver.current_url)
         self.assertEqual(self.driver.get_cookies(), [])
+        # Nothing the page asked for was refused or missing (its icon too), and no script error: the log is the
+        # browser's (other tests' answers are in it), so it is emptied and the page loaded again.
+        self.driver.get_log("browser")
+        self.open_page()
+        severe = [entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
+        self.assertEqual(severe, [])
 
     def test_caption_non_ascii_saved_and_shown_after_reload(self):
         text = "Kyōto 京都の朝 — شروق"

@@ -1420,6 +1420,7 @@ select {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>photobook editor</title>
+<link rel="icon" href="/favicon.ico">
 <link rel="stylesheet" href="/editor.css">
 <script src="/editor.js" defer></script>
 </head>
