@@ -118,6 +118,10 @@ struct InitCommand {
         return .success
     }
 
+    /// The name of `writeAtomically`'s temporary file beside `path`, before its six random characters
+    /// (`.book.json.photobook-`): the editor removes one a killed editor left.
+    static func temporaryPrefix(for path: String) -> String { "." + FileSystem.baseName(path) + ".photobook-" }
+
     /// A temporary file beside `path`, synced, then renamed over it: a reader sees the old file or the new one; a file
     /// replaced keeps its permissions and, where the user may, its owner.
     /// `unlessChanged`: asked just before the rename; true leaves the file as it is (the temporary one removed) and
@@ -126,7 +130,7 @@ struct InitCommand {
                                 unlessChanged changed: () -> Bool = { false }) throws(FileSystem.Failure) {
         let folder = FileSystem.directoryName(path)
         let (temporary, descriptor) = try FileSystem.makeTemporaryFile(
-            template: folder + "/." + FileSystem.baseName(path) + ".photobook-XXXXXX").get()
+            template: folder + "/" + temporaryPrefix(for: path) + "XXXXXX").get()
         do throws(FileSystem.Failure) {
             try descriptor.closeAfter { (file) throws(FileSystem.Failure) in
                 try file.setMode(FileSystem.modeForNewFile(replacing: path))

@@ -22,10 +22,13 @@ struct Echo: Codable {
 struct ServerTests {
     static let token = "0123456789abcdef0123456789abcdef"
 
-    /// A server that echoes what it got; "/slow" first sleeps a second.
-    static func echoServer(port: UInt16 = 0) throws -> HTTPServer {
+    /// A server that echoes what it got; "/slow" signals `slowStarted`, then takes a second (a handler at work).
+    static func echoServer(port: UInt16 = 0, slowStarted: DispatchSemaphore? = nil) throws -> HTTPServer {
         try HTTPServer(HTTPServer.Configuration(port: port, token: token)) { request in
-            if request.path == "/slow" { usleep(1_000_000) }
+            if request.path == "/slow" {
+                slowStarted?.signal()
+                usleep(1_000_000)
+            }
             return .json(Echo(method: request.method, path: request.path, query: request.query, cookies: request.cookies,
                               bodyCount: request.body.count))
         }
@@ -182,44 +185,44 @@ struct ServerTests {
     }
 
     @Test func aSlowRequestDoesNotHoldUpAnother() throws {
-        let server = try Self.echoServer()
+        let started = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        let server = try Self.echoServer(slowStarted: started)
         let slow = Mutex<RawResponse?>(nil)
         let thread = Thread { [port = server.port] in
             let response = try? RawClient.send(port: port, ["GET /slow HTTP/1.1", "Host: 127.0.0.1:\(port)",
                                                              "X-Photobook-Token: \(Self.token)"])
             slow.withLock { $0 = response }
+            finished.signal()
         }
         thread.start()
-        usleep(200_000)
+        #expect(started.wait(timeout: .now() + 10) == .success, "the slow handler did not start")
         let start = ContinuousClock.now
         let quick = try get(server, "/quick?token=\(Self.token)")
         let elapsed = ContinuousClock.now - start
         #expect(quick.status == 200)
         #expect(elapsed < .milliseconds(500), "answered in \(elapsed) while /slow ran")
         #expect(slow.withLock { $0 } == nil, "the slow request was still running")
-        var waited = 0
-        while slow.withLock({ $0 }) == nil && waited < 100 { usleep(50_000); waited += 1 }
+        _ = finished.wait(timeout: .now() + 10)
         #expect(slow.withLock { $0?.status } == 200)
     }
 
     @Test func stopWaitsForTheRequestInProgressAndDeliversItsResponse() throws {
-        let server = try Self.echoServer()
+        let started = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        let server = try Self.echoServer(slowStarted: started)
         let slow = Mutex<RawResponse?>(nil)
-        let done = Mutex(false)
         let thread = Thread { [port = server.port] in
             let response = try? RawClient.send(port: port, ["GET /slow HTTP/1.1", "Host: 127.0.0.1:\(port)",
                                                              "X-Photobook-Token: \(Self.token)"])
             slow.withLock { $0 = response }
-            done.withLock { $0 = true }
+            finished.signal()
         }
         thread.start()
-        usleep(300_000)
+        #expect(started.wait(timeout: .now() + 10) == .success, "the slow handler did not start")
         let start = ContinuousClock.now
         server.stop()
         let elapsed = ContinuousClock.now - start
         #expect(elapsed > .milliseconds(500), "stop returned after \(elapsed), before the handler's second was up")
-        var waited = 0
-        while !done.withLock({ $0 }) && waited < 100 { usleep(20_000); waited += 1 }
+        _ = finished.wait(timeout: .now() + 10)
         let response = slow.withLock { $0 }
         #expect(response?.status == 200)
         #expect(response.flatMap { try? echo($0) }?.path == "/slow")

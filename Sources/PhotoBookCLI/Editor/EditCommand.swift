@@ -84,7 +84,7 @@ struct EditCommand {
         guard let output = try InitCommand.parse(rest)?.command.output else {
             throw .usage("no description named: add -o BOOK.json")
         }
-        if FileSystem.status(output).isSuccess {
+        if (try? FileSystem.status(output).get()) != nil {
             throw .usage("\(output) exists already: edit it with photobook edit \(output) (or name another file with -o)")
         }
         command.book = output
@@ -191,7 +191,7 @@ enum EditorFiles {
     /// left by an editor that was killed (SIGKILL) between writing it and renaming it. A save takes milliseconds.
     static func removeStaleTemporaries(beside path: String) {
         let folder = FileSystem.directoryName(path)
-        let prefix = "." + FileSystem.baseName(path) + ".photobook-"
+        let prefix = InitCommand.temporaryPrefix(for: path)
         guard case .success(let names) = FileSystem.directoryEntries(folder) else { return }
         let now = FileSystem.now()
         for name in names where name.hasPrefix(prefix) && name.count == prefix.count + 6 {
@@ -202,8 +202,4 @@ enum EditorFiles {
             }
         }
     }
-}
-
-extension Result {
-    var isSuccess: Bool { if case .success = self { true } else { false } }
 }

@@ -11,7 +11,7 @@ struct EditorArrangement {
     func arranged(_ description: BookDescription) throws(CLIError) -> BookDescription {
         let text = Array((try? description.encoded()) ?? Data())
         let input = try DescriptionInput.load(book.path, bytes: text)
-        let command = try EditorProof.command(for: input, output: book.outputPath, proof: false)
+        let command = try EditorProof.command(for: input, output: EditorProof.proofOutput(book.run), proof: false)
         let ready = try EditorProof.ready(input, command: command, run: book.run, say: Diagnostics.capturing())
         // Each listed photo's file and its place in the flattened list (its PhotoID in the description's build).
         var files: [[(file: PhotoFile, id: Int)]] = []
@@ -70,7 +70,7 @@ struct EditorArrangement {
         // The run's pages only: no title page, no section opener (its heading stays on its first page).
         options.text?.title = nil
         options.text?.sections = .none
-        let preview = RenderPipeline(files: files.map(\.file), outputPath: book.outputPath, options: options).preview()
+        let preview = RenderPipeline(files: files.map(\.file), outputPath: EditorProof.proofOutput(book.run), options: options).preview()
         guard let plan = preview.plan else { throw .usage("the pages cannot be arranged: \(preview.report.book)") }
         var groups: [(indices: [Int], layout: String)] = []
         var placed = Set<Int>()

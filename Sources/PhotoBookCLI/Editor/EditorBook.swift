@@ -31,6 +31,8 @@ final class EditorBook: @unchecked Sendable {
     /// The proof running now, for a signal to cancel.
     private let running = Mutex<RenderPipeline?>(nil)
     private let stopped = Atomic<Bool>(false)
+    /// What `servablePhoto` may show, decided with each proof.
+    private let servable = Mutex<(listed: Set<String>, roots: Set<String>)>(([], []))
 
     struct Stamp: Equatable {
         var id: FileSystem.FileID
@@ -54,7 +56,7 @@ final class EditorBook: @unchecked Sendable {
     func open() throws(CLIError) {
         lock.lock()
         defer { lock.unlock() }
-        _ = refreshLocked()
+        refreshLocked()
         if let error = state?.error, state?.pages.isEmpty ?? true { throw .usage(error) }
     }
 
@@ -62,7 +64,7 @@ final class EditorBook: @unchecked Sendable {
     func currentState() -> EditorState {
         lock.lock()
         defer { lock.unlock() }
-        _ = refreshLocked()
+        refreshLocked()
         return state!
     }
 
@@ -71,7 +73,7 @@ final class EditorBook: @unchecked Sendable {
     func currentRevision() -> Int {
         guard lock.try() else { return knownRevision.load(ordering: .sequentiallyConsistent) }
         defer { lock.unlock() }
-        _ = refreshLocked()
+        refreshLocked()
         return revision
     }
 
@@ -102,7 +104,7 @@ final class EditorBook: @unchecked Sendable {
     func save(_ description: JSONValue, revision asked: Int, arrange: Bool = false) -> SaveOutcome {
         lock.lock()
         defer { lock.unlock() }
-        _ = refreshLocked()
+        refreshLocked()
         // A file another program left unreadable (half written, removed) is never written over: the page waits.
         guard asked == revision, !state!.unreadable else { return .conflict(state!) }
         var described: BookDescription
@@ -120,7 +122,7 @@ final class EditorBook: @unchecked Sendable {
             _ = try DescriptionInput.load(path, bytes: text)
             guard text != bytes else { return .saved(state!) }
             guard try writeIfUnchanged(text) else {
-                _ = refreshLocked()
+                refreshLocked()
                 return .conflict(state!)
             }
             bytes = text
@@ -138,7 +140,7 @@ final class EditorBook: @unchecked Sendable {
     /// was last read: checked again under an exclusive lock on its folder, which another editor of the same book
     /// takes too, just before the rename. False when it changed (nothing written).
     private func writeIfUnchanged(_ text: [UInt8]) throws(FileSystem.Failure) -> Bool {
-        let target = realPath(path) ?? path
+        let target = Self.realPath(path) ?? path
         let folder = FileSystem.directoryName(target)
         let descriptor = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileSystem.Failure(code: errno) }
@@ -158,11 +160,10 @@ final class EditorBook: @unchecked Sendable {
         return true
     }
 
-    /// Takes up the file as it is on disk when it is not what was last read or written; true when it changed.
-    private func refreshLocked() -> Bool {
-        let status = FileSystem.status(path)
-        let now = try? status.get()
-        if let now, stamp == Stamp(now), state != nil { return false }
+    /// Takes up the file as it is on disk when it is not what was last read or written.
+    private func refreshLocked() {
+        let now = try? FileSystem.status(path).get()
+        if let now, stamp == Stamp(now), state != nil { return }
         switch FileSystem.readFile(path, limit: 64 << 20) {
         case .failure(let failure):
             // Gone or unreadable (another program replacing it): keep showing what was, with why, as a new
@@ -176,14 +177,12 @@ final class EditorBook: @unchecked Sendable {
                 (state!.revision, state!.error, state!.unreadable) = (revision, message, true)
             }
             stamp = now.map(Stamp.init)
-            return false
         case .success(let read):
             stamp = now.map(Stamp.init)
-            guard read != bytes || state == nil || state!.unreadable else { return false }
+            guard read != bytes || state == nil || state!.unreadable else { return }
             bytes = read
             if state != nil { revision += 1 }
             rebuildLocked()
-            return true
         }
     }
 
@@ -205,8 +204,7 @@ final class EditorBook: @unchecked Sendable {
             next.warnings = made.warnings
             next.error = made.error
             next.font = made.font
-            renderStore.withLock { $0 = ($0.current.merging(made.renders) { new, _ in new }
-                                             .filter { made.renders[$0.key] != nil }, $0.current) }
+            renderStore.withLock { $0 = (made.renders, $0.current) }
         } catch {
             next.error = error.message
             // Keep the last pages that could be drawn, so that the person sees where they were.
@@ -214,6 +212,7 @@ final class EditorBook: @unchecked Sendable {
             next.leftOut = state?.leftOut ?? []
         }
         state = next
+        servable.withLock { $0 = Self.servable(bytes, book: path) }
         knownRevision.store(revision, ordering: .sequentiallyConsistent)
     }
 
@@ -230,24 +229,26 @@ final class EditorBook: @unchecked Sendable {
     /// that a folder of symbolic links works): what `GET /photo` may show; nil otherwise. A path is compared only
     /// once every link in it is resolved: `..`, a link to a file or to a folder elsewhere lead out and are refused.
     func servablePhoto(_ written: String) -> String? {
-        lock.lock()
-        let description = try? BookDescription.decode(Data(bytes))
-        lock.unlock()
-        guard let description else { return nil }
-        let placed = description.pages.flatMap { $0.photos.map(\.path) }
-        guard (placed + (description.photosLeftOut ?? []).map(\.path)).contains(written) else { return nil }
-        let base = FileSystem.directoryName(path)
-        func resolved(_ listed: String) -> String { listed.hasPrefix("/") ? listed : base + "/" + listed }
-        var roots: Set<String> = []
-        for photo in placed {
-            if let folder = realPath(FileSystem.directoryName(resolved(photo))) { roots.insert(folder) }
-            if let file = realPath(resolved(photo)) { roots.insert(FileSystem.directoryName(file)) }
-        }
-        guard let real = realPath(resolved(written)) else { return nil }
+        let (listed, roots) = servable.withLock { $0 }
+        guard listed.contains(written), let real = Self.realPath(DescriptionInput.resolve(written, from: path))
+        else { return nil }
         return roots.contains { $0 != "/" && real.hasPrefix($0 + "/") } ? real : nil
     }
 
-    private func realPath(_ path: String) -> String? {
+    /// The photos the description at `book` lists, as written, and the real folders of those its pages place: made
+    /// once a revision, not for each of the page's pictures.
+    private static func servable(_ bytes: [UInt8], book: String) -> (listed: Set<String>, roots: Set<String>) {
+        guard let description = try? BookDescription.decode(Data(bytes)) else { return ([], []) }
+        let placed = description.pages.flatMap { $0.photos.map(\.path) }
+        var roots: Set<String> = []
+        for photo in placed.map({ DescriptionInput.resolve($0, from: book) }) {
+            if let folder = realPath(FileSystem.directoryName(photo)) { roots.insert(folder) }
+            if let file = realPath(photo) { roots.insert(FileSystem.directoryName(file)) }
+        }
+        return (Set(placed + (description.photosLeftOut ?? []).map(\.path)), roots)
+    }
+
+    static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

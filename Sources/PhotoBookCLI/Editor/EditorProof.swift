@@ -29,9 +29,22 @@ struct EditorProof {
         }
     }
 
+    /// Where the editor's proofs work: the temporary folder, never beside the book (it may not be writable).
+    static func temporaryFolder(_ run: Run) -> String { run.environment.temporaryDirectory ?? "/tmp" }
+
     /// The name a proof's output is checked under: never written.
-    static func proofOutput(_ run: Run) -> String {
-        (run.environment.temporaryDirectory ?? "/tmp") + "/photobook-editor-proof.pdf"
+    static func proofOutput(_ run: Run) -> String { temporaryFolder(run) + "/photobook-editor-proof.pdf" }
+
+    /// Renders `ready`'s photos as `ready`'s options place them and hands the pages over instead of writing a PDF
+    /// (`BuildHooks.proofSheets`); `running` runs the pipeline (nil: it did not run).
+    static func sheets(_ ready: PhotoBookCLI.ReadyBuild, run: Run, running: (RenderPipeline) -> BuildReport?)
+        -> (sheets: [ProofSheet], report: BuildReport)? {
+        let sheets = Mutex<[ProofSheet]>([])
+        var hooks = BuildHooks()
+        hooks.proofSheets = { made in sheets.withLock { $0 = made } }
+        guard let report = running(RenderPipeline(files: ready.photos, outputPath: proofOutput(run),
+                                                  options: ready.options, hooks: hooks)) else { return nil }
+        return (sheets.withLock { $0 }, report)
     }
 
     /// The description's build made ready as `build` would make it (photos found, font read), its errors said
@@ -40,7 +53,7 @@ struct EditorProof {
         switch PhotoBookCLI.prepare(command, run, description: input, say: say) {
         case .success(var ready):
             // The proof's working folder goes in the temporary folder, not beside the book.
-            ready.options.temporaryDirectory = run.environment.temporaryDirectory ?? "/tmp"
+            ready.options.temporaryDirectory = temporaryFolder(run)
             return ready
         case .failure:
             // Its errors only (a proof's "not for print" warning is no reason).
@@ -56,12 +69,7 @@ struct EditorProof {
         let command = try Self.command(for: input, output: Self.proofOutput(book.run), proof: true)
         let say = Diagnostics.capturing()
         let ready = try Self.ready(input, command: command, run: book.run, say: say)
-        let sheets = Mutex<[ProofSheet]>([])
-        var hooks = BuildHooks()
-        hooks.proofSheets = { made in sheets.withLock { $0 = made } }
-        let pipeline = RenderPipeline(files: ready.photos, outputPath: Self.proofOutput(book.run), options: ready.options,
-                                      hooks: hooks)
-        guard let report = book.runProof(pipeline) else { throw .usage("the editor is closing") }
+        guard let (sheets, report) = Self.sheets(ready, run: book.run, running: book.runProof) else { throw .usage("the editor is closing") }
 
         // Each photo listed, by its file's index: which page of the description and which place on it.
         var places: [(page: Int, slot: Int)] = []
@@ -70,7 +78,7 @@ struct EditorProof {
         }
         var made = Made(pages: [], leftOut: [], warnings: [], error: nil, renders: [:], font: nil)
         let layout = ready.options.layout
-        for (index, sheet) in sheets.withLock({ $0 }).enumerated() {
+        for (index, sheet) in sheets.enumerated() {
             let plan = sheet.plan, height = plan.size.height
             var page = EditorState.Page(number: index + 1, kind: "photos", source: nil, width: plan.size.width,
                                         height: height, trim: EditorState.topLeft(plan.trimBox, pageHeight: height),

@@ -28,21 +28,14 @@ final class EditorThumbnails: Sendable {
     }
 
     private func make(_ path: String) -> [UInt8]? {
-        // Never written (the pages are handed over), but checked as an output: a folder that is writable.
-        let output = (run.environment.temporaryDirectory ?? "/tmp") + "/photobook-thumbnail.pdf"
-        guard let scanned = try? TypedOptions.scan([path, "-o", output, "--proof", "--page-size", "40x40mm",
-                                                    "--margin", "0", "--fit", "fit", "--layout", "single",
-                                                    "--jobs", "1"],
-                                                   commandName: "build"),
+        guard let scanned = try? TypedOptions.scan([path, "-o", EditorProof.proofOutput(run), "--proof", "--page-size",
+                                                    "40x40mm", "--margin", "0", "--fit", "fit", "--layout", "single",
+                                                    "--jobs", "1"], commandName: "build"),
               let command = try? BuildCommand.merge(scanned),
               case .success(var ready) = PhotoBookCLI.prepare(command, run, description: nil, say: .capturing())
         else { return nil }
-        ready.options.temporaryDirectory = run.environment.temporaryDirectory ?? "/tmp"
+        ready.options.temporaryDirectory = EditorProof.temporaryFolder(run)
         ready.photos = Array(ready.photos.prefix(1))
-        let sheets = Mutex<[ProofSheet]>([])
-        var hooks = BuildHooks()
-        hooks.proofSheets = { found in sheets.withLock { $0 = found } }
-        _ = RenderPipeline(files: ready.photos, outputPath: output, options: ready.options, hooks: hooks).run()
-        return sheets.withLock { $0.first?.photos.first?.jpeg }
+        return EditorProof.sheets(ready, run: run, running: { $0.run() })?.sheets.first?.photos.first?.jpeg
     }
 }
