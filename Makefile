@@ -116,9 +116,7 @@ test-deps: deps
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-# The editor's page (Resources/editor/) is built into the binary through a Swift file written from it.
 build: deps
-	@/usr/bin/python3 mk/embed_editor.py
 	$(SWIFT) build -c release --product photobook
 
 # photobook with the test and benchmark switches (Sources/photobook-harness), for `make test` and `make bench`;

@@ -102,7 +102,10 @@ let package = Package(
         // The engine, the command line, and the thin executable.
         .target(name: "PhotoBook", dependencies: ["Platform", "Geometry", "Imaging", "EXIF", "ImageCodec", "JPEG", "PNG", "HEIF",
                                                   "WebP", "TIFF", "GIF", "BMP", "Raw", "JXL", "JPEG2000", "PDF", "Colour", "Typeface", "Words", "TextBreaks"]),
-        .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Geometry", "Platform", "FontCatalog", "Words", "HTTPServer"]),
+        // The editor's page is built into the binary (EditorPage.swift): SwiftPM writes each file's bytes into code.
+        .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Geometry", "Platform", "FontCatalog", "Words", "HTTPServer"],
+                resources: [.embedInCode("Editor/Page/index.html"), .embedInCode("Editor/Page/editor.js"),
+                            .embedInCode("Editor/Page/editor.css")]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         // photobook with the test and benchmark switches (PHOTOBOOK_TEST_PAUSE...), which the shipped binary
         // does not have: for the end-to-end tests and `make bench` only, never installed.

@@ -30,7 +30,7 @@ import time
 import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-EDITOR_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "Resources", "editor"))
+EDITOR_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "Sources", "PhotoBookCLI", "Editor", "Page"))
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
