@@ -53,6 +53,8 @@ let package = Package(
         .target(name: "CZlibShim", dependencies: ["CZlib"], path: "Sources/CZlibShim"),
         // ICU (libicu-dev) behind a plain C header: Swift cannot import ICU's headers next to Foundation, whose own
         // ICU clashes with them (docs/research/words.md §3), so only CICUShim's .c files include them.
+        // LibRaw reading photobook's open file through a stream of ours (C++: LibRaw's C API can only open a path).
+        .target(name: "CRawStream", path: "Sources/CRawStream", linkerSettings: [.linkedLibrary("raw_r")]),
         .target(name: "CICUShim", path: "Sources/CICUShim", linkerSettings: [.linkedLibrary("icuuc")]),
 
         // Typed Swift over each C library, and the pure-Swift pieces.
@@ -75,7 +77,7 @@ let package = Package(
         // BMP is read by our own Swift (Debian has no small maintained BMP library): every size and offset checked.
         .target(name: "BMP", dependencies: ["Geometry", "Imaging", "ImageCodec"]),
         // Camera raw through LibRaw; the JPEG module decodes a raw's embedded preview.
-        .target(name: "Raw", dependencies: ["CRaw", "Geometry", "Imaging", "ImageCodec", "EXIF", "JPEG"]),
+        .target(name: "Raw", dependencies: ["CRaw", "CRawStream", "Geometry", "Imaging", "ImageCodec", "EXIF", "JPEG"]),
         .target(name: "JXL", dependencies: ["CJXL", "Geometry", "Imaging", "ImageCodec"]),
         .target(name: "JPEG2000", dependencies: ["COpenJPEG", "Geometry", "Imaging", "ImageCodec"]),
         // A font face through HarfBuzz: character map, advances, metrics, names, subsets. Its API has no C type

@@ -58,7 +58,7 @@ fuzz-run-%: $(FUZZ_DIR)/%
 # ---- building ----
 
 $(FUZZ_DIR)/modules $(FUZZ_DIR)/flags $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim $(FUZZ_DIR)/cmodules/CTIFFShim \
-$(FUZZ_DIR)/cmodules/CHEIFDecoders $(FUZZ_DIR)/CJPEGShim:
+$(FUZZ_DIR)/cmodules/CHEIFDecoders $(FUZZ_DIR)/cmodules/CRawStream $(FUZZ_DIR)/CJPEGShim:
 	@mkdir -p $@
 
 # Each module is compiled with the optimisation and warning flags of the shipped binary, read from Package.swift
@@ -75,7 +75,7 @@ $(FUZZ_DIR)/flags/%.c: $(FUZZ_DIR)/package.json mk/release_flags.py
 	@cmp -s $@.tmp $@ && rm $@.tmp || { mv $@.tmp $@; echo "fuzz: $* gets $$(cat $@)"; }
 
 # The module maps SwiftPM would generate for the two C targets.
-$(FUZZ_DIR)/cmodules/%/module.modulemap: | $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim $(FUZZ_DIR)/cmodules/CTIFFShim $(FUZZ_DIR)/cmodules/CHEIFDecoders
+$(FUZZ_DIR)/cmodules/%/module.modulemap: | $(FUZZ_DIR)/cmodules/CJPEGShim $(FUZZ_DIR)/cmodules/CPNGShim $(FUZZ_DIR)/cmodules/CTIFFShim $(FUZZ_DIR)/cmodules/CHEIFDecoders $(FUZZ_DIR)/cmodules/CRawStream
 	@printf 'module %s {\n    umbrella "%s"\n    export *\n}\n' $* "$(CURDIR)/Sources/$*/include" > $@
 
 # The JPEG shim, every C file of it as SwiftPM builds them (large_blocks.c too: the shim calls it to count
@@ -97,6 +97,9 @@ $(FUZZ_DIR)/TIFFShim.o: Sources/CTIFFShim/tiff_shim.c Sources/CTIFFShim/include/
 # photobook's libheif decoder plugins (HEVC through libavcodec, AV1 through dav1d): fuzzed with libheif.
 $(FUZZ_DIR)/HEIFDecoders.o: Sources/CHEIFDecoders/heif_decoders.c Sources/CHEIFDecoders/plugins.h Sources/CHEIFDecoders/include/heif_decoders.h $(FUZZ_DIR)/flags/CHEIFDecoders.c
 	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CHEIFDecoders.c) -I Sources/CHEIFDecoders/include -c $< -o $@
+# LibRaw's stream over our reads (C++), compiled as SwiftPM compiles it, with ASan like the C shims.
+$(FUZZ_DIR)/RawStream.o: Sources/CRawStream/raw_stream.cpp Sources/CRawStream/include/raw_stream.h $(FUZZ_DIR)/flags/CRawStream.c
+	$(FUZZ_CLANG)++ $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CRawStream.c) -I Sources/CRawStream/include -c $< -o $@
 $(FUZZ_DIR)/HEIFAV1.o: Sources/CHEIFDecoders/av1_plugin.c Sources/CHEIFDecoders/plugins.h Sources/CHEIFDecoders/include/heif_decoders.h $(FUZZ_DIR)/flags/CHEIFDecoders.c
 	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $$(cat $(FUZZ_DIR)/flags/CHEIFDecoders.c) -I Sources/CHEIFDecoders/include -c $< -o $@
 
@@ -124,7 +127,7 @@ $(eval $(call fuzz_swift_module,HEIF,Imaging ImageCodec Colour Platform,$(FUZZ_D
 $(eval $(call fuzz_swift_module,TIFF,Imaging EXIF ImageCodec Colour,$(FUZZ_DIR)/cmodules/CTIFFShim/module.modulemap Sources/CTIFF/module.modulemap Sources/CTIFF/shim.h))
 $(eval $(call fuzz_swift_module,GIF,Geometry Imaging ImageCodec,Sources/CGIF/module.modulemap Sources/CGIF/shim.h))
 $(eval $(call fuzz_swift_module,BMP,Geometry Imaging ImageCodec,))
-$(eval $(call fuzz_swift_module,Raw,Geometry Imaging ImageCodec EXIF JPEG,Sources/CRaw/module.modulemap Sources/CRaw/shim.h))
+$(eval $(call fuzz_swift_module,Raw,Geometry Imaging ImageCodec EXIF JPEG,Sources/CRaw/module.modulemap Sources/CRaw/shim.h $(FUZZ_DIR)/cmodules/CRawStream/module.modulemap Sources/CRawStream/include/raw_stream.h))
 
 # Each entry point is compiled with the flags of the module it fuzzes.
 $(FUZZ_DIR)/exif: Fuzz/EXIFFuzzer.swift $(FUZZ_DIR)/EXIF.o
@@ -154,8 +157,9 @@ $(FUZZ_DIR)/heif: Fuzz/HEIFFuzzer.swift $(FUZZ_DIR)/HEIF.o $(FUZZ_DIR)/Colour.o 
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/HEIF.swift) $(FUZZ_LDFLAGS) -module-name HEIFFuzzer $^ $$(pkg-config --libs libheif lcms2 libavcodec libavutil dav1d) -o $@
 # LibRaw and lcms2 (LibRaw's colour) from Debian, uninstrumented, as libjpeg is for the JPEG module.
 $(FUZZ_DIR)/raw: Fuzz/RawFuzzer.swift $(FUZZ_DIR)/Raw.o $(FUZZ_DIR)/JPEG.o $(JPEG_SHIM_OBJECTS) $(FUZZ_DIR)/Colour.o \
-                 $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
-	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/Raw.swift) $(FUZZ_LDFLAGS) -module-name RawFuzzer $^ -lraw_r -ljpeg -llcms2 -o $@
+                 $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o \
+                 $(FUZZ_DIR)/RawStream.o
+	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/Raw.swift) $(FUZZ_LDFLAGS) -module-name RawFuzzer $^ -lraw_r -ljpeg -llcms2 -lstdc++ -o $@
 $(FUZZ_DIR)/jxl: Fuzz/JXLFuzzer.swift Fuzz/StillPictureFuzzing.swift $(FUZZ_DIR)/JXL.o $(FUZZ_DIR)/ImageCodec.o $(FUZZ_DIR)/Imaging.o $(FUZZ_DIR)/Geometry.o \
                  $(FUZZ_DIR)/EXIF.o $(FUZZ_DIR)/Platform.o
 	$(FUZZ_SWIFTC) $(FUZZ_SWIFTFLAGS) $$(cat $(FUZZ_DIR)/flags/JXL.swift) $(FUZZ_LDFLAGS) -module-name JXLFuzzer $^ -ljxl -o $@

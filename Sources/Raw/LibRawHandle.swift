@@ -1,4 +1,5 @@
 import CRaw
+import CRawStream
 import Glibc
 import ImageCodec
 
@@ -9,8 +10,10 @@ import ImageCodec
 /// prints) is kept to fail the decode, a memory error likewise, and the progress callback asks `shouldCancel`.
 final class LibRawHandle {
     let data: UnsafeMutablePointer<libraw_data_t>
-    /// The file's bytes for `libraw_open_buffer`, which reads them in place: freed only when the processor is.
-    private var buffer: UnsafeMutableRawBufferPointer?
+    /// The stream LibRaw reads the open file through (CRawStream), and the source it reads: both kept until the
+    /// processor lets go of them (its next open or its close).
+    private var stream: OpaquePointer?
+    private var reading: Unmanaged<SourceReader>?
     /// The first offset LibRaw found damaged data at (its data callback), if any.
     private(set) var dataErrorOffset: Int?
     private(set) var memoryError = false
@@ -47,38 +50,37 @@ final class LibRawHandle {
 
     deinit {
         libraw_close(data)
-        buffer?.deallocate()
+        letGoOfStream()
     }
 
-    /// Opens `source`: a file on disk by its path (LibRaw reads only what it parses, so a probe reads the
-    /// headers, not the 30 MB of a raw), any other source from its bytes in memory.
+    /// Opens `source` through the stream that reads it where it is: the engine's open file, never the path again
+    /// (LibRaw would open a file of its own each time), and never the whole file in memory.
     func open(_ source: any ByteSource) throws(CodecError) -> Int32 {
-        // Trap: the engine's probe hands codecs its header cache over the file (PrefixCachedSource): taken as
-        // bytes, every probe would read a whole 30 MB raw into memory.
-        let file = (source as? FileSource) ?? ((source as? PrefixCachedSource)?.base as? FileSource)
-        if let file {
-            return libraw_open_file(data, file.path)
-        }
-        if buffer == nil {
-            let count = source.count
-            let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, count), alignment: 16)
-            buffer = bytes
-            // A megabyte at a time: the file is not held twice.
-            var offset = 0
-            while offset < count {
-                let chunk = try source.read(from: offset, count: min(1 << 20, count - offset))
-                guard !chunk.isEmpty else { break }
-                chunk.withUnsafeBytes { bytes.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                offset += chunk.count
-            }
-            guard offset == count else { throw .corrupt("corrupt camera raw (the file changed while being read)") }
-        }
-        return libraw_open_buffer(data, buffer!.baseAddress, source.count)
+        libraw_recycle(data)
+        letGoOfStream()
+        let reader = Unmanaged.passRetained(SourceReader(source))
+        reading = reader
+        var opened: OpaquePointer?
+        let code = pbraw_open(UnsafeMutableRawPointer(data), reader.toOpaque(), { context, offset, buffer, count in
+            guard let context, let buffer else { return -1 }
+            return Unmanaged<SourceReader>.fromOpaque(context).takeUnretainedValue()
+                .read(at: Int(offset), into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
+        }, Int64(source.count), &opened)
+        stream = opened
+        return code
+    }
+
+    private func letGoOfStream() {
+        if let stream { pbraw_stream_free(stream) }
+        stream = nil
+        reading?.release()
+        reading = nil
     }
 
     /// Frees what the last file left (its raw data and images) and its callbacks' findings, for another open.
     func recycle() {
         libraw_recycle(data)
+        letGoOfStream()
         dataErrorOffset = nil
         memoryError = false
     }
@@ -108,5 +110,30 @@ extension String {
         guard let first = scalars.firstIndex(where: { $0 != " " }),
               let last = scalars.lastIndex(where: { $0 != " " }) else { return "" }
         return String(scalars[first...last])
+    }
+}
+
+/// The file LibRaw reads through its stream (CRawStream's callback): a megabyte at a time at most, so that a large
+/// read of LibRaw's (a whole strip of sensor data) is never held twice in full.
+final class SourceReader {
+    let source: any ByteSource
+
+    init(_ source: any ByteSource) { self.source = source }
+
+    /// Bytes read into `buffer` from `offset`: fewer where the file ends, -1 when it cannot be read.
+    func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let chunk: [UInt8]
+            do {
+                chunk = try source.read(from: offset + filled, count: min(1 << 20, buffer.count - filled))
+            } catch {
+                return filled > 0 ? filled : -1
+            }
+            guard !chunk.isEmpty else { break }
+            chunk.withUnsafeBytes { buffer.baseAddress!.advanced(by: filled).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            filled += chunk.count
+        }
+        return filled
     }
 }

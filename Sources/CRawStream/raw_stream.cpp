@@ -1,0 +1,161 @@
+// A LibRaw_abstract_datastream over a read callback (include/raw_stream.h says why).
+#include "raw_stream.h"
+
+#include <libraw/libraw.h>
+
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <new>
+
+namespace {
+
+class CallbackStream final : public LibRaw_abstract_datastream {
+public:
+    CallbackStream(void *context, pbraw_read_fn read, int64_t size) : context_(context), read_(read), size_(size) {}
+
+    int valid() override { return read_ != nullptr && size_ >= 0; }
+
+    int read(void *destination, size_t size, size_t count) override {
+        if (size == 0 || count == 0) return 0;
+        size_t wanted = size * count;
+        if (wanted / size != count) return 0;
+        auto *out = static_cast<unsigned char *>(destination);
+        size_t done = 0;
+        // What the buffer holds first, then large reads straight into LibRaw's memory, small ones through the buffer.
+        while (done < wanted) {
+            if (position_ >= bufferStart_ && position_ < bufferStart_ + bufferLength_) {
+                size_t offset = size_t(position_ - bufferStart_);
+                size_t take = std::min(wanted - done, size_t(bufferLength_) - offset);
+                std::memcpy(out + done, buffer_ + offset, take);
+                done += take;
+                position_ += int64_t(take);
+                continue;
+            }
+            if (position_ >= size_) break;
+            if (wanted - done >= sizeof buffer_) {
+                long got = fetch(position_, out + done, long(std::min<size_t>(wanted - done, 1 << 30)));
+                if (got <= 0) break;
+                done += size_t(got);
+                position_ += got;
+            } else if (!fill()) {
+                break;
+            }
+        }
+        return int(done / size);
+    }
+
+    int seek(INT64 offset, int whence) override {
+        int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? position_ : whence == SEEK_END ? size_ : -1;
+        if (base < 0) return -1;
+        int64_t target = base + offset;
+        // As LibRaw's own streams do: a seek outside the file lands on its nearest end.
+        position_ = target < 0 ? 0 : target > size_ ? size_ : target;
+        return 0;
+    }
+
+    INT64 tell() override { return position_; }
+    INT64 size() override { return size_; }
+
+    int get_char() override {
+        if (position_ < bufferStart_ || position_ >= bufferStart_ + bufferLength_) {
+            if (!fill()) return -1;
+        }
+        return buffer_[position_++ - bufferStart_];
+    }
+
+    char *gets(char *line, int capacity) override {
+        if (capacity <= 0) return nullptr;
+        int length = 0;
+        while (length < capacity - 1) {
+            int c = get_char();
+            if (c < 0) break;
+            line[length++] = char(c);
+            if (c == '\n') break;
+        }
+        line[length] = 0;
+        return length > 0 ? line : nullptr;
+    }
+
+    int scanf_one(const char *format, void *value) override {
+        // LibRaw reads one word of a text header at a time (a number, mostly): the word, then sscanf on it.
+        int c = get_char();
+        while (c >= 0 && std::isspace(c)) c = get_char();
+        char word[32];
+        int length = 0;
+        while (c >= 0 && !std::isspace(c) && length < int(sizeof word) - 1) {
+            word[length++] = char(c);
+            c = get_char();
+        }
+        if (length == 0) return EOF;
+        word[length] = 0;
+        return std::sscanf(word, format, value);
+    }
+
+    int eof() override { return position_ >= size_; }
+
+    // A JPEG 2000 stream inside a raw (RED cine) is not read by photobook.
+    void *make_jas_stream() override { return nullptr; }
+
+    // LibRaw's parallel decoders (CR3, Fuji) take the stream in turns through lock()/unlock().
+    int lock() override {
+        mutex_.lock();
+        return 1;
+    }
+    void unlock() override { mutex_.unlock(); }
+
+private:
+    long fetch(int64_t offset, void *into, long count) {
+        long got = read_(context_, offset, into, count);
+        return got < 0 ? 0 : got;
+    }
+
+    bool fill() {
+        if (position_ >= size_) return false;
+        long got = fetch(position_, buffer_, long(sizeof buffer_));
+        if (got <= 0) return false;
+        bufferStart_ = position_;
+        bufferLength_ = got;
+        return true;
+    }
+
+    void *context_;
+    pbraw_read_fn read_;
+    int64_t size_;
+    int64_t position_ = 0;
+    int64_t bufferStart_ = 0;
+    long bufferLength_ = 0;
+    std::mutex mutex_;
+    unsigned char buffer_[64 * 1024];
+};
+
+}  // namespace
+
+struct pbraw_stream {
+    CallbackStream *stream;
+};
+
+extern "C" int pbraw_open(void *data, void *context, pbraw_read_fn read, int64_t size, pbraw_stream **stream) {
+    *stream = nullptr;
+    auto *processor = static_cast<LibRaw *>(static_cast<libraw_data_t *>(data)->parent_class);
+    if (processor == nullptr) return LIBRAW_UNSPECIFIED_ERROR;
+    auto *owner = new (std::nothrow) pbraw_stream{nullptr};
+    if (owner == nullptr) return LIBRAW_UNSUFFICIENT_MEMORY;
+    owner->stream = new (std::nothrow) CallbackStream(context, read, size);
+    *stream = owner;
+    if (owner->stream == nullptr) return LIBRAW_UNSUFFICIENT_MEMORY;
+    try {
+        return processor->open_datastream(owner->stream);
+    } catch (const std::bad_alloc &) {
+        return LIBRAW_UNSUFFICIENT_MEMORY;
+    } catch (...) {
+        return LIBRAW_UNSPECIFIED_ERROR;
+    }
+}
+
+extern "C" void pbraw_stream_free(pbraw_stream *stream) {
+    if (stream == nullptr) return;
+    delete stream->stream;
+    delete stream;
+}
