@@ -88,7 +88,9 @@ public struct JXLCodec: ImageCodec {
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         guard request.picture == 0 else { throw .internalError("a JPEG XL holds one picture, not \(request.picture + 1)") }
         if shouldCancel() { throw .cancelled }
-        if let fromDC = try decode(source, request, pool: pool, fromDC: true, shouldCancel: shouldCancel) {
+        // Only a cell that could take the DC picture asks libjxl for its progression events at all.
+        if Self.mayTakeDC(request), let fromDC = try decode(source, request, pool: pool, fromDC: true,
+                                                             shouldCancel: shouldCancel) {
             return fromDC
         }
         // The DC picture came short (a flush that drew some rows and not others): decoded again, whole.
@@ -133,9 +135,7 @@ public struct JXLCodec: ImageCodec {
                 // less. The DC picture is smoothed (libjxl upsamples it, then it is box-shrunk): a cell nearer
                 // 1/8 would print it softer than the whole decode; with 2x left for the final filter (libvips'
                 // rule for JPEG shrink-on-load) that softness goes.
-                guard let sink, sink.factor == 8, sink.received == 0,
-                      sink.region.width >= 16 * max(1, request.minimumWidth),
-                      sink.region.height >= 16 * max(1, request.minimumHeight) else { continue }
+                guard let sink, sink.received == 0, Self.mayTakeDC(request) else { continue }
                 let flushed = session.flush()
                 if flushed && sink.isComplete && sink.overlaps == 0 {
                     return sink.finish(storedWidth: width, storedHeight: height)
@@ -162,6 +162,15 @@ public struct JXLCodec: ImageCodec {
                 throw Self.failure(status)
             }
         }
+    }
+
+    /// Whether the cell needs 1/16 of each side or less, so that the frame's DC picture (1/8) serves: the decode
+    /// then shrinks by 8 (`BoxShrink.factor`).
+    static func mayTakeDC(_ request: DecodeRequest) -> Bool {
+        BoxShrink.factor(for: request.region, minimumWidth: request.minimumWidth,
+                         minimumHeight: request.minimumHeight) == 8
+            && request.region.width >= 16 * max(1, request.minimumWidth)
+            && request.region.height >= 16 * max(1, request.minimumHeight)
     }
 
     /// The user's words for a status libjxl ends a decode with. libjxl 0.7 says no more than "error".
