@@ -106,8 +106,9 @@ let package = Package(
                                                   "WebP", "TIFF", "GIF", "BMP", "Raw", "JXL", "JPEG2000", "PDF", "Colour", "Typeface", "Words", "TextBreaks"]),
         // The editor's page is built into the binary (EditorPage.swift): SwiftPM writes each file's bytes into code.
         .target(name: "PhotoBookCLI", dependencies: ["PhotoBook", "Geometry", "Platform", "FontCatalog", "Words", "HTTPServer"],
-                resources: [.embedInCode("Editor/Page/index.html"), .embedInCode("Editor/Page/editor.js"),
-                            .embedInCode("Editor/Page/editor.css")]),
+                resources: [.embedInCode("Editor/Page/index.html"), .embedInCode("Editor/Page/editor.css"),
+                            .embedInCode("Editor/Page/editor-requests.js"), .embedInCode("Editor/Page/editor-operations.js"),
+                            .embedInCode("Editor/Page/editor-drawing.js"), .embedInCode("Editor/Page/editor-actions.js")]),
         .executableTarget(name: "photobook", dependencies: ["PhotoBookCLI"]),
         // photobook with the test and benchmark switches (PHOTOBOOK_TEST_PAUSE...), which the shipped binary
         // does not have: for the end-to-end tests and `make bench` only, never installed.

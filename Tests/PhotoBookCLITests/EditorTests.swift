@@ -54,7 +54,10 @@ import Testing
         }
         #expect(photos == 5)
         #expect(try editor.request("GET", "/").value("Content-Security-Policy")?.contains("script-src 'self'") == true)
-        #expect(try editor.request("GET", "/editor.js").status == 200)
+        let page = Fixtures.packageRoot.appendingPathComponent("Sources/PhotoBookCLI/Editor/Page").path
+        for name in try FileManager.default.contentsOfDirectory(atPath: page) where !name.hasPrefix(".") {
+            #expect(try editor.request("GET", "/\(name)").status == 200, "\(name)")
+        }
         #expect(try editor.request("GET", "/render/0123.jpg").status == 404)
         editor.interrupt()
     }

@@ -553,9 +553,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "html": "text/html; charset=utf-8", "svg": "image/svg+xml"}[name.rsplit(".", 1)[1]]
         with open(file, "rb") as f:
             data = f.read()
-        if name == "index.html":   # as photobook: the script and the style named with the token
-            for asset in (b'"/editor.js"', b'"/editor.css"', b'"/favicon.ico"'):
-                data = data.replace(asset, asset[:-1] + b"?token=" + self.server.token.encode() + b'"')
+        if name == "index.html":   # as photobook: its own files (scripts, style) and its icon named with the token
+            for asset in [n for n in os.listdir(EDITOR_DIR) if n != "index.html"] + ["favicon.ico"]:
+                quoted = b'"/' + asset.encode() + b'"'
+                data = data.replace(quoted, quoted[:-1] + b"?token=" + self.server.token.encode() + b'"')
         self.answer(200, data, kind, headers=headers)
 
     def save(self, body, arrange):

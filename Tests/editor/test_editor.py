@@ -33,6 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 FIXTURES = os.path.join(ROOT, "Fixtures")
 MOCK = os.path.join(HERE, "mock_server.py")
+PAGE = os.path.join(ROOT, "Sources", "PhotoBookCLI", "Editor", "Page")
 PHOTOBOOK_BIN = os.environ.get("PHOTOBOOK_BIN")
 UI_WAIT = 10.0
 SAVE_WAIT = float(os.environ.get("EDITOR_TEST_SAVE_WAIT", "3"))
@@ -674,8 +675,11 @@ class SecurityTests(ServerCase):
         self.assertIsNone(headers.get("Set-Cookie"))
 
     def test_headers(self):
-        status, headers, _ = self.server.request("GET", "/")
+        status, headers, page = self.server.request("GET", "/")
         self.assertEqual(status, 200)
+        files = [name for name in sorted(os.listdir(PAGE)) if name != "index.html" and not name.startswith(".")]
+        for name in files:   # the page names each of its files with the token: a browser sends no header for them
+            self.assertIn(('"/%s?token=%s"' % (name, self.server.token)).encode(), page, name)
         csp = headers.get("Content-Security-Policy", "")
         self.assertIn("script-src 'self'", csp)
         self.assertIn("default-src 'none'", csp)
@@ -683,7 +687,7 @@ class SecurityTests(ServerCase):
         self.assertEqual(headers.get("X-Content-Type-Options"), "nosniff")
         self.assertEqual(headers.get("Referrer-Policy"), "no-referrer")
         self.assertEqual(headers.get("Cache-Control"), "no-store")
-        for path in ("/editor.js", "/editor.css", "/api/book"):
+        for path in ["/" + name for name in files] + ["/api/book"]:
             status, headers, _ = self.server.request("GET", path)
             self.assertEqual(status, 200, path)
             self.assertIn("script-src 'self'", headers.get("Content-Security-Policy", ""), path)

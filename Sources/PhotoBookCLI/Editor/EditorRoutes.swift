@@ -60,14 +60,15 @@ struct EditorRoutes: Sendable {
         }
     }
 
-    /// The page, its script, style and icon named with the token the page was asked with (the gate checked it): a
-    /// browser sends no header of ours for them, and there is no cookie.
+    /// The page, each of its own files that it names (its scripts, its style) and its icon named with the token the
+    /// page was asked with (the gate checked it): a browser sends no header of ours for them, and there is no cookie.
     private func index(token: String) -> HTTPResponse {
         guard let file = EditorPage.files["index.html"], token.allSatisfy(\.isHexDigit) else { return notFound() }
-        let text = file.text.replacingOccurrences(of: "\"/editor.js\"", with: "\"/editor.js?token=\(token)\"")
-            .replacingOccurrences(of: "\"/editor.css\"", with: "\"/editor.css?token=\(token)\"")
-            // Else the browser asks for /favicon.ico without the token, and logs the 403.
-            .replacingOccurrences(of: "\"/favicon.ico\"", with: "\"/favicon.ico?token=\(token)\"")
+        // The icon too: else the browser asks for /favicon.ico without the token, and logs the 403.
+        let names = EditorPage.files.keys.filter { $0 != "index.html" } + ["favicon.ico"]
+        let text = names.reduce(file.text) { text, name in
+            text.replacingOccurrences(of: "\"/\(name)\"", with: "\"/\(name)?token=\(token)\"")
+        }
         return HTTPResponse.bytes(Array(text.utf8), contentType: file.type)
     }
 
