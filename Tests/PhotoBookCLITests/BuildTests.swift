@@ -69,9 +69,12 @@ import Testing
         let good = try Data(contentsOf: URL(fileURLWithPath: "\(orientationFolder)/Landscape_4.jpg"))
         _ = try scratch.write("photos/img2b.jpg", Array(good.prefix(good.count / 3)))
         let out = scratch.file("book.pdf")
-        let run = try Run.photobook(["build", photos, "-o", out])
+        let (run, report) = try Run.photobookReporting(["build", photos, "-o", out])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("photobook: warning: \(photos)/img2b.jpg: "), "\(run.stderr)")
+        #expect(report.kinds == ["img1.jpg": "succeeded", "img2.jpg": "succeeded", "img3.jpg": "succeeded", "img2b.jpg": "corrupt"],
+                "\(report.kinds)")
+        #expect(report.photo(named: "img2b.jpg")?.reason?.isEmpty == false)
         #expect(run.stderr.contains("3 pages, 1 photo left out"), "\(run.stderr)")
         #expect(try PDFFacts(out).pages == 3)
     }
@@ -84,10 +87,12 @@ import Testing
         let out = scratch.file("book.pdf")
         let previous: [UInt8] = Array("the old book".utf8)
         _ = try scratch.write("book.pdf", previous)
-        let run = try Run.photobook(["build", photos, "-o", out, "--strict"])
+        let (run, report) = try Run.photobookReporting(["build", photos, "-o", out, "--strict"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("photobook: error: \(photos)/b.jpg: "), "\(run.stderr)")
         #expect(run.stderr.contains("nothing was written"), "\(run.stderr)")
+        #expect(report.kinds["b.jpg"] == "corrupt", "\(report.kinds)")
+        #expect(report.book.outcome == "skipped" && report.book.failureKind == "refused")
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))) == previous, "the old book is intact")
         #expect(Scratch.listing(scratch.path) == ["book.pdf", "photos"])
     }
@@ -99,11 +104,13 @@ import Testing
         _ = try scratch.write("photos/text.jpg", Array("hello".utf8))
         _ = try scratch.write("photos/cut.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0])
         let out = scratch.file("book.pdf")
-        let run = try Run.photobook(["build", photos, "-o", out])
+        let (run, report) = try Run.photobookReporting(["build", photos, "-o", out])
         #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr.contains("photobook: error: \(photos)/cut.png: corrupt PNG"), "\(run.stderr)")
-        #expect(run.stderr.contains("photobook: error: \(photos)/empty.jpg: empty file"), "\(run.stderr)")
-        #expect(run.stderr.contains("photobook: error: \(photos)/text.jpg: not an image photobook reads (JPEG"), "\(run.stderr)")
+        #expect(report.kinds == ["cut.png": "corrupt", "empty.jpg": "corrupt", "text.jpg": "unsupported"], "\(report.kinds)")
+        #expect(report.book.outcome == "skipped" && report.book.failureKind == "refused")
+        for name in ["cut.png", "empty.jpg", "text.jpg"] {
+            #expect(run.stderr.contains("photobook: error: \(photos)/\(name): "), "\(name) named: \(run.stderr)")
+        }
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(Scratch.listing(scratch.path) == ["photos"])
     }
@@ -117,14 +124,17 @@ import Testing
         _ = try scratch.write("photos/animation.gif", Array("GIF89a not really".utf8))
         _ = try scratch.write("photos/clip.mov", [0, 0, 0, 20] + Array("ftypqt  ".utf8) + [0, 0, 0, 0] + Array("qt  ".utf8))
         let out = scratch.file("book.pdf")
-        let run = try Run.photobook(["build", photos, "-o", out, "--verbose"])
+        let (run, report) = try Run.photobookReporting(["build", photos, "-o", out, "--verbose"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("photobook: \(photos)/notes.txt: not an image photobook reads, skipped"), "\(run.stderr)")
         #expect(run.stderr.contains("photobook: \(photos)/clip.mov: an ISO media file of brand 'qt' (a video?), skipped"),
                 "\(run.stderr)")
-        #expect(run.stderr.contains("photobook: warning: \(photos)/animation.gif: corrupt GIF (unknown record), left out of the book"),
-                "\(run.stderr)")
-        #expect(run.stderr.contains("2 pages"), "\(run.stderr)")
+        // Read as the GIF its bytes begin as, and found damaged.
+        #expect(report.kinds == ["really-a-png.jpg": "succeeded", "really-a-jpeg.png": "succeeded", "animation.gif": "corrupt"],
+                "\(report.kinds)")
+        #expect(report.photo(named: "really-a-png.jpg")?.format?.hasPrefix("PNG") == true)
+        #expect(report.photo(named: "really-a-jpeg.png")?.format?.hasPrefix("JPEG") == true)
+        #expect(run.stderr.contains("photobook: warning: \(photos)/animation.gif: "), "\(run.stderr)")
         #expect(try PDFFacts(out).pages == 2)
     }
 
@@ -167,7 +177,7 @@ import Testing
         let scratch = try Scratch()
         let out = scratch.file("pngsuite.pdf")
         // PngSuite holds a few images twice, byte for byte (bgai4a08.png is basi4a08.png): each is a page here.
-        let run = try Run.photobook(["build", Run.fixture("pngsuite"), "-o", out, "--keep-duplicates"])
+        let (run, report) = try Run.photobookReporting(["build", Run.fixture("pngsuite"), "-o", out, "--keep-duplicates"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try PDFFacts(out).pages == 161)
         let corrupt = Scratch.listing(Run.fixture("pngsuite")).filter { $0.hasPrefix("x") && $0.hasSuffix(".png") }
@@ -175,9 +185,9 @@ import Testing
         for name in corrupt {
             let line = run.stderr.split(separator: "\n").first { $0.contains("pngsuite/\(name): ") }
             #expect(line?.hasPrefix("photobook: warning: ") == true, "\(name) is not named in:\n\(run.stderr)")
-            #expect(line?.contains("corrupt PNG") == true, "\(String(describing: line))")
+            #expect(report.kinds[name] == "corrupt", "\(name): \(String(describing: report.kinds[name]))")
         }
-        #expect(run.stderr.contains("161 pages, 14 photos left out"), "\(run.stderr)")
+        #expect(report.photos.count == 175 && report.photos.filter { $0.outcome == "succeeded" }.count == 161)
     }
 
     /// Each page's pixels against an independently made reference of the same crop: ImageMagick turns the photo

@@ -121,6 +121,8 @@ struct FormatTests {
             try cut("heif/photo.heic", to: "cut.heic", keeping: 0.5)
             bad.append("cut.heic")
         }
+        var expected = Dictionary(uniqueKeysWithValues: bad.map { ($0, "corrupt") })
+        expected["good.jpg"] = "succeeded"
         // A TIFF that claims 100,000 x 100,000 pixels in a few hundred bytes.
         var huge = TIFFWriter.afterHeader(.littleEndian)
         huge.u32(8); huge.u16(6)
@@ -133,18 +135,22 @@ struct FormatTests {
         huge.u32(0)
         _ = try scratch.write("photos/huge.tif", huge.bytes + [UInt8](repeating: 0x80, count: 100))
         bad.append("huge.tif")
+        expected["huge.tif"] = "tooLarge"
 
         let out = scratch.file("book.pdf")
-        let run = try Run.photobook(["build", photos, "-o", out])
+        let (run, report) = try Run.photobookReporting(["build", photos, "-o", out])
         #expect(run.status == 0, "\(run.stderr)")
         for name in bad {
             #expect(run.stderr.contains("photobook: warning: \(photos)/\(name): "), "\(name) named: \(run.stderr)")
         }
+        #expect(report.kinds == expected, "\(report.kinds)")
+        // The reason names the limit, the one thing the owner can change (--max-pixels).
         #expect(run.stderr.contains("huge.tif: image is 100000x100000 pixels, more than the limit"), "\(run.stderr)")
         #expect(try PDFFacts(out).pages == 1)
 
-        let strict = try Run.photobook(["build", photos, "-o", scratch.file("strict.pdf"), "--strict"])
+        let (strict, strictReport) = try Run.photobookReporting(["build", photos, "-o", scratch.file("strict.pdf"), "--strict"])
         #expect(strict.status == 1, "\(strict.stderr)")
+        #expect(strictReport.book.failureKind == "refused")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("strict.pdf")))
     }
 }

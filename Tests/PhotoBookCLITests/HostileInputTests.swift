@@ -5,14 +5,11 @@ import Testing
 /// A broken photo, made from a good one, and the reason photobook must give for it.
 struct BrokenPhoto: Sendable, CustomTestStringConvertible {
     var name: String
-    /// Part of the reason expected after `PATH: `.
+    /// Part of the reason expected after `PATH: `: the words for the person who owns the file.
     var reason: String
-    /// The report's `failureKind` for it: what a script that reads the report learns (docs/report.md).
-    var kind: String {
-        if reason.hasPrefix("is ") { return "tooLarge" }
-        if reason.hasPrefix("unsupported") || reason.hasPrefix("not an image") { return "unsupported" }
-        return "corrupt"
-    }
+    /// The report's `failureKind` for it: what a script that reads the report learns (docs/report.md), and what
+    /// the tests of what became of the photo compare.
+    var kind = "corrupt"
     /// Peak memory allowed, in MiB: a few hundred in general, little for a size refused from the header.
     var memoryLimitMiB = HostileInputTests.memoryLimitMiB
     var make: @Sendable () -> [UInt8]
@@ -39,7 +36,7 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
         return [
             BrokenPhoto(name: "empty.jpg", reason: "empty file") { [] },
             BrokenPhoto(name: "few-bytes.jpg", reason: "corrupt JPEG") { [0xFF, 0xD8, 0xFF, 0xE0] },
-            BrokenPhoto(name: "text.jpg", reason: "not an image photobook reads") { Array("my holiday notes\n".utf8) },
+            BrokenPhoto(name: "text.jpg", reason: "not an image photobook reads", kind: "unsupported") { Array("my holiday notes\n".utf8) },
             BrokenPhoto(name: "cut-before-frame.jpg", reason: "corrupt JPEG (truncated") { Array(jpeg.prefix(sof.offset)) },
             BrokenPhoto(name: "cut-in-frame.jpg", reason: "corrupt JPEG (truncated") { Array(jpeg.prefix(sof.offset + 7)) },
             BrokenPhoto(name: "cut-in-scan.jpg", reason: "corrupt JPEG (truncated") { Array(jpeg.prefix(scan + 2000)) },
@@ -68,18 +65,19 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
             BrokenPhoto(name: "approximation-14.jpg", reason: "invalid progressive parameters") {
                 HostileFiles.withScanParameters(progressive, scan: 0, ahal: 0xEE)
             },
-            BrokenPhoto(name: "60000x60000.jpg", reason: "is 60000x60000 pixels, more than the limit", memoryLimitMiB: 64) {
+            BrokenPhoto(name: "60000x60000.jpg", reason: "is 60000x60000 pixels, more than the limit", kind: "tooLarge",
+                        memoryLimitMiB: 64) {
                 JPEGStructure.withFrame(jpeg, width: 60000, height: 60000)
             },
             BrokenPhoto(name: "zero-width.jpg", reason: "corrupt JPEG") { JPEGStructure.withFrame(jpeg, width: 0) },
-            BrokenPhoto(name: "twelve-bit.jpg", reason: "unsupported JPEG (12-bit") {
+            BrokenPhoto(name: "twelve-bit.jpg", reason: "unsupported JPEG (12-bit", kind: "unsupported") {
                 JPEGStructure.withFrame(jpeg, marker: 0xC1, precision: 12)
             },
-            BrokenPhoto(name: "lossless.jpg", reason: "unsupported JPEG (lossless") {
+            BrokenPhoto(name: "lossless.jpg", reason: "unsupported JPEG (lossless", kind: "unsupported") {
                 JPEGStructure.withFrame(jpeg, marker: 0xC3)
             },
             BrokenPhoto(name: "100000x100000.png", reason: "is 100000x100000 pixels, more than the limit",
-                        memoryLimitMiB: 64) {
+                        kind: "tooLarge", memoryLimitMiB: 64) {
                 HostileFiles.png(width: 100_000, height: 100_000)
             },
             BrokenPhoto(name: "largest-legal-size-tiny-body.png", reason: "corrupt PNG") {
@@ -102,21 +100,23 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
         ]
     }()
 
-    /// Alone: exit 1, the file named with its reason, nothing written, nothing left in TMPDIR.
+    /// Alone: exit 1, the file named and failed for its kind of trouble, nothing written, nothing left in TMPDIR.
+    /// (The words of each reason are checked once, in `allOfThemTogetherLeaveTheGoodPages`.)
     @Test(arguments: cases)
     func aloneItFailsTheBuildByName(_ photo: BrokenPhoto) throws {
         let scratch = try Scratch()
         let tmp = try scratch.sub("tmp")
         let path = try scratch.write(photo.name, photo.make())
         let out = scratch.file("book.pdf")
-        let (run, peak) = try Run.photobookMeasured(["build", path, "-o", out], tmpdir: tmp,
+        let json = ReadReport.temporaryPath()
+        let (run, peak) = try Run.photobookMeasured(["build", path, "-o", out, "--report", json], tmpdir: tmp,
                                                     timeout: Self.timeLimit, scratch: scratch)
         #expect(!run.diedFromSignal, "crashed: \(run.status) \(run.stderr)")
         #expect(run.status == 1, "\(run.stderr)")
-        let line = "photobook: error: \(path): "
-        #expect(run.stderr.contains(line + photo.reason) || run.stderr.contains(line) && run.stderr.contains(photo.reason),
-                "expected '\(line)...\(photo.reason)' in:\n\(run.stderr)")
-        #expect(run.stderr.contains("nothing was written"), "\(run.stderr)")
+        #expect(run.stderr.contains("photobook: error: \(path): "), "expected \(path) named in:\n\(run.stderr)")
+        let report = try ReadReport.take(json)
+        #expect(report.kinds == [photo.name: photo.kind], "\(report.kinds): \(run.stderr)")
+        #expect(report.book.outcome == "skipped" && report.book.failureKind == "refused" && report.book.pagesWritten == 0)
         #expect(Scratch.listing(scratch.path) == [photo.name, "tmp"].sorted(), "no output, no temporary file beside it")
         #expect(Scratch.listing(tmp).isEmpty, "nothing left in TMPDIR")
         if let peak { #expect(peak < photo.memoryLimitMiB, "peak memory \(peak) MiB") }
@@ -163,19 +163,22 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
         let bad = try scratch.write("photos/\(photo.name)", photo.make())
         let out = scratch.file("book.pdf")
 
-        let run = try Run.photobook(["build", photos, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
+        let (run, report) = try Run.photobookReporting(["build", photos, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
         #expect(run.status == 0, "\(run.stderr)")
-        let warning = run.stderr.split(separator: "\n").first { $0.hasPrefix("photobook: warning: \(bad): ") }
-        #expect(warning?.contains(photo.reason) == true, "expected a warning naming \(bad) in:\n\(run.stderr)")
-        #expect(run.stderr.contains("2 pages, 1 photo left out"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").contains { $0.hasPrefix("photobook: warning: \(bad): ") },
+                "expected a warning naming \(bad) in:\n\(run.stderr)")
+        #expect(report.kinds == ["a-good.jpg": "succeeded", "z-good.png": "succeeded", photo.name: photo.kind],
+                "\(report.kinds)")
         #expect(try PDFFacts(out).pages == 2)
         #expect(Scratch.listing(tmp).isEmpty)
 
         let before = fileDigest(out)
-        let strict = try Run.photobook(["build", photos, "-o", out, "--strict"], tmpdir: tmp, timeout: Self.timeLimit)
+        let (strict, strictReport) = try Run.photobookReporting(["build", photos, "-o", out, "--strict"], tmpdir: tmp,
+                                                                timeout: Self.timeLimit)
         #expect(strict.status == 1, "\(strict.stderr)")
         #expect(strict.stderr.contains("photobook: error: \(bad): "), "\(strict.stderr)")
-        #expect(strict.stderr.contains("nothing was written"), "\(strict.stderr)")
+        #expect(strictReport.kinds[photo.name] == photo.kind, "\(strictReport.kinds)")
+        #expect(strictReport.book.outcome == "skipped" && strictReport.book.failureKind == "refused")
         #expect(fileDigest(out) == before, "--strict leaves the old book untouched")
         #expect(Scratch.listing(scratch.path) == ["book.pdf", "photos", "tmp"])
         #expect(Scratch.listing(tmp).isEmpty)
@@ -227,13 +230,14 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
             let path = try scratch.write("flip-\(seed).jpg", HostileFiles.withFlippedBits(good, count: seed % 6 + 1,
                                                                                          seed: UInt64(seed)))
             let out = scratch.file("book-\(seed).pdf")
-            let run = try Run.photobook(["build", path, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
+            let (run, report) = try Run.photobookReporting(["build", path, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
             outcomes[run.status, default: 0] += 1
             switch run.status {
             case 0:
                 #expect(try PDFFacts(out).pages == 1)
             case 1:
-                #expect(run.stderr.contains("photobook: error: \(path): corrupt JPEG"), "\(run.stderr)")
+                #expect(report.kinds == ["flip-\(seed).jpg": "corrupt"], "\(report.kinds): \(run.stderr)")
+                #expect(run.stderr.contains("photobook: error: \(path): "), "\(run.stderr)")
                 #expect(!FileManager.default.fileExists(atPath: out))
             default:
                 Issue.record("seed \(seed): exit \(run.status)\n\(run.stderr)")
@@ -260,10 +264,12 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
             let bytes = Array(good[..<idat.offset]) + TestPNGEncoder.chunk("IDAT", data) + Array(good[idat.end...])
             let path = try scratch.write("flip-\(seed).png", bytes)
             let out = scratch.file("book-\(seed).pdf")
-            let run = try Run.photobook(["build", path, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
+            let (run, report) = try Run.photobookReporting(["build", path, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
             switch run.status {
             case 0: #expect(try PDFFacts(out).pages == 1)
-            case 1: #expect(run.stderr.contains("photobook: error: \(path): corrupt PNG"), "\(run.stderr)")
+            case 1:
+                #expect(report.kinds == ["flip-\(seed).png": "corrupt"], "\(report.kinds): \(run.stderr)")
+                #expect(run.stderr.contains("photobook: error: \(path): "), "\(run.stderr)")
             default: Issue.record("seed \(seed): exit \(run.status)\n\(run.stderr)")
             }
         }
@@ -326,12 +332,16 @@ struct BrokenPhoto: Sendable, CustomTestStringConvertible {
         let header = Array(HostileFiles.read(Run.fixture("exif-orientation/Landscape_2.jpg")).prefix(4096))
         let padded = try scratch.write("photos/padded.jpg", header)
         try FileHandle(forWritingAtPath: padded)!.truncate(atOffset: 300 << 20)
-        let (run, peak) = try Run.photobookMeasured(["build", photos, "-o", scratch.file("book.pdf")],
+        let json = ReadReport.temporaryPath()
+        let (run, peak) = try Run.photobookMeasured(["build", photos, "-o", scratch.file("book.pdf"), "--report", json],
                                                     timeout: Self.timeLimit, scratch: scratch)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("photobook: warning: \(zeros): "), "\(run.stderr)")
         #expect(run.stderr.contains("photobook: warning: \(padded): "), "\(run.stderr)")
-        #expect(run.stderr.contains("1 page, 2 photos left out"), "\(run.stderr)")
+        // Zeros are no image; a JPEG header followed by 300 MB is far more bytes than its pixels need.
+        let kinds = try ReadReport.take(json).kinds
+        #expect(kinds == ["a.jpg": "succeeded", "video.jpg": "unsupported", "padded.jpg": "tooLarge"], "\(kinds)")
+        #expect(try PDFFacts(scratch.file("book.pdf")).pages == 1)
         if let peak { #expect(peak < 150, "peak memory \(peak) MiB") }
     }
 }

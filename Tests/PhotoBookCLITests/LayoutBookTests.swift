@@ -190,10 +190,11 @@ import Testing
         if layout.hasPrefix("grid") {
             #expect(boxes.map(\.count) == [4, 4, 4, 4], "full pages: \(boxes.map(\.count))")
         }
-        let run = try Run.photobook(["build"] + inputs + ["-o", scratch.file("again.pdf"), "--layout", layout])
+        let (run, report) = try Run.photobookReporting(["build"] + inputs + ["-o", scratch.file("again.pdf"), "--layout", layout])
         #expect(run.stderr.contains("photobook: warning: \(scratch.path)/photos/bad2.jpg: "), "\(run.stderr)")
         #expect(run.stderr.contains("photobook: warning: \(scratch.path)/photos/bad7.jpg: "), "\(run.stderr)")
-        #expect(run.stderr.contains("2 photos left out"), "\(run.stderr)")
+        #expect(report.photos.count == inputs.count, "\(report.kinds)")
+        #expect(report.kinds.filter { $0.value != "succeeded" } == ["bad2.jpg": "corrupt", "bad7.jpg": "corrupt"], "\(report.kinds)")
     }
 }
 

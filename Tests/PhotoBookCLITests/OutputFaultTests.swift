@@ -104,14 +104,15 @@ import Testing
         let before = fileDigest(out)
 
         // Eighteen photos make a book of about 5 MB.
-        let run = try Run.photobook(["build", folder, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
+        let (run, report) = try Run.photobookReporting(["build", folder, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
         #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr.contains("photobook: error: \(out): "), "\(run.stderr)")
-        #expect(run.stderr.contains("nothing was written"), "\(run.stderr)")
+        #expect(report.book.outcome == "failed" && report.book.failureKind == "outputFailed",
+                "\(report.book.outcome) \(String(describing: report.book.failureKind))")
         #expect(run.stderr.contains("photobook: error: \(out): cannot write a temporary file in \(small)/.book.pdf.photobook-pages-"),
                 "\(run.stderr)")
         #expect(run.stderr.contains("no space left on device"), "\(run.stderr)")
-        #expect(!run.stderr.contains("left out"), "no photo is blamed for the full disk: \(run.stderr)")
+        #expect(report.photos.count == 18 && report.photos.allSatisfy { $0.outcome != "failed" && $0.outcome != "skipped" },
+                "no photo is blamed for the full disk: \(report.kinds)")
         #expect(fileDigest(out) == before, "the old book is intact")
         #expect(Scratch.listing(small) == ["book.pdf"], "no temporary file beside the output")
         #expect(Scratch.listing(tmp).isEmpty, "no temporary file in TMPDIR")
@@ -135,10 +136,11 @@ import Testing
         defer { mount.unmount() }
         let out = small + "/book.pdf"
         try Data("old".utf8).write(to: URL(fileURLWithPath: out))
-        let run = try Run.photobook(["build", folder, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
+        let (run, report) = try Run.photobookReporting(["build", folder, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
         #expect(run.status == 1, "\(run.stderr)")
+        #expect(report.book.outcome == "failed" && report.book.failureKind == "outputFailed",
+                "\(report.book.outcome) \(String(describing: report.book.failureKind))")
         #expect(run.stderr.contains("photobook: error: \(out): cannot write the book: no space left on device"), "\(run.stderr)")
-        #expect(run.stderr.contains("nothing was written"), "\(run.stderr)")
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "old")
         #expect(Scratch.listing(small) == ["book.pdf"], "no temporary file beside the output")
         #expect(Scratch.listing(tmp).isEmpty)
@@ -158,8 +160,10 @@ import Testing
         defer { mount.unmount() }
         let out = small + "/book.pdf"
         try Data("old".utf8).write(to: URL(fileURLWithPath: out))
-        let run = try Run.photobook(["build", photo, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
+        let (run, report) = try Run.photobookReporting(["build", photo, "-o", out], tmpdir: tmp, timeout: Self.timeLimit)
         #expect(run.status == 1, "\(run.stderr)")
+        #expect(report.book.outcome == "failed" && report.book.failureKind == "outputFailed",
+                "\(report.book.outcome) \(String(describing: report.book.failureKind))")
         #expect(run.stderr.contains("photobook: error: \(out): cannot create a temporary folder in \(small): no space left on device"),
                 "\(run.stderr)")
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "old")

@@ -184,13 +184,19 @@ import Testing
         let good = Run.fixture("exif-orientation/Landscape_1.jpg")
         let bad = try scratch.write("broken.jpg", Array(try Fixtures.read(good).prefix(3000)))
         let out = scratch.file("book.pdf")
-        let kept = try Run.command(Run.binary, ["build", good, bad, "-o", out, "--pdfx", "1a"], environment: Self.epoch)
-        #expect(kept.status == 0 && kept.stderr.contains("\(bad): "), "\(kept.stderr)")
+        let json = ReadReport.temporaryPath()
+        let kept = try Run.command(Run.binary, ["build", good, bad, "-o", out, "--pdfx", "1a", "--report", json],
+                                   environment: Self.epoch)
+        #expect(kept.status == 0 && kept.stderr.contains("photobook: warning: \(bad): "), "\(kept.stderr)")
+        let keptKinds = try ReadReport.take(json).kinds
+        #expect(keptKinds == ["Landscape_1.jpg": "succeeded", "broken.jpg": "corrupt"], "\(keptKinds)")
         #expect(try Self.x1aVerdict(of: out).problems == [])
         try FileManager.default.removeItem(atPath: out)
-        let strict = try Run.command(Run.binary, ["build", good, bad, "-o", out, "--pdfx", "1a", "--strict"],
+        let strict = try Run.command(Run.binary, ["build", good, bad, "-o", out, "--pdfx", "1a", "--strict", "--report", json],
                                      environment: Self.epoch)
-        #expect(strict.status == 1 && strict.stderr.contains("nothing was written"), "\(strict.stderr)")
+        #expect(strict.status == 1, "\(strict.stderr)")
+        let strictBook = try ReadReport.take(json).book
+        #expect(strictBook.outcome == "skipped" && strictBook.failureKind == "refused", "\(strict.stderr)")
         #expect(Scratch.listing(scratch.path) == ["broken.jpg"], "\(Scratch.listing(scratch.path))")
     }
 

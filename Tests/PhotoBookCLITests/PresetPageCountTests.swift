@@ -49,6 +49,7 @@ import Testing
         #expect(run.stderr.contains("2 short") && run.stderr.contains("--strict is set; nothing was written"),
                 "\(run.stderr)")
         #expect(report?.book.outcome == "skipped" && report?.exitStatus == 1)
+        #expect(report?.book.failureKind == "refused")
         #expect(report?.book.pageCount == .init(pages: 18, minimum: 20, maximum: 440, short: 2, over: 0))
         // Nothing but the report in the folder: no PDF, no working folder left behind.
         let left = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0 != "report.json" }

@@ -77,6 +77,7 @@ import Testing
         try ReportSchema.expectValid(json)
         let report = try Self.report(json)
         #expect((report["book"] as? [String: Any])?["outcome"] as? String == "skipped")
+        #expect((report["book"] as? [String: Any])?["failureKind"] as? String == "refused")
         #expect(Self.findings(report).contains { $0["kind"] as? String == "textOutsideSafety" })
     }
 

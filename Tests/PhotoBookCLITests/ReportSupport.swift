@@ -39,6 +39,7 @@ struct ReadReport: Decodable {
         var losslessCrop: Bool?
         var caption: String?
         var format: String?
+        var duplicateOf: String?
         var warnings: [String]
     }
     struct Timings: Decodable { var probe, plan, render, pdf, total: Double }
@@ -107,5 +108,44 @@ enum DistinctPhotos {
     static func writeTruncated(into folder: String, name: String = "broken.jpg") throws {
         let bytes = try JPEGEncoder.encode(TestImages.detailed(width: 200, height: 150, seed: 99), quality: 85)
         try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: folder + "/" + name))
+    }
+}
+
+extension ReadReport {
+    /// What became of each photo, by file name: its `failureKind` when it was left out ("corrupt",
+    /// "unsupported", "duplicate"...), else its outcome ("succeeded"). The kinds are what the tests of what
+    /// happened to a photo compare: the words of a warning may change, the kinds are the report's contract.
+    var kinds: [String: String] {
+        Dictionary(photos.map { (FileSystemName.base($0.path), $0.failureKind ?? $0.outcome) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+extension ReadReport {
+    /// A path for a `--report` outside the test's folders (in the test run's TMPDIR), for `take(_:)` to read.
+    static func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("photobook-report-\(UUID().uuidString).json").path
+    }
+
+    /// Reads the report at `path` and removes the file.
+    static func take(_ path: String) throws -> ReadReport {
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try ReadReport(path: path)
+    }
+}
+
+extension Run {
+    /// Runs `photobook` with `--report` into a file of its own outside the test's folders, reads the report back
+    /// and removes it (a test's listing of its folders sees only what the build made). A run that writes no
+    /// report fails the test with what the program said.
+    static func photobookReporting(_ arguments: [String], tmpdir: String? = nil, timeout: Double = 300,
+                                   sourceLocation: SourceLocation = #_sourceLocation) throws -> (run: Run, report: ReadReport) {
+        let path = ReadReport.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Right after the command's name, so that it comes before a `--` that ends the options.
+        let run = try photobook(Array(arguments.prefix(1)) + ["--report", path] + arguments.dropFirst(), tmpdir: tmpdir,
+                                timeout: timeout)
+        try #require(FileManager.default.fileExists(atPath: path), "no report: exit \(run.status)\n\(run.stderr)",
+                     sourceLocation: sourceLocation)
+        return (run, try ReadReport(path: path))
     }
 }

@@ -20,8 +20,8 @@ struct SkippedFileTests {
         let reason = "unsupported camera raw (LibRaw: Unsupported file format or not RAW file)"
         #expect(run.stderr.contains("\(photos)/\(name): \(reason)"), "\(run.stderr)")
         let report = try ReadReport(path: json)
-        let outcomes = Dictionary(uniqueKeysWithValues: report.photos.map { (FileSystemName.base($0.path), $0.outcome) })
-        #expect(outcomes == [name: "failed", "IMG_0001.JPG": "succeeded"])
+        #expect(report.kinds == [name: "unsupported", "IMG_0001.JPG": "succeeded"], "\(report.kinds)")
+        #expect(report.photo(named: name)?.outcome == "failed")
     }
 
     /// Named on the command line, a damaged raw fails by name with LibRaw's reason (not a TIFF's, not one
@@ -38,9 +38,12 @@ struct SkippedFileTests {
         #expect(!run.stderr.contains("page 1 of"), "\(run.stderr)")
         let report = try ReadReport(path: json)
         #expect(report.photos.map(\.outcome) == ["failed", "succeeded"])
+        #expect(report.photos.first?.failureKind == "unsupported")
         #expect(report.photos.first?.reason == reason)
-        let strict = try Run.photobook(["build", raw, jpeg, "-o", scratch.file("strict.pdf"), "--strict"])
-        #expect(strict.status != 0 && strict.stderr.contains(reason), "\(strict.stderr)")
+        let (strict, strictReport) = try Run.photobookReporting(["build", raw, jpeg, "-o", scratch.file("strict.pdf"), "--strict"])
+        #expect(strict.status == 1, "\(strict.stderr)")
+        #expect(strictReport.book.failureKind == "refused" && strictReport.photos.first?.failureKind == "unsupported")
+        #expect(strict.stderr.contains("photobook: error: \(raw): "), "\(strict.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("strict.pdf")))
     }
 
