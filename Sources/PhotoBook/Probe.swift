@@ -36,6 +36,9 @@ public struct PhotoInfo: Sendable, Equatable {
     public var formatDetail: String?
     /// The file's own bytes can go into the PDF unchanged (a grey or YCbCr, Huffman-coded JPEG).
     public var isEmbeddableAsIs: Bool = false
+    /// The file's size when it was probed: the decode refuses a file of another size as changed (cut short or
+    /// written on since), before its codec would call what is left of it corrupt.
+    public var fileSize: Int?
     /// The ICC profile the photo carries, checked against it; nil when it has none or one that cannot be used.
     public var colorProfile: ColorProfile?
     /// Why the photo's ICC profile cannot be used (the photo is then taken as sRGB): a warning for the report.
@@ -171,6 +174,7 @@ public enum Probe {
                                  ?? metadata.imageDescription ?? header.xmp.flatMap(XMP.description(inPacket:)),
                              format: format, formatDetail: header.detail, isEmbeddableAsIs: header.isEmbeddableAsIs)
         info.captureDateIsUTCOnly = ownDate == nil && takeout?.captureDate != nil
+        info.fileSize = file.count
         info.shot = PhotoInfo.Shot(metadata)
         info.marks = sidecar?.marks ?? header.xmp.flatMap(XMP.marks(inPacket:)) ?? OwnerMarks()
         info.isFavourite = takeout?.isFavourite ?? false

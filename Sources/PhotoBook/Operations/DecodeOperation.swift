@@ -25,6 +25,7 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
         } catch {
             return .failed(.unreadable("cannot read: \(error)", error))
         }
+        if let probed = info.fileSize, probed != source.count { return Self.changed }
         let codec = info.format.codec
         let signature: [UInt8]
         do {
