@@ -3,6 +3,14 @@
 
 #include <libraw/libraw.h>
 
+// The stream relies on LibRaw 0.20's: open_datastream leaves a stream it did not open to its owner (0.20's
+// open_file marks only its own for deletion), libraw_data_t.parent_class is the LibRaw object, and its parallel
+// decoders read in OpenMP critical sections or under lock(). Another LibRaw (a new soname, so a rebuild) must be
+// checked for all three before this line changes.
+#if LIBRAW_MAJOR_VERSION != 0 || LIBRAW_MINOR_VERSION != 20
+#error "CRawStream is written against LibRaw 0.20: check its stream class, open_datastream and parent_class"
+#endif
+
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -65,6 +73,7 @@ public:
         return buffer_[position_++ - bufferStart_];
     }
 
+    // A line with its newline kept, as LibRaw's buffer stream gives it.
     char *gets(char *line, int capacity) override {
         if (capacity <= 0) return nullptr;
         int length = 0;
@@ -79,16 +88,17 @@ public:
     }
 
     int scanf_one(const char *format, void *value) override {
-        // LibRaw reads one word of a text header at a time (a number, mostly): the word, then sscanf on it.
+        // LibRaw reads one word of a text header at a time (a number, mostly): the word, then sscanf on it. As
+        // LibRaw's own streams do, the delimiter after the word is left for the next read.
         int c = get_char();
-        while (c >= 0 && std::isspace(c)) c = get_char();
-        char word[32];
+        while (c > 0 && std::isspace(c)) c = get_char();
+        char word[64];
         int length = 0;
-        while (c >= 0 && !std::isspace(c) && length < int(sizeof word) - 1) {
+        while (c > 0 && !std::isspace(c) && length < int(sizeof word) - 1) {
             word[length++] = char(c);
             c = get_char();
         }
-        if (length == 0) return EOF;
+        if (c >= 0) position_ -= 1;
         word[length] = 0;
         return std::sscanf(word, format, value);
     }

@@ -9,7 +9,7 @@ import ImageCodec
 /// or an extent, so nothing is allocated beyond what the file holds, and the file's bytes are never held twice
 /// (once by us, once in the item data libheif copies out). It does not save reading: libheif 1.15's
 /// `heif_context_read_*` reads the data of every item (images and tiles included) in its metadata loop, so a
-/// probe reads about the whole file. A read failure (an I/O error, a file that shrank) is kept in `failure`
+/// probe reads about the whole file. A read failure (an I/O error, a file cut short) is kept in `failure`
 /// and reported instead of libheif's vaguer "end of data".
 final class HEIFByteReader {
     let source: any ByteSource
@@ -49,7 +49,7 @@ final class HEIFByteReader {
         do throws(CodecError) {
             let bytes = try source.read(from: Int(position), count: wanted)
             guard bytes.count == wanted else {
-                failure = .corrupt("corrupt HEIF (truncated file: it shrank while it was read)")
+                failure = .corrupt("corrupt HEIF (truncated: its data runs past the end of the file)")
                 return false
             }
             bytes.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: wanted) }

@@ -58,10 +58,11 @@ public final class FileSource: ByteSource {
                                         at: offset + filled)
                 }
             }.mapError { CodecError.failed(.unreadable("cannot read: \($0)", $0)) }.get()
-            if read == 0 { break }  // the file shrank since it was opened: the codec judges what is there
+            // The file ends before the size it had when it was opened: it was cut short while photobook ran, which
+            // is no fault of its data.
+            if read == 0 { throw .changedOnDisk("the file changed while photobook ran (it is shorter than it was)") }
             filled += read
         }
-        if filled < length { bytes.removeSubrange(filled...) }
         return bytes
     }
 }

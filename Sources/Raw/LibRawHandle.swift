@@ -2,6 +2,7 @@ import CRaw
 import CRawStream
 import Glibc
 import ImageCodec
+import Synchronization
 
 /// One LibRaw processor (`libraw_data_t` of the thread-safe libraw_r), owned for one probe or one decode and
 /// closed when it goes: LibRaw's state is per processor, so two decodes never share one.
@@ -14,12 +15,20 @@ final class LibRawHandle {
     /// processor lets go of them (its next open or its close).
     private var stream: OpaquePointer?
     private var reading: Unmanaged<SourceReader>?
-    /// The first offset LibRaw found damaged data at (its data callback), if any.
-    private(set) var dataErrorOffset: Int?
-    private(set) var memoryError = false
+    /// What LibRaw's callbacks found: they may run on its OpenMP threads (CR3's parallel decode reports damaged
+    /// data from them), so under a lock.
+    private struct Findings {
+        /// The first offset LibRaw found damaged data at, if any.
+        var dataErrorOffset: Int?
+        var memoryError = false
+        var cancelled = false
+    }
+    private let findings = Mutex(Findings())
+    var dataErrorOffset: Int? { findings.withLock { $0.dataErrorOffset } }
+    var memoryError: Bool { findings.withLock { $0.memoryError } }
+    var cancelled: Bool { findings.withLock { $0.cancelled } }
     /// Asked by LibRaw's progress callback during `unpack` and `dcraw_process`.
     var shouldCancel: (() -> Bool)?
-    private(set) var cancelled = false
 
     init() throws(CodecError) {
         guard let data = libraw_init(0) else { throw .outOfMemory("LibRaw could not start (out of memory)") }
@@ -28,17 +37,17 @@ final class LibRawHandle {
         libraw_set_dataerror_handler(data, { context, _, offset in
             guard let context else { return }
             let handle = Unmanaged<LibRawHandle>.fromOpaque(context).takeUnretainedValue()
-            if handle.dataErrorOffset == nil { handle.dataErrorOffset = Int(offset) }
+            handle.findings.withLock { if $0.dataErrorOffset == nil { $0.dataErrorOffset = Int(offset) } }
         }, context)
         libraw_set_memerror_handler(data, { context, _, _ in
             guard let context else { return }
-            Unmanaged<LibRawHandle>.fromOpaque(context).takeUnretainedValue().memoryError = true
+            Unmanaged<LibRawHandle>.fromOpaque(context).takeUnretainedValue().findings.withLock { $0.memoryError = true }
         }, context)
         libraw_set_progress_handler(data, { context, _, _, _ in
             guard let context else { return 0 }
             let handle = Unmanaged<LibRawHandle>.fromOpaque(context).takeUnretainedValue()
             if handle.cancelled || handle.shouldCancel?() == true {
-                handle.cancelled = true
+                handle.findings.withLock { $0.cancelled = true }
                 return 1
             }
             return 0
@@ -81,8 +90,19 @@ final class LibRawHandle {
     func recycle() {
         libraw_recycle(data)
         letGoOfStream()
-        dataErrorOffset = nil
-        memoryError = false
+        findings.withLock {
+            $0.dataErrorOffset = nil
+            $0.memoryError = false
+        }
+    }
+
+    /// The first failure to read the file since it was opened (LibRaw saw only a short file and says "corrupt"
+    /// or "I/O error"): thrown ahead of LibRaw's own code, so that a disk's error keeps its kind.
+    var readFailure: CodecError? { reading?.takeUnretainedValue().failure }
+
+    /// The failure LibRaw's `code` means for a file of `kind`, unless reading the file failed first.
+    func failure(_ code: Int32, kind: String) -> CodecError {
+        readFailure ?? RawCodec.failure(code, kind: kind)
     }
 
     /// Frees the raw data and images LibRaw holds, keeping the processor (after `dcraw_make_mem_image`).
@@ -117,6 +137,8 @@ extension String {
 /// read of LibRaw's (a whole strip of sensor data) is never held twice in full.
 final class SourceReader {
     let source: any ByteSource
+    /// The first read that failed (LibRaw's threads take the stream in turns, so one reader at a time).
+    private(set) var failure: CodecError?
 
     init(_ source: any ByteSource) { self.source = source }
 
@@ -128,6 +150,7 @@ final class SourceReader {
             do {
                 chunk = try source.read(from: offset + filled, count: min(1 << 20, buffer.count - filled))
             } catch {
+                if failure == nil { failure = error }
                 return filled > 0 ? filled : -1
             }
             guard !chunk.isEmpty else { break }

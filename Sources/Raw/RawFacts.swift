@@ -46,7 +46,7 @@ struct RawFacts: Equatable {
         let opened = try handle.open(source)
         defer { handle.recycle() }
         guard opened == LIBRAW_SUCCESS.rawValue else {
-            throw RawCodec.failure(opened, kind: signature?.kind ?? "camera raw")
+            throw handle.failure(opened, kind: signature?.kind ?? "camera raw")
         }
         let image = handle.data.pointee
         let sizes = image.sizes

@@ -53,9 +53,10 @@ enum RawPreview {
                           maxPixels: Int) throws(CodecError) -> [UInt8] {
         let opened = try handle.open(source)
         defer { handle.recycle() }
-        guard opened == LIBRAW_SUCCESS.rawValue else { throw RawCodec.failure(opened, kind: kind) }
+        guard opened == LIBRAW_SUCCESS.rawValue else { throw handle.failure(opened, kind: kind) }
         let unpacked = libraw_unpack_thumb(handle.data)
-        guard unpacked == LIBRAW_SUCCESS.rawValue else { throw RawCodec.failure(unpacked, kind: kind) }
+        guard unpacked == LIBRAW_SUCCESS.rawValue else { throw handle.failure(unpacked, kind: kind) }
+        if let failure = handle.readFailure { throw failure }
         let thumbnail = handle.data.pointee.thumbnail
         guard thumbnail.tformat == LIBRAW_THUMBNAIL_JPEG, let data = thumbnail.thumb, thumbnail.tlength > 0 else {
             throw .unsupported("its preview is not a JPEG")

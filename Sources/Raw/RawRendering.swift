@@ -11,7 +11,7 @@ enum RawRendering {
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         let opened = try handle.open(source)
         defer { handle.recycle() }
-        guard opened == LIBRAW_SUCCESS.rawValue else { throw RawCodec.failure(opened, kind: kind) }
+        guard opened == LIBRAW_SUCCESS.rawValue else { throw handle.failure(opened, kind: kind) }
         // The file may have changed since the facts were read: the sizes checked are the ones decoded.
         let sizes = handle.data.pointee.sizes
         guard Int(sizes.raw_width) == facts.rawWidth, Int(sizes.raw_height) == facts.rawHeight else {
@@ -40,7 +40,9 @@ enum RawRendering {
                                kind: String) throws(CodecError) -> UnsafeMutablePointer<libraw_processed_image_t> {
         func check(_ code: Int32) throws(CodecError) {
             if handle.cancelled { throw .cancelled }
-            guard code == LIBRAW_SUCCESS.rawValue else { throw RawCodec.failure(code, kind: kind) }
+            guard code == LIBRAW_SUCCESS.rawValue else { throw handle.failure(code, kind: kind) }
+            // LibRaw fills what it could not read with zeros and may carry on: a failed read fails the decode.
+            if let failure = handle.readFailure { throw failure }
             if handle.memoryError { throw .outOfMemory("\(kind) too large to decode (LibRaw ran out of memory)") }
             // Trap: LibRaw reports damaged sensor data only to its data callback (it prints "data corrupted at N"
             // and carries on, white or black where the data was): that is a failure here, as a JPEG's warning is.

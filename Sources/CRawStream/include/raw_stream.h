@@ -26,8 +26,7 @@ typedef struct pbraw_stream pbraw_stream;
  * `read(context, ...)`; a read that fails is a short read to LibRaw, as the file's end would be. Returns LibRaw's
  * code (LIBRAW_SUCCESS is 0). *stream is set, success or not, to what must be freed with pbraw_stream_free once the
  * processor no longer reads it: after libraw_recycle or libraw_close (LibRaw leaves a stream it did not open itself
- * to its owner). Every method of LibRaw's stream class is overridden with `override`, so a LibRaw whose stream
- * interface differs from 0.20's fails to compile rather than read wrongly. */
+ * to its owner). raw_stream.cpp refuses to compile against any LibRaw but 0.20, whose stream class it implements. */
 int pbraw_open(void *data, void *context, pbraw_read_fn read, int64_t size, pbraw_stream **stream);
 
 void pbraw_stream_free(pbraw_stream *stream);
