@@ -67,18 +67,13 @@ public struct BMPCodec: ImageCodec {
 
     public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
-        guard request.picture == 0 else { throw .internalError("a BMP holds one picture, not \(request.picture + 1)") }
+        try request.requireFirstPicture(of: "a BMP")
         if shouldCancel() { throw .cancelled }
         let bmp = try Self.header(source)
         let width = bmp.width, height = bmp.height
-        guard width * height <= request.maxPixels else {
-            throw .tooLarge("image is \(width)x\(height) pixels, more than the limit of \(request.maxPixels)")
-        }
-        guard let region = request.region.clamped(width: width, height: height), region == request.region else {
-            throw .internalError("the region asked for lies outside the \(width)x\(height) picture")
-        }
-        let factor = BoxShrink.factor(for: region, minimumWidth: request.minimumWidth,
-                                      minimumHeight: request.minimumHeight)
+        try request.checkPixels(width: width, height: height)
+        let region = try request.region(inside: width, height)
+        let factor = request.shrinkFactor(for: region)
         if bmp.compression == .rle8 || bmp.compression == .rle4 {
             return try decodeRunLength(source, bmp, region: region, factor: factor, pool: pool, shouldCancel: shouldCancel)
         }

@@ -71,23 +71,16 @@ public struct GIFCodec: ImageCodec {
 
     public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
-        guard request.picture == 0 else { throw .internalError("a GIF holds one picture, not \(request.picture + 1)") }
+        try request.requireFirstPicture(of: "a GIF")
         if shouldCancel() { throw .cancelled }
         let reader = try GIFReader(source)
         let first = try reader.readToFirstImage()
         let width = first.screenWidth, height = first.screenHeight
         let frame = first.frame
-        for (what, w, h) in [("image", width, height), ("its first frame", frame.width, frame.height)] {
-            let (pixels, overflow) = w.multipliedReportingOverflow(by: h)
-            guard !overflow, pixels <= request.maxPixels else {
-                throw .tooLarge("\(what) is \(w)x\(h) pixels, more than the limit of \(request.maxPixels)")
-            }
-        }
-        guard let region = request.region.clamped(width: width, height: height), region == request.region else {
-            throw .internalError("the region asked for lies outside the \(width)x\(height) picture")
-        }
-        let factor = BoxShrink.factor(for: region, minimumWidth: request.minimumWidth,
-                                      minimumHeight: request.minimumHeight)
+        try request.checkPixels(width: width, height: height)
+        try request.checkPixels(width: frame.width, height: frame.height, of: "its first frame")
+        let region = try request.region(inside: width, height)
+        let factor = request.shrinkFactor(for: region)
         // The part of the region the frame covers, in the frame's own coordinates; white around it.
         let overlap = PixelRegion(x: region.x - frame.x, y: region.y - frame.y, width: region.width,
                                   height: region.height).clamped(width: frame.width, height: frame.height)

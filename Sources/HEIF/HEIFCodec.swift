@@ -87,12 +87,7 @@ public struct HEIFCodec: ImageCodec {
         // libheif has read these boxes already: if this parser cannot, nothing tells what libheif will allocate.
         case .unreadable(let why): throw .corrupt("corrupt \(kind) (\(why))")
         }
-        for (w, h) in sizes {
-            let (pixels, overflow) = w.multipliedReportingOverflow(by: h)
-            if overflow || pixels > request.maxPixels {
-                throw .tooLarge("\(kind) image is \(w)x\(h) pixels, more than the limit of \(request.maxPixels)")
-            }
-        }
+        for (w, h) in sizes { try request.checkPixels(width: w, height: h, of: "\(kind) image") }
         if shouldCancel() { throw .cancelled }
         let picture = try HEIFDecodeJob.decode(file, region: request.region, maxPixels: request.maxPixels,
                                                shouldCancel: shouldCancel)
@@ -102,8 +97,7 @@ public struct HEIFCodec: ImageCodec {
         guard let region = request.region.clamped(width: picture.width, height: picture.height) else {
             throw .internalError("\(kind) region \(request.region) lies outside the \(picture.width)x\(picture.height) picture")
         }
-        let factor = BoxShrink.factor(for: region, minimumWidth: request.minimumWidth,
-                                      minimumHeight: request.minimumHeight)
+        let factor = request.shrinkFactor(for: region)
         if factor == 1, request.acceptsRows {
             // The planes are kept (and converted as the resampler reads them) instead of an RGB copy of the region.
             return DecodedImage(rows: HEIFRegionRows(picture, region: region), storedWidth: picture.width,

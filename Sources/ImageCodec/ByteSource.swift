@@ -14,6 +14,18 @@ extension ByteSource {
     public func readAll() throws(CodecError) -> [UInt8] { try read(from: 0, count: count) }
     /// The file's first `limit` bytes (all of it when it is shorter).
     public func prefix(_ limit: Int) throws(CodecError) -> [UInt8] { try read(from: 0, count: limit) }
+
+    /// The `count` bytes of a metadata box or chunk at `offset` (`what`: "its Exif box"), or nil with a note in
+    /// `notes` when they are more than `limit`: real metadata is kilobytes, and a damaged size must not make a
+    /// probe read megabytes.
+    public func metadata(from offset: Int, count: Int, limit: Int, _ what: String,
+                         notes: inout [String]) throws(CodecError) -> [UInt8]? {
+        guard count <= limit else {
+            notes.append("\(what) is larger than \(limit >> 20) MB and was not read")
+            return nil
+        }
+        return try read(from: offset, count: count)
+    }
 }
 
 /// Bytes in memory as a source.

@@ -112,29 +112,27 @@ public protocol BlockCodec: Sendable {
                     shouldCancel: () -> Bool) throws(CodecError) -> RGBImage
 }
 
-/// What a codec's decode costs, per pixel (see `ImageCodec.cost`).
-public struct DecodeCost: Sendable, Equatable {
-    /// Per stored pixel of the whole picture: entropy decoding, inflating, reading every strip.
+/// What a decode takes, per pixel: its time (`ImageCodec.cost`) and the bytes it holds (`ImageCodec.memory`) are
+/// both a part for the whole picture and a part for what it hands out.
+public struct PerPixel: Sendable, Equatable {
+    /// Per stored pixel of the whole picture, whatever part of it is asked for: entropy decoding, inflating,
+    /// reading every strip; a whole-image decoder's planes.
     public var perStoredPixel: Double
-    /// Per pixel handed out: upsampling, colour conversion, copying.
+    /// Per pixel handed out: upsampling, colour conversion, copying; the RGB given.
     public var perDecodedPixel: Double
     public init(perStoredPixel: Double, perDecodedPixel: Double) {
         self.perStoredPixel = perStoredPixel
         self.perDecodedPixel = perDecodedPixel
     }
+
+    /// The whole of it for a decode of a picture of `stored` pixels that hands out `decoded` pixels.
+    public func total(stored: Double, decoded: Double) -> Double { perStoredPixel * stored + perDecodedPixel * decoded }
 }
 
+/// What a codec's decode costs, per pixel (see `ImageCodec.cost`).
+public typealias DecodeCost = PerPixel
 /// What a decode holds, in bytes per pixel (see `ImageCodec.memory`).
-public struct DecodeMemory: Sendable, Equatable {
-    /// Per stored pixel of the whole picture, whatever part of it is asked for.
-    public var perStoredPixel: Double
-    /// Per pixel handed out.
-    public var perDecodedPixel: Double
-    public init(perStoredPixel: Double, perDecodedPixel: Double) {
-        self.perStoredPixel = perStoredPixel
-        self.perDecodedPixel = perDecodedPixel
-    }
-}
+public typealias DecodeMemory = PerPixel
 
 /// How many of a file's first bytes `ImageCodec.recognises` is shown: an ISO-BMFF `ftyp` box lists its
 /// compatible brands there.

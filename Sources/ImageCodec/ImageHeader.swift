@@ -106,6 +106,39 @@ public struct DecodeRequest: Sendable, Equatable {
     }
 }
 
+/// The checks every codec's decode makes of a request before it allocates anything, with the same words for all.
+extension DecodeRequest {
+    /// Refuses any picture but the first of a format that holds one (`file`: "a BMP", "a JPEG 2000 file"): the
+    /// probe said so, so another is the caller's mistake.
+    public func requireFirstPicture(of file: String) throws(CodecError) {
+        guard picture == 0 else { throw .internalError("\(file) holds one picture, not \(picture + 1)") }
+    }
+
+    /// Refuses a `width` x `height` picture of more than `maxPixels`, or of more than an `Int` counts (a damaged
+    /// header may claim any size), before a buffer of its size exists. `what` names it in the message: "image",
+    /// "its first frame".
+    public func checkPixels(width: Int, height: Int, of what: String = "image") throws(CodecError) {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maxPixels else {
+            throw .tooLarge("\(what) is \(width)x\(height) pixels, more than the limit of \(maxPixels)")
+        }
+    }
+
+    /// `region`, once it is known to lie wholly inside the `width` x `height` picture: the engine asks only for
+    /// parts of the picture the probe measured, so any other is its mistake, not the file's.
+    public func region(inside width: Int, _ height: Int) throws(CodecError) -> PixelRegion {
+        guard region.clamped(width: width, height: height) == region else {
+            throw .internalError("the region asked for lies outside the \(width)x\(height) picture")
+        }
+        return region
+    }
+
+    /// The whole factor `BoxShrink` may shrink `region` by and still give it `minimumWidth` x `minimumHeight`.
+    public func shrinkFactor(for region: PixelRegion) -> Int {
+        BoxShrink.factor(for: region, minimumWidth: minimumWidth, minimumHeight: minimumHeight)
+    }
+}
+
 /// Decoded pixels and the part of the stored picture they show.
 public struct DecodedImage: Sendable {
     /// 8-bit RGB, as stored (not yet oriented), in a pooled buffer.

@@ -81,17 +81,13 @@ struct JXLContainer {
             case "jbrd":
                 container.recompressedJPEG = true
             case "Exif" where container.exif == nil:
-                if payloadSize > exifLimit {
-                    container.notes.append("its Exif box is larger than \(exifLimit >> 20) MB and was not read")
-                } else {
-                    container.exif = tiffStructure(try source.read(from: payload, count: payloadSize), &container.notes)
+                if let box = try source.metadata(from: payload, count: payloadSize, limit: exifLimit, "its Exif box",
+                                                 notes: &container.notes) {
+                    container.exif = tiffStructure(box, &container.notes)
                 }
             case "xml " where container.xmp == nil:
-                if payloadSize > xmpLimit {
-                    container.notes.append("its xml box is larger than \(xmpLimit >> 20) MB and was not read")
-                } else {
-                    container.xmp = try source.read(from: payload, count: payloadSize)
-                }
+                container.xmp = try source.metadata(from: payload, count: payloadSize, limit: xmpLimit, "its xml box",
+                                                    notes: &container.notes)
             case "brob":
                 // A Brotli-compressed box: its real type follows the header. cjxl writes a JPEG's EXIF so.
                 let inner = String(decoding: try source.read(from: payload, count: 4), as: UTF8.self)

@@ -2,8 +2,8 @@ import Dispatch
 import Synchronization
 
 /// Seconds spent in each stage of a build. A build that re-plans after a failed decode goes through plan and
-/// render more than once; each stage's figure is the sum of its visits.
-public struct BuildTimings: Sendable, Equatable {
+/// render more than once; each stage's figure is the sum of its visits. The report (`--report`) writes it as it is.
+public struct BuildTimings: Sendable, Equatable, Encodable {
     /// Reading the headers of every photo.
     public var probe = 0.0
     /// Ordering, reading captions, planning (every round).

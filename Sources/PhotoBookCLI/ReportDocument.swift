@@ -24,7 +24,8 @@ struct ReportDocument: Encodable, Equatable {
     var warnings: [Warning]
     /// What the print shop's checks found (`Preflight`), and the file's size against the service's limit.
     var preflight: PreflightReport
-    var timings: Timings
+    /// Seconds, stage by stage.
+    var timings: BuildTimings
 
     struct PreflightReport: Encodable, Equatable {
         struct Finding: Encodable, Equatable {
@@ -171,17 +172,6 @@ struct ReportDocument: Encodable, Equatable {
         var message: String
     }
 
-    /// Seconds.
-    struct Timings: Encodable, Equatable {
-        var probe: Double
-        var plan: Double
-        var render: Double
-        var pdf: Double
-        var total: Double
-        /// Of plan and pdf: finding fonts, shaping and breaking the words' lines.
-        var text: Double
-    }
-
     /// `printDPI`: a proof's (`LayoutOptions.printDPI`): its photos' density warnings are the print build's.
     init(_ report: BuildReport, options: ReportOptions, exitStatus: ExitStatus, printDPI: Double? = nil) {
         schema = Self.schemaVersion
@@ -238,8 +228,7 @@ struct ReportDocument: Encodable, Equatable {
         preflight = PreflightReport(findings: report.preflight.map {
             PreflightReport.Finding(kind: $0.kind.rawValue, page: $0.page, path: $0.path, message: $0.message)
         }, fileSize: report.fileSize, fileSizeLimit: report.fileSizeLimit?.bytes)
-        let t = report.timings
-        timings = Timings(probe: t.probe, plan: t.plan, render: t.render, pdf: t.pdf, total: t.total, text: t.text)
+        timings = report.timings
     }
 
     /// The outcome's name and its reason, if it has one.

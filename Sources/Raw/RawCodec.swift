@@ -68,13 +68,15 @@ public struct RawCodec: ImageCodec {
 
     public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
-        guard request.picture == 0 else { throw .internalError("a raw file holds one picture, not \(request.picture + 1)") }
+        try request.requireFirstPicture(of: "a raw file")
         if shouldCancel() { throw .cancelled }
         let signature = RawSignature(try source.prefix(imageSignatureLength))
         let handle = try LibRawHandle()
         let facts = try RawFacts.read(source, kind: signature, handle: handle)
         let kind = (signature ?? .tiff).kind(make: facts.make, isDNG: facts.isDNG)
-        try Self.checkSize(facts, maxPixels: request.maxPixels)
+        // By its sensor's size and by its rendering's, before LibRaw unpacks it.
+        try request.checkPixels(width: facts.rawWidth, height: facts.rawHeight)
+        try request.checkPixels(width: facts.width, height: facts.height)
         try Self.checkPlausible(facts, fileSize: source.count, kind: kind)
         try Self.checkWhole(source, signature: signature, kind: kind)
         guard let region = request.region.clamped(width: facts.width, height: facts.height) else {
@@ -136,16 +138,6 @@ public struct RawCodec: ImageCodec {
         guard signature == .tiff || signature == .cr2, let end = try RawExtent.end(of: source),
               end > source.count else { return }
         throw .corrupt("corrupt \(kind) (truncated: its data runs to byte \(end) of a \(source.count)-byte file)")
-    }
-
-    /// Refuses a raw over `maxPixels`, by its sensor's size and by its rendering's, before LibRaw unpacks it.
-    static func checkSize(_ facts: RawFacts, maxPixels: Int) throws(CodecError) {
-        for (width, height) in [(facts.rawWidth, facts.rawHeight), (facts.width, facts.height)] {
-            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-            guard !overflow, pixels <= maxPixels else {
-                throw .tooLarge("image is \(width)x\(height) pixels, more than the limit of \(maxPixels)")
-            }
-        }
     }
 
     /// A failure of LibRaw's `code` for a file of `kind`, in LibRaw's words.

@@ -139,8 +139,7 @@ public struct TIFFCodec: ImageCodec {
         guard let region = request.region.clamped(width: page.width, height: page.height) else {
             throw .internalError("the part of the picture asked for lies outside it")
         }
-        let factor = BoxShrink.factor(for: region, minimumWidth: request.minimumWidth,
-                                      minimumHeight: request.minimumHeight)
+        let factor = request.shrinkFactor(for: region)
 
         // Trap: libtiff hands out JPEG-compressed YCbCr as subsampled YCbCr unless told to convert (JPEGCOLORMODE).
         var jpegAsRGB = false

@@ -65,15 +65,12 @@ public struct WebPCodec: ImageCodec {
 
     public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
-        guard request.picture == 0 else { throw .internalError("a WebP holds one picture, not \(request.picture + 1)") }
+        try request.requireFirstPicture(of: "a WebP")
         if shouldCancel() { throw .cancelled }
         let layout = try WebPLayout.read(source)
         let features = try Self.features(source, layout)
         let width = Int(features.width), height = Int(features.height)
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= request.maxPixels else {
-            throw .tooLarge("image is \(width)x\(height) pixels, more than the limit of \(request.maxPixels)")
-        }
+        try request.checkPixels(width: width, height: height)
         if features.has_animation != 0 {
             return try decodeFirstFrame(source, layout, canvasWidth: width, canvasHeight: height, request,
                                         pool: pool, shouldCancel: shouldCancel)
@@ -182,8 +179,7 @@ public struct WebPCodec: ImageCodec {
             throw .internalError("the region asked for lies outside the \(canvasWidth)x\(canvasHeight) picture")
         }
         let region = plan.covers
-        let factor = BoxShrink.factor(for: region, minimumWidth: request.minimumWidth,
-                                      minimumHeight: request.minimumHeight)
+        let factor = request.shrinkFactor(for: region)
         // The part of the region the frame covers, in canvas pixels; the rest of the canvas is transparent.
         let inFrame = PixelRegion(x: frame.x, y: frame.y, width: frame.width, height: frame.height)
         let overlap = PixelRegion(x: region.x - frame.x, y: region.y - frame.y, width: region.width,

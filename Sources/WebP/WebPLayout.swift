@@ -97,17 +97,11 @@ struct WebPLayout {
                     layout.iccProfile = try source.read(from: payload, count: size)
                 }
             case "EXIF" where layout.exif == nil:
-                if size > exifLimit {
-                    layout.notes.append("its EXIF chunk is larger than \(exifLimit >> 20) MB and was not read")
-                } else {
-                    layout.exif = try source.read(from: payload, count: size)
-                }
+                layout.exif = try source.metadata(from: payload, count: size, limit: exifLimit, "its EXIF chunk",
+                                                  notes: &layout.notes)
             case "XMP " where layout.xmp == nil:
-                if size > xmpLimit {
-                    layout.notes.append("its XMP chunk is larger than \(xmpLimit >> 20) MB and was not read")
-                } else {
-                    layout.xmp = try source.read(from: payload, count: size)
-                }
+                layout.xmp = try source.metadata(from: payload, count: size, limit: xmpLimit, "its XMP chunk",
+                                                 notes: &layout.notes)
             case "ANMF":
                 layout.frameCount += 1
                 guard layout.firstFrame == nil else { break }

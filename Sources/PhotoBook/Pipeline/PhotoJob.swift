@@ -78,9 +78,7 @@ extension PhotoJob {
         let cost = info.format.codec.cost
         if passThrough { return cost.perStoredPixel * stored }
         if lossless { return 2 * cost.perStoredPixel * stored }
-        let scale = min(1, Double(placement.pixelWidth) / placement.crop.width)
-        let decoded = storedCrop.width * storedCrop.height * scale * scale
-        return cost.perStoredPixel * stored + cost.perDecodedPixel * decoded + 25 * page
+        return cost.total(stored: stored, decoded: decodedPixels) + 25 * page
     }
 
     /// The bytes this photo's decode and render hold at once, from the start of its decode to the end of its
@@ -90,9 +88,12 @@ extension PhotoJob {
         let stored = Double(info.storedWidth) * Double(info.storedHeight)
         let page = Double(placement.pixelWidth) * Double(placement.pixelHeight) * 3
         if passThrough || lossless { return Int(min(stored * 3, 1e15)) / 8 }
-        let memory = info.format.codec.memory
+        return Int(min(info.format.codec.memory.total(stored: stored, decoded: decodedPixels) + page, 1e15))
+    }
+
+    /// The pixels the decode hands out: the stored crop, at the scale the page needs (never above 1).
+    private var decodedPixels: Double {
         let scale = min(1, Double(placement.pixelWidth) / placement.crop.width)
-        let decoded = storedCrop.width * storedCrop.height * scale * scale
-        return Int(min(memory.perStoredPixel * stored + memory.perDecodedPixel * decoded + page, 1e15))
+        return storedCrop.width * storedCrop.height * scale * scale
     }
 }

@@ -9,7 +9,8 @@ struct EditorState: Encodable {
     var file: String
     /// The file's object as it is (kept as JSON, so that the page sees exactly what a person wrote).
     var description: JSONValue
-    var error: String?
+    /// Null when there is none (the page tests it).
+    @SentAsNull var error: String? = nil
     /// The file cannot be read as a description now (half written by another program, or gone): `description`
     /// is the last one read, and a save answers 409 until it can be read again.
     var unreadable = false
@@ -19,42 +20,22 @@ struct EditorState: Encodable {
     var warnings: [String] = []
     /// The book's font family when the description names one (`"font": "Noto Sans CJK JP"`), for the page's words;
     /// nil for the default (DejaVu Sans) or a font file.
-    var font: String?
+    @SentAsNull var font: String? = nil
 
+    /// Every key, null where there is nothing (docs/editor.md).
     struct Page: Encodable {
         var number: Int
         var kind: String
-        var source: Int?
+        @SentAsNull var source: Int?
         var width: Double, height: Double
         var trim: [Double]
-        var layout: String?
+        @SentAsNull var layout: String?
         var layouts: [String]
         var locked: Bool
         var photos: [Photo]
         var texts: [Text]
         /// The title page's photo (`--cover-photo`): shown, not edited here.
-        var cover: Picture?
-
-        enum CodingKeys: String, CodingKey {
-            case number, kind, source, width, height, trim, layout, layouts, locked, photos, texts, cover
-        }
-
-        /// Every key, null where there is nothing (docs/editor.md).
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(number, forKey: .number)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(source, forKey: .source)
-            try container.encode(width, forKey: .width)
-            try container.encode(height, forKey: .height)
-            try container.encode(trim, forKey: .trim)
-            try container.encode(layout, forKey: .layout)
-            try container.encode(layouts, forKey: .layouts)
-            try container.encode(locked, forKey: .locked)
-            try container.encode(photos, forKey: .photos)
-            try container.encode(texts, forKey: .texts)
-            try container.encode(cover, forKey: .cover)
-        }
+        @SentAsNull var cover: Picture? = nil
     }
 
     /// A picture drawn on a page: its cell, where its render lands (the cell clips it) and the render.
@@ -71,26 +52,10 @@ struct EditorState: Encodable {
         var image: [Double]
         var src: String
         var crop: [Double]
-        var focus: [Double]?
+        @SentAsNull var focus: [Double]?
         var dpi: Int
         var lowResolution: Bool
         var cutsFace: Bool
-
-        enum CodingKeys: String, CodingKey { case path, slot, cell, image, src, crop, focus, dpi, lowResolution, cutsFace }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(path, forKey: .path)
-            try container.encode(slot, forKey: .slot)
-            try container.encode(cell, forKey: .cell)
-            try container.encode(image, forKey: .image)
-            try container.encode(src, forKey: .src)
-            try container.encode(crop, forKey: .crop)
-            try container.encode(focus, forKey: .focus)
-            try container.encode(dpi, forKey: .dpi)
-            try container.encode(lowResolution, forKey: .lowResolution)
-            try container.encode(cutsFace, forKey: .cutsFace)
-        }
     }
 
     struct Text: Encodable {
@@ -111,23 +76,6 @@ struct EditorState: Encodable {
         var failed = false
     }
 
-    enum CodingKeys: String, CodingKey { case revision, file, description, error, unreadable, spreads, pages, leftOut, warnings, font }
-
-    /// Every key, `error` as null when there is none (the page tests it).
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(revision, forKey: .revision)
-        try container.encode(file, forKey: .file)
-        try container.encode(description, forKey: .description)
-        try container.encode(error, forKey: .error)
-        try container.encode(unreadable, forKey: .unreadable)
-        try container.encode(spreads, forKey: .spreads)
-        try container.encode(pages, forKey: .pages)
-        try container.encode(leftOut, forKey: .leftOut)
-        try container.encode(warnings, forKey: .warnings)
-        try container.encode(font, forKey: .font)
-    }
-
     /// The density below which a print shop warns (docs/design.md): a cell under it is flagged.
     static let lowDensity = 200.0
 
@@ -145,6 +93,20 @@ struct EditorState: Encodable {
         // Photo pixels go down, page points up: the top of `shown` lies above the placement's top by its offset.
         let top = at.y + at.height - (shown.y - crop.y) * scaleY
         return Rect(x: left, y: top - shown.height * scaleY, width: shown.width * scaleX, height: shown.height * scaleY)
+    }
+}
+
+/// An optional field the page is sent as null when there is nothing, where Swift's own encoding would leave its
+/// key out: the page reads every key it is sent (docs/editor.md).
+@propertyWrapper
+struct SentAsNull<Value: Encodable>: Encodable {
+    var wrappedValue: Value?
+
+    init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
 }
 
