@@ -12,11 +12,6 @@ SWIFT_TMPDIR := $(CURDIR)/.build/tmp
 export TMPDIR := $(SWIFT_TMPDIR)
 $(shell mkdir -p $(SWIFT_TMPDIR))
 
-# The C libraries photobook links (and zlib, for the benchmark's corpus tool), and the tools the tests use to look
-# at its output as a person would.
-BUILD_PACKAGES := libjpeg-dev libpng-dev libhpdf-dev libheif-dev libwebp-dev libtiff-dev libgif-dev libraw-dev liblcms2-dev libharfbuzz-dev libicu-dev libfontconfig-dev libjxl-dev libopenjp2-7-dev libmicrohttpd-dev zlib1g-dev pkg-config fonts-dejavu-core fonts-noto-cjk fonts-noto-core fonts-noto-color-emoji
-TEST_PACKAGES  := poppler-utils qpdf python3-pikepdf python3-png python3-jsonschema python3-pil libjpeg-turbo-progs imagemagick libgs-common ghostscript man-db groff-base zsh fish time mount make webp libheif-examples libtiff-tools libimage-exiftool-perl libfribidi-bin mupdf-tools netpbm libraw-bin libjxl-tools libopenjp2-tools
-
 .PHONY: all deps test-deps build harness test demo install docs clean
 
 all: build
