@@ -1,4 +1,4 @@
-# photobook: `make demo` and `make test` do all the set-up on a fresh Debian 12 machine with Swift 6.
+# photobook: `make demo` and `make test` do all the set-up on a fresh Debian 12 machine with Swift 6.2 or later.
 
 SWIFT    ?= swift
 PREFIX   ?= /usr/local

@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers point one way: photobook -> PhotoBookCLI -> PhotoBook -> Imaging, EXIF, JPEG, PNG, PDF -> C modules;
 // Geometry (one rectangle) is under Imaging, PDF and PhotoBook.
-// Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF, Raw, GIF, JXL, JPEG2000), Colour, Typeface, FontCatalog, TextBreaks, PDF and HTTPServer import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform) and by HTTPServer for its socket address.
+// Only the codec modules (JPEG, PNG, HEIF, WebP, TIFF, Raw, GIF, JXL, JPEG2000), Colour, Typeface, FontCatalog, TextBreaks, PDF and HTTPServer import a C module; libc is imported by Platform (PDF, PhotoBook, PhotoBookCLI -> Platform), by HTTPServer for its socket address, by Raw for localtime_r and by the editor for flock (docs/modules.md).
 //
 // Release builds keep Swift's overflow and bounds checks in every module but Imaging, so that an arithmetic
 // slip on hostile input traps instead of corrupting memory. Imaging's resampling kernels take ~8% more CPU
