@@ -33,6 +33,10 @@ public enum JPEGError: FormatError, Sendable, CustomStringConvertible {
     case unsupported(String)
     case corrupt(String)
     case tooLarge(width: Int, height: Int, limit: Int)
+    /// libjpeg could not have the memory it asked for (the words say for what).
+    case outOfMemory(String)
+    /// libjpeg says photobook called it wrongly: a fault of ours, whatever the file.
+    case internalError(String)
     case cancelled
     public var description: String {
         switch self {
@@ -40,6 +44,8 @@ public enum JPEGError: FormatError, Sendable, CustomStringConvertible {
         case .unsupported(let why): return "unsupported JPEG (\(why))"
         case .corrupt(let why): return "corrupt JPEG (\(why))"
         case .tooLarge(let w, let h, let limit): return "image is \(w)x\(h) pixels, more than the limit of \(limit)"
+        case .outOfMemory(let why): return "not enough memory for the JPEG (\(why))"
+        case .internalError(let why): return "internal error reading the JPEG (\(why))"
         case .cancelled: return "cancelled"
         }
     }
@@ -50,6 +56,8 @@ public enum JPEGError: FormatError, Sendable, CustomStringConvertible {
         case .notJPEG, .unsupported: return Failure(.unsupported, description)
         case .corrupt: return Failure(.corrupt, description)
         case .tooLarge: return Failure(.tooLarge, description)
+        case .outOfMemory: return Failure(.outOfMemory, description)
+        case .internalError: return Failure(.internalError, description)
         case .cancelled: return Failure(.cancelled, description)
         }
     }

@@ -76,7 +76,7 @@ class ShimHandle {
         let made = withLargeBlocks(of: lender) { blocks in
             create(probe == nil ? nil : cancellationCallback, probe?.context, blocks)
         }
-        guard let raw = made else { throw .unsupported("not enough memory to start a JPEG \(kind)") }
+        guard let raw = made else { throw .outOfMemory("to start a JPEG \(kind)") }
         self.raw = raw
         self.probe = probe
         self.lender = lender
@@ -290,7 +290,7 @@ extension JPEGError {
         case PB_JPEG_TOO_MANY_SCANS.rawValue:
             self = .corrupt(message)
         case PB_JPEG_OUT_OF_MEMORY.rawValue:
-            self = .unsupported("not enough memory: \(message)")
+            self = .outOfMemory(message)
         case PB_JPEG_UNSUPPORTED.rawValue:
             switch UInt32(failure.reason) {
             case PB_JPEG_UNSUPPORTED_PRECISION.rawValue: self = .unsupported("\(failure.detail)-bit samples")
@@ -300,7 +300,7 @@ extension JPEGError {
             default: self = .unsupported(JPEGError.readable(message))
             }
         case PB_JPEG_MISUSE.rawValue:
-            self = .unsupported("internal error: \(message)")
+            self = .internalError(message)
         default:  // PB_JPEG_ERROR, PB_JPEG_WARNING
             if failure.dataEnded {
                 self = .corrupt("truncated file: premature end of data")

@@ -28,11 +28,13 @@ public enum PNGError: FormatError, Sendable, CustomStringConvertible {
     case notPNG
     case corrupt(String)
     case tooLarge(width: Int, height: Int, limit: Int)
+    case outOfMemory
     case cancelled
     public var description: String {
         switch self {
         case .notPNG: return "not a PNG file"
         case .corrupt(let why): return "corrupt PNG (\(why))"
+        case .outOfMemory: return "not enough memory to read the PNG"
         case .tooLarge(let w, let h, let limit): return "image is \(w)x\(h) pixels, more than the limit of \(limit)"
         case .cancelled: return "cancelled"
         }
@@ -44,6 +46,7 @@ public enum PNGError: FormatError, Sendable, CustomStringConvertible {
         case .notPNG: return Failure(.unsupported, description)
         case .corrupt: return Failure(.corrupt, description)
         case .tooLarge: return Failure(.tooLarge, description)
+        case .outOfMemory: return Failure(.outOfMemory, description)
         case .cancelled: return Failure(.cancelled, description)
         }
     }

@@ -19,7 +19,7 @@ final class PNGReadSession {
     static func with<T>(_ data: [UInt8], _ body: (PNGReadSession) throws(PNGError) -> T) throws(PNGError) -> T {
         let result: Result<T, PNGError> = data.withUnsafeBufferPointer { bytes in
             guard let decoder = pbpng_decoder_create(bytes.baseAddress, bytes.count) else {
-                return .failure(.corrupt("out of memory"))
+                return .failure(.outOfMemory)
             }
             let session = PNGReadSession(decoder: decoder)
             do throws(PNGError) {

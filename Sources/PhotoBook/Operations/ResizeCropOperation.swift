@@ -71,7 +71,9 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
             } catch .cancelled {
                 return .cancelled
             } catch {
-                return .failed(.internalError("cannot encode the page: \(error)"))
+                // Its kind kept (out of memory is no fault of ours); the words say it was the page's encoding.
+                return .failed(Failure(error.failure.kind == .internalError || error.failure.kind == .outOfMemory
+                                           ? error.failure.kind : .internalError, "cannot encode the page: \(error)"))
             }
         }
         if shouldStop { return .cancelled }
