@@ -1,4 +1,5 @@
 import Geometry
+import Platform
 
 /// What happened to one photo.
 public struct PhotoReport: Sendable {
@@ -117,6 +118,14 @@ public struct BuildReport: Sendable {
 
     public init(photos: [PhotoReport], book: Outcome, pagesWritten: Int, seconds: Double, pages: [PageReport] = []) {
         self.photos = photos
+        // A photo starts `cancelled` until its work ends; a book refused or failed before a photo's turn leaves it
+        // so, and a program could not tell that from Ctrl-C: it was not rendered, for the book's reason.
+        if case .cancelled = book {} else if let failure = book.failure {
+            for index in self.photos.indices where self.photos[index].outcome == .cancelled {
+                self.photos[index].outcome = .skipped(because: Failure(failure.kind, "not rendered: \(failure.message)",
+                                                                      errno: failure.errno))
+            }
+        }
         self.book = book
         self.pagesWritten = pagesWritten
         self.seconds = seconds

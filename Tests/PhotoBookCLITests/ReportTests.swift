@@ -168,6 +168,21 @@ import Testing
         #expect(Scratch.listing(scratch.path) == ["photos", "report.json"])
     }
 
+    /// A book refused before a photo's turn leaves that photo not rendered for the book's reason: `skipped` with
+    /// the book's kind, not `cancelled`, which only a stop that was asked for says.
+    @Test func photosABookRefusedBeforeTheirTurnAreSkippedForItsReason() throws {
+        let scratch = try Scratch()
+        let photos = try scratch.sub("photos")
+        try DistinctPhotos.write(into: photos, count: 2)
+        _ = try scratch.write("photos/notes.jpg", Array("a shopping list, not a photo\n".utf8))
+        let (run, report) = try Run.photobookReporting(["build", photos, "-o", scratch.file("book.pdf"), "--strict"])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(report.book.outcome == "skipped" && report.book.failureKind == "refused")
+        #expect(report.kinds == ["a.jpg": "refused", "b.jpg": "refused", "notes.jpg": "unsupported"], "\(report.kinds)")
+        #expect(report.photo(named: "a.jpg")?.outcome == "skipped")
+        #expect(report.photo(named: "a.jpg")?.reason == "not rendered: " + (report.book.reason ?? ""))
+    }
+
     @Test func aBuildWithNoUsablePhotoIsReported() throws {
         let scratch = try Scratch()
         let photos = try scratch.sub("photos")
