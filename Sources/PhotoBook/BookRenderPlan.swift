@@ -87,6 +87,7 @@ struct BookRenderPlan: RenderPlan {
                        keepOriginals: options.layout.keepOriginals, losslessCrops: options.losslessCrops,
                        measuresAttention: options.layout.crop == .auto,
                        measuresTraits: options.given == nil && (options.choice != nil || options.describesChoice),
+                       choosesPhotos: options.given == nil && options.choice != nil,
                        aimsAtRender: options.layout.crop == .auto && !options.layout.spreads,
                        imagesInMemory: options.imagesInMemory, creationDate: options.creationDate,
                        temporaryDirectory: options.temporaryDirectory,

@@ -7,9 +7,9 @@ import Platform
 /// as the photo with the most pixels (on a tie the first found), a raw's JPEG before the raw unless the raw is
 /// preferred; the others are left out, said by name.
 ///
-/// Cheap, as the probe is: no pixel is decoded, and bytes are read only of files whose size another file shares,
-/// first 64 KB of each, then the whole of those whose first 64 KB are alike, compared with each other, not hashed:
-/// a comparison stops at the first difference and cannot be fooled by a collision.
+/// Cheap, as the probe is: no pixel is decoded; the probe's read gives each file's size and a hash of its first
+/// 64 KB, and only files whose size and first 64 KB are another's are read again, whole, compared with each other,
+/// not hashed: a comparison stops at the first difference and cannot be fooled by a collision.
 enum Duplicates {
     /// A photo left out, the photo kept in its place (indices into the photos given), and why they are one.
     struct LeftOut: Equatable {
@@ -25,7 +25,7 @@ enum Duplicates {
     /// a photo that is not one, the raw when `prefersRaw`, else the other (the camera's JPEG).
     static func find(_ photos: [PhotoInfo], preferred: Set<Int> = [], prefersRaw: Bool = false) -> [LeftOut] {
         var groups = UnionFind(count: photos.count)
-        let identical = identicalFiles(photos.map(\.file))
+        let identical = identicalFiles(photos)
         // A file's bytes stand for the first file found with the same bytes.
         let canonical = { (photo: PhotoInfo) in identical[photo.file.filePath] ?? photo.file.filePath }
         // Two pages of one multi-page file are two photos; the same page of two identical files is one.
@@ -76,34 +76,40 @@ enum Duplicates {
         return leftOut.sorted { $0.photo < $1.photo }
     }
 
-    /// For each file whose bytes an earlier file (in `files`' order) has, that earlier file's path. Files are
-    /// read only when their size is another's.
-    static func identicalFiles(_ files: [PhotoFile]) -> [String: String] {
-        var paths: [String] = []
+    /// For each file whose bytes an earlier file (in `photos`' order) has, that earlier file's path. Only files
+    /// whose size and first 64 KB (the probe's `fileSize` and `headHash`, from the read it made anyway) are
+    /// another's are opened again, to be compared whole.
+    static func identicalFiles(_ photos: [PhotoInfo]) -> [String: String] {
         var seen: Set<String> = []
-        for file in files where file.format != nil && seen.insert(file.filePath).inserted { paths.append(file.filePath) }
-        var bySize: [Int64: [String]] = [:]
-        for path in paths {
-            guard case .success(let status) = FileSystem.status(path), status.kind == .regular, status.size > 0 else {
-                continue
-            }
-            bySize[status.size, default: []].append(path)
+        var bySize: [Int: [(path: String, head: UInt64)]] = [:]
+        for photo in photos where seen.insert(photo.file.filePath).inserted {
+            guard let size = photo.fileSize, size > 0, let head = photo.headHash else { continue }
+            bySize[size, default: []].append((photo.file.filePath, head))
         }
         var first: [String: String] = [:]
         for (size, sameSize) in bySize where sameSize.count > 1 {
             var byHead: [UInt64: [String]] = [:]
             var order: [UInt64] = []
-            for path in sameSize {
-                guard let head = headHash(path) else { continue }
+            for (path, head) in sameSize {
                 if byHead[head] == nil { order.append(head) }
                 byHead[head, default: []].append(path)
             }
             for head in order {
                 guard let alike = byHead[head], alike.count > 1 else { continue }
-                // Each file against the first of every set of equal files found so far.
+                // Each file against the first of every set of equal files found so far, each opened once.
+                var opened: [String: FileSource] = [:]
+                let open = { (path: String) -> FileSource? in
+                    if let source = opened[path] { return source }
+                    let source = try? FileSource(path: path)
+                    opened[path] = source
+                    return source
+                }
                 var originals: [String] = []
                 for path in alike {
-                    if let original = originals.first(where: { sameBytes($0, path, size: size) }) {
+                    if let original = originals.first(where: { original in
+                        guard let x = open(original), let y = open(path) else { return false }
+                        return sameBytes(x, y, size: size)
+                    }) {
                         first[path] = original
                     } else {
                         originals.append(path)
@@ -125,21 +131,18 @@ enum Duplicates {
     static let headLength = 64 << 10
     static let chunkLength = 1 << 20
 
-    /// FNV-1a of the file's first 64 KB: which files of one size are worth comparing whole.
-    static func headHash(_ path: String) -> UInt64? {
-        guard let source = try? FileSource(path: path), let bytes = try? source.read(from: 0, count: headLength) else {
-            return nil
-        }
+    /// FNV-1a of a file's first 64 KB (`bytes`, the probe's): which files of one size are worth comparing whole.
+    static func headHash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         return hash
     }
 
     /// True when the two files hold the same `size` bytes, read a megabyte at a time until they differ.
-    static func sameBytes(_ a: String, _ b: String, size: Int64) -> Bool {
-        guard let x = try? FileSource(path: a), let y = try? FileSource(path: b) else { return false }
+    static func sameBytes(_ x: FileSource, _ y: FileSource, size: Int) -> Bool {
+        guard x.count == size, y.count == size else { return false }
         var offset = 0
-        while Int64(offset) < size {
+        while offset < size {
             guard let p = try? x.read(from: offset, count: chunkLength), let q = try? y.read(from: offset, count: chunkLength),
                   p == q, !p.isEmpty else { return false }
             offset += p.count

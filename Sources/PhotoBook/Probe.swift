@@ -39,6 +39,8 @@ public struct PhotoInfo: Sendable, Equatable {
     /// The file's size when it was probed: the decode refuses a file of another size as changed (cut short or
     /// written on since), before its codec would call what is left of it corrupt.
     public var fileSize: Int?
+    /// FNV-1a of the file's first 64 KB, from the probe's read (`Duplicates`: which files may be copies).
+    public var headHash: UInt64?
     /// The ICC profile the photo carries, checked against it; nil when it has none or one that cannot be used.
     public var colorProfile: ColorProfile?
     /// Why the photo's ICC profile cannot be used (the photo is then taken as sRGB): a warning for the report.
@@ -175,6 +177,9 @@ public enum Probe {
                              format: format, formatDetail: header.detail, isEmbeddableAsIs: header.isEmbeddableAsIs)
         info.captureDateIsUTCOnly = ownDate == nil && takeout?.captureDate != nil
         info.fileSize = file.count
+        if source.cached.count >= min(Duplicates.headLength, file.count) {
+            info.headHash = Duplicates.headHash(source.cached.prefix(Duplicates.headLength))
+        }
         info.shot = PhotoInfo.Shot(metadata)
         info.marks = sidecar?.marks ?? header.xmp.flatMap(XMP.marks(inPacket:)) ?? OwnerMarks()
         info.isFavourite = takeout?.isFavourite ?? false

@@ -58,5 +58,25 @@ struct OpenCountTests {
         // probe reads a digest from the file it opened for the headers: no second open either way.
         let again = try Self.opens(common, folder: folder, environment: environment)
         #expect(again.values.allSatisfy { $0 == 1 }, "a rebuild from the cache reads headers only: \(again)")
+        // --verbose measures what a choice would look at, and says so; it opens no photo once more for that.
+        let verbose = try Self.opens(common + ["--verbose"], folder: folder,
+                                     environment: environment.merging(["XDG_CACHE_HOME": try scratch.sub("cache2")]) { $1 })
+        #expect(verbose.values.allSatisfy { $0 == 2 }, "--verbose with an empty cache: \(verbose)")
+    }
+
+    /// Byte-identical copies (a Takeout album's of a year folder's photo) are found by the size and first 64 KB the
+    /// probe read, then proved equal by reading each file whole once more, each opened once for that: a copy, left
+    /// out, is opened twice, the photo kept three times (its probe, the comparison, its decode), the one photo
+    /// that is; a photo no other shares a size with is not opened again.
+    @Test func copiesAreProvedEqualWithOneMoreOpenEach() throws {
+        let scratch = try Scratch()
+        let folder = try scratch.sub("photos")
+        for name in ["a.jpg", "b.jpg", "c.jpg"] {
+            _ = try FileManager.default.copyItem(atPath: Run.fixture("exif-orientation/Portrait_6.jpg"), toPath: folder + "/" + name)
+        }
+        _ = try FileManager.default.copyItem(atPath: Run.fixture("exif-orientation/Landscape_1.jpg"), toPath: folder + "/d.jpg")
+        let opens = try Self.opens(["build", folder, "-o", scratch.file("book.pdf"), "--no-cache"], folder: folder,
+                                   environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        #expect(opens == ["a.jpg": 3, "b.jpg": 2, "c.jpg": 2, "d.jpg": 2], "\(opens)")
     }
 }

@@ -70,7 +70,9 @@ extension RenderPipeline {
     /// choice (`RenderCache.findDigests`): hashing a trip's 2,000 photos for its 80 would cost more than an open.
     func probeStep(rendering: Bool) -> (@Sendable (inout PhotoInfo, FileSource) -> Void)? {
         let attention = attentionStep(leavingToRender: rendering && plan.settings.aimsAtRender)
-        guard rendering, !plan.settings.measuresTraits, let cache else { return attention }
+        // Trap: not `measuresTraits`, which --verbose also sets: a verbose build hashed no photo here, and its
+        // digests cost every photo a third open.
+        guard rendering, !plan.settings.choosesPhotos, let cache else { return attention }
         let session = self.session
         return { (info: inout PhotoInfo, source: FileSource) in
             attention?(&info, source)

@@ -58,6 +58,8 @@ struct RenderSettings: Sendable {
     var measuresAttention = false
     /// The probe measures what the choice of photos looks at (`PhotoTraits`) on each photo's smallest decode.
     var measuresTraits = false
+    /// The build chooses its photos (`--photos`, `--pages`): a content digest is found only for the photos chosen.
+    var choosesPhotos = false
     /// A build (not a dry run) of pages without spreads: a JPEG's map is measured in its render's worker from the
     /// blocks a lossless crop reads anyway (`PhotoJob.aimsAtRender`), not in the probe.
     var aimsAtRender = false
