@@ -62,13 +62,7 @@
     });
     node._ident = ident;
     placeBox(node, photo.cell, page);
-    const [cx, cy, cw, ch] = photo.cell;
-    const [ix, iy, iw, ih] = photo.image;
-    const frame = el('div', { class: 'image' });
-    frame.style.left = pct(ix - cx, cw);
-    frame.style.top = pct(iy - cy, ch);
-    frame.style.width = pct(iw, cw);
-    frame.style.height = pct(ih, ch);
+    const frame = imageFrame(photo.cell, photo.image);
     const img = image(photo.src);
     // A render is the picture as drawn; a picture that is not yet cropped is cropped here as the crop says.
     const crop = photo.crop || [0, 0, 1, 1];
@@ -96,17 +90,24 @@
     return { node, ident, lang: descPhoto && descPhoto.lang };
   }
 
-  // The title page's photo: shown where it prints, not edited here (it is the cover-photo option).
-  function drawCover(cover, page) {
-    const node = el('div', { class: 'cover-photo', 'aria-hidden': 'true' });
-    placeBox(node, cover.cell, page);
-    const [cx, cy, cw, ch] = cover.cell;
-    const [ix, iy, iw, ih] = cover.image;
+  // The frame of a picture in its cell: `box`, the picture's whole extent on the page, in % of the cell (the
+  // cell clips it where the crop leaves part of the picture out).
+  function imageFrame(cell, box) {
+    const [cx, cy, cw, ch] = cell;
+    const [ix, iy, iw, ih] = box;
     const frame = el('div', { class: 'image' });
     frame.style.left = pct(ix - cx, cw);
     frame.style.top = pct(iy - cy, ch);
     frame.style.width = pct(iw, cw);
     frame.style.height = pct(ih, ch);
+    return frame;
+  }
+
+  // The title page's photo: shown where it prints, not edited here (it is the cover-photo option).
+  function drawCover(cover, page) {
+    const node = el('div', { class: 'cover-photo', 'aria-hidden': 'true' });
+    placeBox(node, cover.cell, page);
+    const frame = imageFrame(cover.cell, cover.image);
     frame.append(image(cover.src));
     node.append(frame);
     return node;

@@ -92,6 +92,24 @@
     };
   }
 
+  // One step through the history: the description on top of `from` is saved; once saved, it leaves `from` and
+  // the description it replaced goes onto `to` (undo's from is the undo stack, redo's the redo stack).
+  function historyStep(from, to) {
+    return {
+      history: true,
+      apply(desc) {
+        if (!from.length) return false;
+        this.replacement = from[from.length - 1];
+        this.base = clone(desc);
+        return clone(this.replacement);
+      },
+      done() {
+        from.pop();
+        to.push(this.base);
+      },
+    };
+  }
+
   const ops = {
     setCaption(ident, text) {
       return photoOp(ident, (desc, at) => {
@@ -217,34 +235,10 @@
     // Undo and redo send an earlier description as a normal save; when the file changed outside meanwhile the
     // stacks were emptied (an old description would undo that change too), so they do nothing.
     undo() {
-      return {
-        history: true,
-        apply(desc) {
-          if (!undoStack.length) return false;
-          this.replacement = undoStack[undoStack.length - 1];
-          this.base = clone(desc);
-          return clone(this.replacement);
-        },
-        done() {
-          undoStack.pop();
-          redoStack.push(this.base);
-        },
-      };
+      return historyStep(undoStack, redoStack);
     },
     redo() {
-      return {
-        history: true,
-        apply(desc) {
-          if (!redoStack.length) return false;
-          this.replacement = redoStack[redoStack.length - 1];
-          this.base = clone(desc);
-          return clone(this.replacement);
-        },
-        done() {
-          redoStack.pop();
-          undoStack.push(this.base);
-        },
-      };
+      return historyStep(redoStack, undoStack);
     },
   };
 
