@@ -169,3 +169,9 @@ extern "C" void pbraw_stream_free(pbraw_stream *stream) {
     delete stream->stream;
     delete stream;
 }
+
+extern "C" void pbraw_black_pattern(const void *data, unsigned *rows, unsigned *columns) {
+    auto *processor = static_cast<const libraw_data_t *>(data);
+    *rows = processor->color.cblack[4];
+    *columns = processor->color.cblack[5];
+}

@@ -105,6 +105,20 @@ final class LibRawHandle {
         readFailure ?? RawCodec.failure(code, kind: kind)
     }
 
+    /// Fails on LibRaw's `code`, or on what the callbacks found during the call that returned it.
+    func check(_ code: Int32, kind: String) throws(CodecError) {
+        if cancelled { throw .cancelled }
+        guard code == LIBRAW_SUCCESS.rawValue else { throw failure(code, kind: kind) }
+        // LibRaw fills what it could not read with zeros and may carry on: a failed read fails the decode.
+        if let readFailure { throw readFailure }
+        if memoryError { throw .outOfMemory("\(kind) too large to decode (LibRaw ran out of memory)") }
+        // Trap: LibRaw reports damaged sensor data only to its data callback (it prints "data corrupted at N"
+        // and carries on, white or black where the data was): that is a failure here, as a JPEG's warning is.
+        if let offset = dataErrorOffset {
+            throw .corrupt("corrupt \(kind) (LibRaw: data corrupted at byte \(offset))")
+        }
+    }
+
     /// Frees the raw data and images LibRaw holds, keeping the processor (after `dcraw_make_mem_image`).
     func freeImages() {
         libraw_recycle(data)

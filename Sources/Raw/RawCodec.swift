@@ -13,7 +13,17 @@ import JPEG
 /// rendering, its embedded JPEG preview, decoded at a DCT scale by the JPEG module; LibRaw at half size
 /// (`half_size`: a quarter of the work and of the memory); LibRaw at full size.
 public struct RawCodec: ImageCodec {
-    public init() {}
+    /// Rows of each band of a full-size rendering (`RawBands`), and whether its white level comes from a first
+    /// pass at full size instead of half: tests make a small raw take several bands, and check them exactly.
+    let bandHeight: Int
+    let exactWhite: Bool
+
+    public init() { self.init(bandHeight: RawBands.defaultHeight) }
+
+    init(bandHeight: Int, exactWhite: Bool = false) {
+        self.bandHeight = bandHeight
+        self.exactWhite = exactWhite
+    }
 
     public var name: String { "camera raw" }
     public var libraryVersion: String { RawLibrary.version }
@@ -102,7 +112,8 @@ public struct RawCodec: ImageCodec {
         let half = plan == .halfSize || (plan == .preview && RawDecodePlan.halfSizeServes(
             facts: facts, region: region, minimumWidth: request.minimumWidth, minimumHeight: request.minimumHeight))
         var decoded = try RawRendering.decode(source, facts: facts, region: region, halfSize: half, kind: kind,
-                                              handle: handle, pool: pool, shouldCancel: shouldCancel)
+                                              handle: handle, pool: pool, bandHeight: bandHeight,
+                                              exactWhite: exactWhite, shouldCancel: shouldCancel)
         decoded.notes = notes + decoded.notes
         return decoded
     }

@@ -7,8 +7,8 @@ import Imaging
 /// (`output_color` 1), LibRaw's default demosaic (AHD), 8 bits, unturned (`user_flip` 0), at full or half size.
 enum RawRendering {
     static func decode(_ source: any ByteSource, facts: RawFacts, region: PixelRegion, halfSize: Bool, kind: String,
-                       handle: LibRawHandle, pool: BufferPool,
-                       shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
+                       handle: LibRawHandle, pool: BufferPool, bandHeight: Int = RawBands.defaultHeight,
+                       exactWhite: Bool = false, shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         let opened = try handle.open(source)
         defer { handle.recycle() }
         guard opened == LIBRAW_SUCCESS.rawValue else { throw handle.failure(opened, kind: kind) }
@@ -22,40 +22,44 @@ enum RawRendering {
         handle.data.pointee.params.output_bps = 8
         handle.data.pointee.params.user_flip = 0
         handle.data.pointee.params.half_size = halfSize ? 1 : 0
-        let memory = withoutActuallyEscaping(shouldCancel) { cancel -> Result<UnsafeMutablePointer<libraw_processed_image_t>, CodecError> in
+        let rendered = withoutActuallyEscaping(shouldCancel) { cancel -> Result<Rendered, CodecError> in
             handle.shouldCancel = cancel
             defer { handle.shouldCancel = nil }
-            return Result { () throws(CodecError) in try render(handle, kind: kind) }
-        }
-        let image = try memory.get()
-        defer { libraw_dcraw_clear_mem(image) }
-        // The raw buffer and LibRaw's 4 x 16-bit image go before the pixels are copied out.
-        handle.freeImages()
-        if shouldCancel() { throw .cancelled }
-        return try copy(image, facts: facts, region: region, halfSize: halfSize, pool: pool)
-    }
-
-    /// Unpacks, renders and makes the 8-bit RGB image; the callbacks' findings fail it.
-    private static func render(_ handle: LibRawHandle,
-                               kind: String) throws(CodecError) -> UnsafeMutablePointer<libraw_processed_image_t> {
-        func check(_ code: Int32) throws(CodecError) {
-            if handle.cancelled { throw .cancelled }
-            guard code == LIBRAW_SUCCESS.rawValue else { throw handle.failure(code, kind: kind) }
-            // LibRaw fills what it could not read with zeros and may carry on: a failed read fails the decode.
-            if let failure = handle.readFailure { throw failure }
-            if handle.memoryError { throw .outOfMemory("\(kind) too large to decode (LibRaw ran out of memory)") }
-            // Trap: LibRaw reports damaged sensor data only to its data callback (it prints "data corrupted at N"
-            // and carries on, white or black where the data was): that is a failure here, as a JPEG's warning is.
-            if let offset = handle.dataErrorOffset {
-                throw .corrupt("corrupt \(kind) (LibRaw: data corrupted at byte \(offset))")
+            return Result { () throws(CodecError) in
+                try handle.check(libraw_unpack(handle.data), kind: kind)
+                if !halfSize, let bands = RawBands(handle: handle, region: region, height: bandHeight) {
+                    return .banded(try bands.decode(facts: facts, kind: kind, pool: pool,
+                                                          exactWhite: exactWhite))
+                }
+                return .whole(try render(handle, kind: kind))
             }
         }
-        try check(libraw_unpack(handle.data))
-        try check(libraw_dcraw_process(handle.data))
+        switch try rendered.get() {
+        case .banded(let decoded):
+            return decoded
+        case .whole(let image):
+            defer { libraw_dcraw_clear_mem(image) }
+            // The raw buffer and LibRaw's 4 x 16-bit image go before the pixels are copied out.
+            handle.freeImages()
+            if shouldCancel() { throw .cancelled }
+            return try copy(image, facts: facts, region: region, halfSize: halfSize, pool: pool)
+        }
+    }
+
+    /// LibRaw's rendering: the region's pixels made in bands, or LibRaw's whole 8-bit image to copy them from.
+    private enum Rendered {
+        case banded(DecodedImage)
+        case whole(UnsafeMutablePointer<libraw_processed_image_t>)
+    }
+
+    /// Renders the unpacked raw whole and makes the 8-bit RGB image; the callbacks' findings fail it.
+    private static func render(_ handle: LibRawHandle,
+                               kind: String) throws(CodecError) -> UnsafeMutablePointer<libraw_processed_image_t> {
+        try handle.check(libraw_dcraw_process(handle.data), kind: kind)
         var code: Int32 = 0
         let image = libraw_dcraw_make_mem_image(handle.data, &code)
         guard let image else {
-            try check(code == 0 ? LIBRAW_UNSUFFICIENT_MEMORY.rawValue : code)
+            try handle.check(code == 0 ? LIBRAW_UNSUFFICIENT_MEMORY.rawValue : code, kind: kind)
             throw .outOfMemory("\(kind) too large to decode")
         }
         guard image.pointee.type == LIBRAW_IMAGE_BITMAP, image.pointee.colors == 3, image.pointee.bits == 8 else {

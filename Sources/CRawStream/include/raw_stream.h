@@ -31,6 +31,10 @@ int pbraw_open(void *data, void *context, pbraw_read_fn read, int64_t size, pbra
 
 void pbraw_stream_free(pbraw_stream *stream);
 
+/* The size of the repeating black-level pattern LibRaw subtracts (color.cblack[4] rows by cblack[5] columns, 0 by 0
+ * for none) of the processor `data`: Swift cannot read cblack, an array of 4104 unsigned, through the C API. */
+void pbraw_black_pattern(const void *data, unsigned *rows, unsigned *columns);
+
 #ifdef __cplusplus
 }
 #endif
