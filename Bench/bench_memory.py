@@ -214,25 +214,22 @@ def heic_verdict(jpeg, heic):
 def big_report():
     """A book of 24 big modern pictures (20-megapixel 10-bit AVIFs) against the 200 MB budget (issue 34): the
     Build, or None when there are none (avifenc missing)."""
-    made = bench_photos.ensure_big_avif()
-    if not made:
-        return None
-    folder, names = made
-    bench_photos.warm(folder, names)
-    return Build(folder, len(names), os.path.join(bench_config.WORK, "memory-avif20.pdf"),
-                 name=f"{len(names)} 22-MP 10-bit AVIFs", may_fail=True)
+    return big_build(bench_photos.ensure_big_avif(), "memory-avif20.pdf", "22-MP 10-bit AVIFs")
 
 
 def big_raw_report():
     """A book of 24 22-megapixel camera raws (Bench/raw_dng.py's DNGs: half decoded by LibRaw at full size, half
     from their whole-picture previews) against the same 200 MB budget (issue 34); None when numpy is missing."""
-    made = bench_photos.ensure_raw()
+    return big_build(bench_photos.ensure_raw(), "memory-dng22.pdf", "22-MP camera raws")
+
+
+def big_build(made, output, what):
     if not made:
         return None
     folder, names = made
     bench_photos.warm(folder, names)
-    return Build(folder, len(names), os.path.join(bench_config.WORK, "memory-dng22.pdf"),
-                 name=f"{len(names)} 22-MP camera raws", may_fail=True)
+    return Build(folder, len(names), os.path.join(bench_config.WORK, output), name=f"{len(names)} {what}",
+                 may_fail=True)
 
 
 def big_verdict(build):
