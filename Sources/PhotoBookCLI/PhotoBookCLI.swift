@@ -105,18 +105,15 @@ public enum PhotoBookCLI {
         let command: BuildCommand
         var description: DescriptionInput?
         do {
-            // The arguments are scanned once; a description file named among the inputs goes in under them.
-            let scanned = try TypedOptions.scan(arguments, commandName: "build")
-            if !scanned.command.help, try DescriptionInput.names(scanned.command.inputs) {
-                let loaded = try DescriptionInput.load(scanned.command.inputs[0])
-                try DescriptionInput.refuse(scanned.typed.map(\.name))
-                command = try BuildCommand.merge(scanned) { (command: inout BuildCommand) throws(CLIError) in
-                    try loaded.apply(to: &command)
-                }
+            // The arguments are scanned once; a description file named among the inputs is read once, its
+            // options a layer under them.
+            let typed = try TypedOptions.scan(arguments, commandName: "build")
+            if !typed.help, try DescriptionInput.names(typed.inputs) {
+                let loaded = try DescriptionInput.load(typed.inputs[0])
+                try DescriptionInput.refuse(typed.options.names)
                 description = loaded
-            } else {
-                command = try BuildCommand.merge(scanned)
             }
+            command = try BuildCommand.merge(typed, description: description?.options ?? OptionValues())
         } catch {
             Diagnostics().error(error.message)
             return error.status
