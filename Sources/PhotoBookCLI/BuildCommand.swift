@@ -146,11 +146,12 @@ struct BuildCommand: RunFields, TitleFields {
                    ]), default: "fill", section: .page, report: [.shows("fit", \.options.layout.fit)], help: "how a photo meets its cell on the page",
                    \.options.layout.fit),
             CropGroup.crop(\.options.layout.crop, report: [.shows("crop", \.options.layout.crop)]),
-            PrintGroup.dpi(\.options.layout.dpiWhole, report: [.shows("dpi", \.options.layout.dpi)]),
-            .value("min-dpi", .integer(1...2400), section: .photos, report: [.shows("minDPI", \.options.minimumDPIWhole)],
+            PrintGroup.dpi(\.options.layout.dpi, report: [.shows("dpi", \.options.layout.dpi)]),
+            .value("min-dpi", .wholeNumber(1...2400), section: .photos,
+                   report: [.shows("minDPI", \.options.minimumDPI)],
                    help: "refuse the book, before any photo is rendered, when a photo would print below N pixels "
                        + "per inch after its crop, naming its page (without it, photos below the density asked for "
-                       + "or below the 200 dpi print shops ask for are a warning)", \.options.minimumDPIWhole),
+                       + "or below the 200 dpi print shops ask for are a warning)", \.options.minimumDPI),
             PrintGroup.quality(\.options.quality, report: [.shows("quality", \.options.quality)]),
             PrintGroup.pdfx(\.pdfx.level, report: [.shows("pdfx") { $0.options.pdfx.map { .text(($0.standard == .x4 ? PDFXLevel.x4 : .x1a).rawValue) } }]),
             PrintGroup.outputProfile(\.pdfx.profilePath, report: [.shows("outputProfile", \.options.pdfx?.profile.path)]),
@@ -377,21 +378,9 @@ extension BuildOptions {
     var choicePages: Int? { if case .pages(let count)? = choice { count } else { nil } }
     /// The layout mode, for the report: "description" when a description's pages said how photos share them.
     var reportedLayout: String { given == nil ? String(describing: layout.mode) : "description" }
-
-    /// `--min-dpi` as the whole number the command line takes.
-    var minimumDPIWhole: Int? {
-        get { minimumDPI.map { Int($0) } }
-        set { minimumDPI = newValue.map(Double.init) }
-    }
 }
 
 extension LayoutOptions {
     /// The safety margin the words keep: `--safety`, else the margin (the report's `safety`).
     var safetyOrMargin: Double { safety ?? margin }
-
-    /// The density as the whole number the command line takes.
-    var dpiWhole: Int {
-        get { Int(dpi) }
-        set { dpi = Double(newValue) }
-    }
 }

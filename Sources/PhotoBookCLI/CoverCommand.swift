@@ -19,7 +19,7 @@ struct CoverCommand: RunFields, TitleFields {
     /// `--safety`; nil for `defaultSafety`.
     var safety: Double?
     var crop = CropMode.auto
-    var dpi = 300
+    var dpi = 300.0
     var quality = 90
     var title: String?
     var subtitle: String?
