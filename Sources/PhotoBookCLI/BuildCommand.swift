@@ -298,13 +298,6 @@ struct BuildCommand: RunFields, TitleFields {
         try validate()
         var command = self
         command.options.pdfx = try pdfx.request()
-        if proof {
-            // The density warnings and --min-dpi are for the book the proof stands for.
-            command.options.layout.printDPI = command.options.layout.dpi
-            command.options.layout.dpi = Double(Self.proofDPI)
-            command.options.quality = Self.proofQuality
-            command.options.proof = true
-        }
         return command
     }
 
@@ -378,6 +371,15 @@ extension BuildOptions {
     var choicePages: Int? { if case .pages(let count)? = choice { count } else { nil } }
     /// The layout mode, for the report: "description" when a description's pages said how photos share them.
     var reportedLayout: String { given == nil ? String(describing: layout.mode) : "description" }
+
+    /// These options made a proof's (`--proof`): its photos at the proof's density and quality, the density
+    /// checks (the print shops' 200 dpi, `--min-dpi`) still made for the book for print, at the density asked for.
+    mutating func makeProof() {
+        layout.printDPI = layout.dpi
+        layout.dpi = Double(BuildCommand.proofDPI)
+        quality = BuildCommand.proofQuality
+        proof = true
+    }
 }
 
 extension LayoutOptions {

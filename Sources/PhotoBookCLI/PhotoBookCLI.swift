@@ -192,6 +192,8 @@ public enum PhotoBookCLI {
             say.warning(early[early.count - 1].message)
         }
         var options = command.options
+        // A proof's photos are rendered for the screen; init only plans the book, as it would be printed.
+        if command.proof, !initializing { options.makeProof() }
         options.given = description?.given
         // What the photos look like (a burst, blurred, a screenshot) is said by the dry run and --verbose.
         options.describesChoice = command.dryRun || initializing || command.verbose
@@ -288,8 +290,7 @@ public enum PhotoBookCLI {
         guard let path = command.report else { return status }
         var report = report
         report.warnings = early + report.warnings
-        let document = ReportDocument(report, options: ReportOptions(command, options: options), exitStatus: status,
-                                      printDPI: options.layout.printDPI)
+        let document = ReportDocument(report, options: ReportOptions(command, options: options), exitStatus: status)
         guard let problem = ReportWriter.write(document, to: path) else { return status }
         say.error(problem, path: path)
         return status == .success ? .failure : status
