@@ -146,11 +146,12 @@ struct BuildCommand: RunFields, TitleFields {
                    ]), default: "fill", section: .page, report: [.shows("fit", \.options.layout.fit)], help: "how a photo meets its cell on the page",
                    \.options.layout.fit),
             CropGroup.crop(\.options.layout.crop, report: [.shows("crop", \.options.layout.crop)]),
-            PrintGroup.dpi(\.options.layout.dpiWhole, report: [.shows("dpi", \.options.layout.dpi)]),
-            .value("min-dpi", .integer(1...2400), section: .photos, report: [.shows("minDPI", \.options.minimumDPIWhole)],
+            PrintGroup.dpi(\.options.layout.dpi, report: [.shows("dpi", \.options.layout.dpi)]),
+            .value("min-dpi", .wholeNumber(1...2400), section: .photos,
+                   report: [.shows("minDPI", \.options.minimumDPI)],
                    help: "refuse the book, before any photo is rendered, when a photo would print below N pixels "
                        + "per inch after its crop, naming its page (without it, photos below the density asked for "
-                       + "or below the 200 dpi print shops ask for are a warning)", \.options.minimumDPIWhole),
+                       + "or below the 200 dpi print shops ask for are a warning)", \.options.minimumDPI),
             PrintGroup.quality(\.options.quality, report: [.shows("quality", \.options.quality)]),
             PrintGroup.pdfx(\.pdfx.level, report: [.shows("pdfx") { $0.options.pdfx.map { .text(($0.standard == .x4 ? PDFXLevel.x4 : .x1a).rawValue) } }]),
             PrintGroup.outputProfile(\.pdfx.profilePath, report: [.shows("outputProfile", \.options.pdfx?.profile.path)]),
@@ -255,51 +256,48 @@ struct BuildCommand: RunFields, TitleFields {
         try merge(TypedOptions.scan(arguments, commandName: "build"))
     }
 
-    /// The command from the arguments as scanned once (`TypedOptions.scan`: each option typed, with its value
-    /// checked by its parser), merged once, each layer over the one before: the defaults, a print preset's
-    /// figures, a description file's options (`description`), then the options typed, in the order typed; then
-    /// every value checked against the others and the limits of the output (`validate`), before any photo is read.
-    static func merge(_ scanned: TypedOptions,
-                      description: (inout BuildCommand) throws(CLIError) -> Void = { _ in }) throws(CLIError) -> BuildCommand {
-        var command = try layered(scanned, description: description)
-        if command.help { return command }
-        try command.validate()
-        command.options.pdfx = try command.pdfx.request()
-        if command.proof {
-            // The density warnings and --min-dpi are for the book the proof stands for.
-            command.options.layout.printDPI = command.options.layout.dpi
-            command.options.layout.dpi = Double(proofDPI)
-            command.options.quality = proofQuality
-            command.options.proof = true
+    /// The command that `typed` and a description's options (`description`) make: merged once (`layered`), then
+    /// checked once (`checked`), before any photo is read.
+    static func merge(_ typed: TypedOptions,
+                      description: OptionValues<BuildCommand> = OptionValues()) throws(CLIError) -> BuildCommand {
+        try layered(typed, description: description).checked()
+    }
+
+    /// The one merge, each layer over the one before: the defaults, a print preset's figures, a description's
+    /// options, then the options typed. Every value was read by its parser when it was typed or when the
+    /// description was loaded; nothing here reads one again or weighs one against another (`checked` does).
+    /// `init` plans from this too, so that its pages are the build's.
+    static func layered(_ typed: TypedOptions,
+                        description: OptionValues<BuildCommand> = OptionValues()) -> BuildCommand {
+        var command = defaults
+        // A print preset goes under every option given, wherever it stands (typed, or in a description): the
+        // margin it widens to its safety margin is the default one, since any margin given wins over it.
+        if !typed.help, let preset = typed.options.value("preset", as: PrintPreset.self)
+            ?? description.value("preset", as: PrintPreset.self) {
+            preset.apply(to: &command.options)
+            if let level = preset.writesPDFX { command.pdfx.level = level }
         }
+        description.apply(to: &command)
+        typed.options.apply(to: &command)
+        command.inputs = typed.inputs
         return command
     }
 
-    /// The layers of `merge`, unchecked: what `init` plans from too, so that its pages are the build's.
-    static func layered(_ scanned: TypedOptions,
-                        description: (inout BuildCommand) throws(CLIError) -> Void = { _ in }) throws(CLIError) -> BuildCommand {
+    /// The command before anything is given: each option's default, through its own parser.
+    static var defaults: BuildCommand {
         var command = BuildCommand()
         command.options.jobs = defaultJobs
         Option.applyDefaults(options, to: &command)
-        try description(&command)
-        // A print preset goes under every option given, wherever it stands (typed, or in a description): its
-        // figures go over the defaults, and the description's options over them again.
-        let typedPreset = scanned.typed.contains { $0.name == "preset" }
-        if !scanned.command.help, let printPreset = typedPreset ? scanned.command.preset : command.preset {
-            printPreset.apply(to: &command.options)
-            if let level = printPreset.writesPDFX { command.pdfx.level = level }
-            try description(&command)
-        }
-        for (name, value) in scanned.typed {
-            // Each value was parsed once already, by the same option's parser, when it was scanned.
-            guard let option = options.first(where: { $0.spec.long == name }) else { continue }
-            do {
-                try option.apply(&command, value)
-            } catch {
-                throw .usage("\(option.spec.longName): \(error.message)")
-            }
-        }
-        command.inputs = scanned.command.inputs
+        return command
+    }
+
+    /// The one check of what the merged values mean together (`validate`), and the PDF/X request they make (its
+    /// profile read); `--help` is not checked.
+    func checked() throws(CLIError) -> BuildCommand {
+        if help { return self }
+        try validate()
+        var command = self
+        command.options.pdfx = try pdfx.request()
         return command
     }
 
@@ -374,20 +372,17 @@ extension BuildOptions {
     /// The layout mode, for the report: "description" when a description's pages said how photos share them.
     var reportedLayout: String { given == nil ? String(describing: layout.mode) : "description" }
 
-    /// `--min-dpi` as the whole number the command line takes.
-    var minimumDPIWhole: Int? {
-        get { minimumDPI.map { Int($0) } }
-        set { minimumDPI = newValue.map(Double.init) }
+    /// These options made a proof's (`--proof`): its photos at the proof's density and quality, the density
+    /// checks (the print shops' 200 dpi, `--min-dpi`) still made for the book for print, at the density asked for.
+    mutating func makeProof() {
+        layout.printDPI = layout.dpi
+        layout.dpi = Double(BuildCommand.proofDPI)
+        quality = BuildCommand.proofQuality
+        proof = true
     }
 }
 
 extension LayoutOptions {
     /// The safety margin the words keep: `--safety`, else the margin (the report's `safety`).
     var safetyOrMargin: Double { safety ?? margin }
-
-    /// The density as the whole number the command line takes.
-    var dpiWhole: Int {
-        get { Int(dpi) }
-        set { dpi = Double(newValue) }
-    }
 }

@@ -19,7 +19,7 @@ struct CoverCommand: RunFields, TitleFields {
     /// `--safety`; nil for `defaultSafety`.
     var safety: Double?
     var crop = CropMode.auto
-    var dpi = 300
+    var dpi = 300.0
     var quality = 90
     var title: String?
     var subtitle: String?
@@ -132,14 +132,13 @@ struct CoverCommand: RunFields, TitleFields {
 
     /// Parses the arguments after `cover` and checks them together, before any photo is read.
     static func parse(_ arguments: [String]) throws(CLIError) -> CoverCommand {
+        let (given, inputs) = try ArgumentScanner(options: options, commandName: "cover").scan(arguments)
         var command = CoverCommand()
         Option.applyDefaults(options, to: &command)
-        let scanner = ArgumentScanner(options: options, commandName: "cover")
         // A print preset goes under every option given, wherever it stands, as for `build`.
-        var scouted = command
-        _ = try scanner.scan(arguments, into: &scouted)
-        if !scouted.help, let preset = scouted.preset { preset.apply(to: &command) }
-        command.inputs = try scanner.scan(arguments, into: &command)
+        if !given.has("help"), let preset = given.value("preset", as: PrintPreset.self) { preset.apply(to: &command) }
+        given.apply(to: &command)
+        command.inputs = inputs
         if command.help { return command }
         try command.validate()
         command.pdfxRequest = try command.pdfx.request()

@@ -4,7 +4,8 @@ import Words
 import Platform
 
 /// A description file read for `photobook build book.json`: its photos found, its pages as the engine takes them,
-/// and its options, applied after the defaults and before the command line's, which therefore win.
+/// and its options, a layer over the defaults and a print preset and under the command line's, which therefore win
+/// (`BuildCommand.layered`).
 struct DescriptionInput {
     var path: String
     var description: BookDescription
@@ -12,6 +13,8 @@ struct DescriptionInput {
     var photos: [PhotoFile]
     var inputIDs: Set<FileSystem.FileID>
     var given: GivenBook
+    /// The file's options, each read once by the command line's own parser when the file was loaded.
+    var options: OptionValues<BuildCommand>
 
     /// Whether the book needs its font for the file's words.
     var hasWords: Bool {
@@ -131,26 +134,26 @@ struct DescriptionInput {
             book.pages.append(GivenPage(photos: ids, layout: layout,
                                              heading: page.heading.flatMap { $0.isEmpty ? nil : $0 }))
         }
-        let input = DescriptionInput(path: path, description: description, photos: photos, inputIDs: inputIDs, given: book)
-        // The options are checked now, so that a mistake in them is named before any photo is read.
-        var probe = BuildCommand()
-        try input.apply(to: &probe)
-        return input
+        // The options are read now, so that a mistake in them is named before any photo is read.
+        let options = try Self.options(of: description, at: path)
+        return DescriptionInput(path: path, description: description, photos: photos, inputIDs: inputIDs, given: book,
+                                options: options)
     }
 
-    /// Applies the file's options to `command`, each through the command line's own parser; a path in them is
-    /// relative to the file.
-    func apply(to command: inout BuildCommand) throws(CLIError) {
+    /// Reads the options of `description`, the file at `path`, each through the command line's own parser, with
+    /// its messages; a path in them is relative to the file.
+    static func options(of description: BookDescription, at path: String) throws(CLIError) -> OptionValues<BuildCommand> {
+        var options = OptionValues<BuildCommand>()
         for (name, value) in description.options.sorted(by: { $0.key < $1.key }) {
             let place = "\(path): options.\(name)"
             guard let option = BuildCommand.options.first(where: { $0.spec.long == name }) else {
                 let meant = BuildCommand.options.map(\.spec.long).filter {
-                    Self.notInDescription[$0] == nil && ArgumentScanner<BuildCommand>.editDistance($0, name) <= 2
+                    notInDescription[$0] == nil && ArgumentScanner<BuildCommand>.editDistance($0, name) <= 2
                 }
                 throw .usage("\(place): unknown option" + (meant.isEmpty ? " (photobook build --help lists them)"
                                                             : ": did you mean \"\(meant.joined(separator: "\" or \""))\"?"))
             }
-            if let instead = Self.notInDescription[name] {
+            if let instead = notInDescription[name] {
                 throw .usage("\(place): not an option a book description holds: \(instead)")
             }
             var text: String?
@@ -164,18 +167,19 @@ struct DescriptionInput {
             case (.flag, false): throw .usage("\(place): expected a value as typed on the command line, such as \"\(option.spec.defaultText ?? "...")\"")
             }
             if case .files = option.spec.completion, let given = text, !given.isEmpty {
-                let resolved = Self.resolve(given, from: path)
+                let resolved = resolve(given, from: path)
                 // A font family is kept as written, unless a file of that name is beside the description.
                 if name != "font" || RenderRun.fontFileExists(resolved) || RenderRun.looksLikeFontPath(given) {
                     text = resolved
                 }
             }
             do {
-                try option.apply(&command, text)
+                options.add(try option.parse(text))
             } catch {
                 throw .usage("\(place): \(error.message)")
             }
         }
+        return options
     }
 
     /// Options typed on the command line that a description decides itself.

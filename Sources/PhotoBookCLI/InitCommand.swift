@@ -7,8 +7,8 @@ import Platform
 struct InitCommand {
     /// The description file to write.
     var output: String
-    /// The build options as typed, in order (the defaults are not written: they may improve).
-    var typed: [(name: String, value: String?)]
+    /// The build options as typed (the defaults are not written: they may improve).
+    var typed: OptionValues<BuildCommand>
 
     static var document: CommandDocument {
         CommandDocument(
@@ -43,19 +43,19 @@ struct InitCommand {
 
     /// Parses `init`'s arguments into the build command that plans the book, and what to write.
     static func parse(_ arguments: [String]) throws(CLIError) -> (build: BuildCommand, command: InitCommand)? {
-        let scanned = try TypedOptions.scan(arguments, commandName: "init")
-        if scanned.command.help { return nil }
+        let typed = try TypedOptions.scan(arguments, commandName: "init")
+        if typed.help { return nil }
         // A print preset's figures under the options typed, as build merges them: init plans the pages build makes.
-        var build = try BuildCommand.layered(scanned)
+        var build = BuildCommand.layered(typed)
         guard let output = build.output else { throw .usage("no output given: add -o BOOK.json") }
         guard output.lowercased().hasSuffix(".json") else {
             throw .usage("--output: a book description is a .json file, not \(ValueError.quote(output)) "
                          + "(photobook build makes the PDF)")
         }
-        if scanned.typed.contains(where: { $0.name == "dry-run" }) {
+        if typed.options.has("dry-run") {
             throw .usage("--dry-run: init writes only the description; use photobook build --dry-run to see the pages")
         }
-        for refused in ["report", "spreads"] where scanned.typed.contains(where: { $0.name == refused }) {
+        for refused in ["report", "spreads"] where typed.options.has(refused) {
             // A description lists pages one by one; a spread's two halves are not yet a thing it can hold.
             throw .usage("--\(refused): not used by init" + (refused == "report" ? " (build --report reports a build)"
                                                                               : ": a description cannot hold spreads yet"))
@@ -65,7 +65,7 @@ struct InitCommand {
         }
         try build.validate()
         build.dryRun = true
-        return (build, InitCommand(output: output, typed: scanned.typed))
+        return (build, InitCommand(output: output, typed: typed.options))
     }
 
     /// Writes the description of `preview`'s plan, atomically; the exit status is the build's when there is no plan.
@@ -73,10 +73,11 @@ struct InitCommand {
         guard let plan = preview.plan else { return Summary.report(preview.report, output: output, options: options, say: say) }
         let folder = FileSystem.directoryName(output)
         var written: [String: OptionValue] = [:]
-        for (name, value) in typed {
+        for setting in typed.settings {
+            let name = setting.name
             guard let option = BuildCommand.options.first(where: { $0.spec.long == name }),
                   option.spec.description == .held else { continue }
-            guard let value else { written[name] = .flag(true); continue }
+            guard let value = setting.text else { written[name] = .flag(true); continue }
             // A font family ("Noto Sans CJK JP") is no path: written as typed.
             if case .files = option.spec.completion, name != "font" || RenderRun.namesFontFile(value) {
                 written[name] = .text(DescriptionInput.relative(value, to: folder))

@@ -21,7 +21,7 @@ extension PhotoBookCLI {
         let say = Diagnostics(quiet: command.quiet, verbose: command.verbose, progressAnyway: run.environment.progressAnyway)
         let output = command.output!
         var options = CoverOptions(geometry: command.geometry)
-        options.dpi = Double(command.dpi)
+        options.dpi = command.dpi
         options.quality = command.quality
         options.crop = command.crop
         options.pdfx = command.pdfxRequest

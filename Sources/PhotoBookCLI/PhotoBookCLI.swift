@@ -105,18 +105,15 @@ public enum PhotoBookCLI {
         let command: BuildCommand
         var description: DescriptionInput?
         do {
-            // The arguments are scanned once; a description file named among the inputs goes in under them.
-            let scanned = try TypedOptions.scan(arguments, commandName: "build")
-            if !scanned.command.help, try DescriptionInput.names(scanned.command.inputs) {
-                let loaded = try DescriptionInput.load(scanned.command.inputs[0])
-                try DescriptionInput.refuse(scanned.typed.map(\.name))
-                command = try BuildCommand.merge(scanned) { (command: inout BuildCommand) throws(CLIError) in
-                    try loaded.apply(to: &command)
-                }
+            // The arguments are scanned once; a description file named among the inputs is read once, its
+            // options a layer under them.
+            let typed = try TypedOptions.scan(arguments, commandName: "build")
+            if !typed.help, try DescriptionInput.names(typed.inputs) {
+                let loaded = try DescriptionInput.load(typed.inputs[0])
+                try DescriptionInput.refuse(typed.options.names)
                 description = loaded
-            } else {
-                command = try BuildCommand.merge(scanned)
             }
+            command = try BuildCommand.merge(typed, description: description?.options ?? OptionValues())
         } catch {
             Diagnostics().error(error.message)
             return error.status
@@ -195,6 +192,8 @@ public enum PhotoBookCLI {
             say.warning(early[early.count - 1].message)
         }
         var options = command.options
+        // A proof's photos are rendered for the screen; init only plans the book, as it would be printed.
+        if command.proof, !initializing { options.makeProof() }
         options.given = description?.given
         // What the photos look like (a burst, blurred, a screenshot) is said by the dry run and --verbose.
         options.describesChoice = command.dryRun || initializing || command.verbose
@@ -291,8 +290,7 @@ public enum PhotoBookCLI {
         guard let path = command.report else { return status }
         var report = report
         report.warnings = early + report.warnings
-        let document = ReportDocument(report, options: ReportOptions(command, options: options), exitStatus: status,
-                                      printDPI: options.layout.printDPI)
+        let document = ReportDocument(report, options: ReportOptions(command, options: options), exitStatus: status)
         guard let problem = ReportWriter.write(document, to: path) else { return status }
         say.error(problem, path: path)
         return status == .success ? .failure : status

@@ -172,8 +172,7 @@ struct ReportDocument: Encodable, Equatable {
         var message: String
     }
 
-    /// `printDPI`: a proof's (`LayoutOptions.printDPI`): its photos' density warnings are the print build's.
-    init(_ report: BuildReport, options: ReportOptions, exitStatus: ExitStatus, printDPI: Double? = nil) {
+    init(_ report: BuildReport, options: ReportOptions, exitStatus: ExitStatus) {
         schema = Self.schemaVersion
         program = PhotoBookVersion.string
         self.exitStatus = exitStatus.rawValue
@@ -195,8 +194,9 @@ struct ReportDocument: Encodable, Equatable {
             let placed = photo.page != nil
             var warnings = report.warnings.filter { $0.path == photo.path }.map(\.message)
             if placed, let dpi = photo.printedDPI ?? photo.effectiveDPI,
-               let shortfall = Summary.shortfall(dpi, target: printDPI ?? options.dpi) {
-                warnings.append("prints at \(Int(dpi.rounded())) dpi\(printDPI == nil ? "" : " in the book for print"), \(shortfall)")
+               let shortfall = Summary.shortfall(dpi, target: options.printDPI ?? options.dpi) {
+                let inPrint = options.printDPI == nil ? "" : " in the book for print"
+                warnings.append("prints at \(Int(dpi.rounded())) dpi\(inPrint), \(shortfall)")
             }
             return Photo(index: index, path: photo.path, outcome: outcome, reason: reason?.message,
                          failureKind: reason?.kind.rawValue, page: photo.page,
@@ -260,6 +260,10 @@ struct ReportOptions: Encodable, Equatable {
     /// Every option's fields, by name, as a description file holds an option's value; a field whose value is nil
     /// (an option that stays unset, such as --title) is left out.
     var shown: [String: OptionValue]
+    /// The build's own density, and in a proof the print book's (`LayoutOptions.printDPI`), which a photo's
+    /// density is then measured against: read from the options the build ran with, not back out of `shown`.
+    var dpi: Double
+    var printDPI: Double?
 
     /// `options`: the build's own, which may say more than the command's (a description's pages, a choice).
     init(_ command: BuildCommand, options: BuildOptions) {
@@ -271,12 +275,12 @@ struct ReportOptions: Encodable, Equatable {
         for field in BuildCommand.options.flatMap(\.report) {
             if let value = field.value(ran) { shown[field.name] = value }
         }
+        dpi = options.layout.dpi
+        printDPI = options.layout.printDPI
     }
 
     /// The book's path as given (the report's `book.output` too).
     var output: String { if case .text(let path)? = shown["output"] { path } else { "" } }
-    /// The density asked for (a photo's `printedDPI` is measured against it).
-    var dpi: Double { if case .number(let dpi)? = shown["dpi"] { dpi } else { LayoutOptions().dpi } }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: FieldName.self)

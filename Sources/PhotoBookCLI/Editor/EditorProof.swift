@@ -21,12 +21,11 @@ struct EditorProof {
 
     /// The build's command for the description: its options, `--proof`, the print output's name.
     static func command(for input: DescriptionInput, output: String, proof: Bool) throws(CLIError) -> BuildCommand {
-        let scanned = try TypedOptions.scan([input.path, "-o", output] + (proof ? ["--proof"] : []), commandName: "build")
-        return try BuildCommand.merge(scanned) { (command: inout BuildCommand) throws(CLIError) in
-            try input.apply(to: &command)
-            // A proof is for the screen: a PDF/X book (its options or its preset's) is shown in RGB all the same.
-            if proof { command.pdfx = PDFXOptions() }
-        }
+        let typed = try TypedOptions.scan([input.path, "-o", output] + (proof ? ["--proof"] : []), commandName: "build")
+        var command = BuildCommand.layered(typed, description: input.options)
+        // A proof is for the screen: a PDF/X book (its options or its preset's) is shown in RGB all the same.
+        if proof { command.pdfx = PDFXOptions() }
+        return try command.checked()
     }
 
     /// Where the editor's proofs work: the temporary folder, never beside the book (it may not be writable).

@@ -8,9 +8,17 @@ struct ArgumentScanner<Command> {
     /// For messages: `build` in "see 'photobook build --help'".
     let commandName: String
 
-    /// Applies every option to `command` in the order given and returns the operands in order. Stops at
-    /// `--help`, so that help is shown whatever else the line holds.
+    /// Sets every option given on `command` and returns the operands in order (`scan(_:)`).
     func scan(_ arguments: [String], into command: inout Command) throws(CLIError) -> [String] {
+        let (given, operands) = try scan(arguments)
+        given.apply(to: &command)
+        return operands
+    }
+
+    /// Reads every option given, each value once by its option's parser, and returns them with the operands in
+    /// order. Stops at `--help`, so that help is shown whatever else the line holds.
+    func scan(_ arguments: [String]) throws(CLIError) -> (given: OptionValues<Command>, operands: [String]) {
+        var given = OptionValues<Command>()
         var operands: [String] = []
         var rest = arguments[...]
         var onlyOperands = false
@@ -31,8 +39,8 @@ struct ArgumentScanner<Command> {
                 }
                 var value = attached
                 if !option.spec.isFlag && value == nil { value = try next(&rest, for: option.spec) }
-                try apply(option, value, to: &command, as: option.spec.longName)
-                if option.spec.long == "help" { return operands }
+                try read(option, value, into: &given, as: option.spec.longName)
+                if option.spec.long == "help" { return (given, operands) }
             } else {
                 // A bundle of short options; the first one that takes a value takes the rest of the bundle.
                 var letters = argument.dropFirst()
@@ -43,18 +51,18 @@ struct ArgumentScanner<Command> {
                     }
                     let shown = "-\(letter)"
                     if option.spec.isFlag {
-                        try apply(option, nil, to: &command, as: shown)
+                        try read(option, nil, into: &given, as: shown)
                     } else {
                         var value = String(letters)
                         if letters.isEmpty { value = try next(&rest, for: option.spec, shown: shown) }
-                        try apply(option, value, to: &command, as: shown)
+                        try read(option, value, into: &given, as: shown)
                         letters = ""
                     }
-                    if option.spec.long == "help" { return operands }
+                    if option.spec.long == "help" { return (given, operands) }
                 }
             }
         }
-        return operands
+        return (given, operands)
     }
 
     private var helpCommand: String { "'photobook \(commandName) --help'" }
@@ -71,10 +79,10 @@ struct ArgumentScanner<Command> {
         shown == spec.longName ? shown : "\(shown) (\(spec.longName))"
     }
 
-    private func apply(_ option: Option<Command>, _ value: String?, to command: inout Command,
-                       as shown: String) throws(CLIError) {
+    private func read(_ option: Option<Command>, _ value: String?, into given: inout OptionValues<Command>,
+                      as shown: String) throws(CLIError) {
         do {
-            try option.apply(&command, value)
+            given.add(try option.parse(value))
         } catch {
             throw .usage("\(Self.name(option.spec, as: shown)): \(error.message)")
         }

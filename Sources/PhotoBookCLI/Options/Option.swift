@@ -93,8 +93,9 @@ struct Option<Command> {
     /// Where the option is declared, as `#fileID` and `#line` say it (`PhotoBookCLI/PageGroup.swift:12`): an option several commands take
     /// is one declaration in an option group, found at the same place in each command's table, never a copy.
     var declaration: String
-    /// Sets the option on the command; `value` is nil for a flag.
-    var apply: (inout Command, _ value: String?) throws(ValueError) -> Void
+    /// Reads a value given for the option (nil for a flag) into what it sets on the command: the one parse of
+    /// every value, typed, held in a description or the default.
+    var parse: (_ text: String?) throws(ValueError) -> OptionValues<Command>.Setting
     /// What a report's `options` shows of it (`--report`, `ReportOptions`): build's table says; empty elsewhere.
     var report: [ReportField<Command>] = []
 
@@ -108,7 +109,7 @@ struct Option<Command> {
                                 section: section, completion: .none, description: description,
                                 reportFields: report.map(\.name)),
                defaultValue: nil, declaration: "\(file):\(line)",
-               apply: { command, _ in command[keyPath: keyPath] = true }, report: report)
+               parse: { _ in .init(name: long, text: nil, value: true) { $0[keyPath: keyPath] = true } }, report: report)
     }
 
     /// An option with a value, read and checked by `parser`.
@@ -124,8 +125,9 @@ struct Option<Command> {
                                 help: help, allowed: parser.allowed, section: section, completion: parser.completion,
                                 isRequired: required, description: description, reportFields: report.map(\.name)),
                defaultValue: `default`, declaration: "\(file):\(line)",
-               apply: { command, value throws(ValueError) in
-                   command[keyPath: keyPath] = try parser.parse(value ?? "")
+               parse: { text throws(ValueError) in
+                   let value = try parser.parse(text ?? "")
+                   return .init(name: long, text: text, value: value) { $0[keyPath: keyPath] = value }
                }, report: report)
     }
 
@@ -135,7 +137,7 @@ struct Option<Command> {
         for option in options {
             guard let value = option.defaultValue else { continue }
             do {
-                try option.apply(&command, value)
+                try option.parse(value).set(&command)
             } catch {
                 fatalError("the default \(value) of \(option.spec.longName) is refused by its own parser: \(error.message)")
             }
@@ -152,8 +154,9 @@ struct Option<Command> {
                                 help: help, allowed: parser.allowed, section: section, completion: parser.completion,
                                 isRequired: required, description: description, reportFields: report.map(\.name)),
                defaultValue: nil, declaration: "\(file):\(line)",
-               apply: { command, value throws(ValueError) in
-                   command[keyPath: keyPath] = try parser.parse(value ?? "")
+               parse: { text throws(ValueError) in
+                   let value = try parser.parse(text ?? "")
+                   return .init(name: long, text: text, value: value) { $0[keyPath: keyPath] = value }
                }, report: report)
     }
 }

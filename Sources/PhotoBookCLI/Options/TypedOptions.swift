@@ -1,30 +1,17 @@
-import PhotoBook
-
-/// The build options typed on a command line, in the order typed, each with its value as typed: what `init`
-/// writes into a description, and what `build book.json` checks against it. (`Given...` names what a
-/// description file gives: `GivenBook`, `GivenPage`.)
+/// The build options typed on a command line, each read once by its option's parser, and the inputs it names: what
+/// was typed, nothing else. `build` sets them over the defaults, a print preset and a description
+/// (`BuildCommand.layered`); `init` plans with them and writes them into a description as typed. (`Given...` names
+/// what a description file gives: `GivenBook`, `GivenPage`.)
 struct TypedOptions {
-    var command = BuildCommand()
-    var typed: [(name: String, value: String?)] = []
+    var options: OptionValues<BuildCommand>
+    var inputs: [String]
 
-    /// The build command's table, each option also recording itself.
-    static var options: [Option<TypedOptions>] {
-        BuildCommand.options.map { option in
-            Option<TypedOptions>(spec: option.spec, defaultValue: option.defaultValue,
-                                 declaration: option.declaration) { recorder, value throws(ValueError) in
-                try option.apply(&recorder.command, value)
-                recorder.typed.append((option.spec.long, value))
-            }
-        }
-    }
+    /// `--help`: the rest of the line is not looked at.
+    var help: Bool { options.has("help") }
 
-    /// Scans `arguments` as `photobook NAME` takes them, after the build's defaults.
+    /// Scans `arguments` as `photobook NAME` takes them, with build's table.
     static func scan(_ arguments: [String], commandName: String) throws(CLIError) -> TypedOptions {
-        var recorder = TypedOptions()
-        recorder.command.options.jobs = BuildCommand.defaultJobs
-        Option.applyDefaults(BuildCommand.options, to: &recorder.command)
-        recorder.command.inputs = try ArgumentScanner(options: options, commandName: commandName)
-            .scan(arguments, into: &recorder)
-        return recorder
+        let (options, inputs) = try ArgumentScanner(options: BuildCommand.options, commandName: commandName).scan(arguments)
+        return TypedOptions(options: options, inputs: inputs)
     }
 }

@@ -36,6 +36,16 @@ struct ValueParser<Value> {
     var parse: (String) throws(ValueError) -> Value
 }
 
+extension ValueParser {
+    /// The same parser, its value turned into the type the command keeps (a whole number of dpi as a density).
+    func map<Other>(_ transform: @escaping (Value) -> Other) -> ValueParser<Other> {
+        let parse = self.parse
+        return ValueParser<Other>(metavar: metavar, allowed: allowed, completion: completion) { text throws(ValueError) in
+            transform(try parse(text))
+        }
+    }
+}
+
 extension ValueParser where Value == Int {
     /// A whole number within `range`.
     static func integer(_ range: ClosedRange<Int>, metavar: String = "N") -> ValueParser {
@@ -51,6 +61,13 @@ extension ValueParser where Value == Int {
             }
             return number
         }
+    }
+}
+
+extension ValueParser where Value == Double {
+    /// A whole number within `range`, as the engine keeps it (a density in dpi): read as `integer` reads it.
+    static func wholeNumber(_ range: ClosedRange<Int>, metavar: String = "N") -> ValueParser {
+        ValueParser<Int>.integer(range, metavar: metavar).map { Double($0) }
     }
 }
 

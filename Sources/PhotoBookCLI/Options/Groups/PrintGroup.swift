@@ -3,9 +3,10 @@ import PhotoBook
 /// The print group: how densely the photos are printed and how they are compressed, for a book's pages and a
 /// cover's alike (`build`, `init` and `cover`). Declared once; the including command names the field.
 enum PrintGroup {
-    static func dpi<Command>(_ field: WritableKeyPath<Command, Int>,
+    /// A whole number on the command line, a density in the book: the engine's is a `Double`.
+    static func dpi<Command>(_ field: WritableKeyPath<Command, Double>,
                              report: [ReportField<Command>] = []) -> Option<Command> {
-        .value("dpi", .integer(10...2400), default: "300", section: .photos, report: report,
+        .value("dpi", .wholeNumber(10...2400), default: "300", section: .photos, report: report,
                help: "target density of the printed photos in pixels per inch; photos are never upsampled", field)
     }
 
