@@ -65,8 +65,7 @@ final class LibRawHandle {
     /// Opens `source` through the stream that reads it where it is: the engine's open file, never the path again
     /// (LibRaw would open a file of its own each time), and never the whole file in memory.
     func open(_ source: any ByteSource) throws(CodecError) -> Int32 {
-        libraw_recycle(data)
-        letGoOfStream()
+        recycle()
         let reader = Unmanaged.passRetained(SourceReader(source))
         reading = reader
         var opened: OpaquePointer?

@@ -72,8 +72,8 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
                 return .cancelled
             } catch {
                 // Its kind kept (out of memory is no fault of ours); the words say it was the page's encoding.
-                return .failed(Failure(error.failure.kind == .internalError || error.failure.kind == .outOfMemory
-                                           ? error.failure.kind : .internalError, "cannot encode the page: \(error)"))
+                return .failed(Failure(error.failure.kind == .outOfMemory ? .outOfMemory : .internalError,
+                                       "cannot encode the page: \(error)"))
             }
         }
         if shouldStop { return .cancelled }
