@@ -7,12 +7,12 @@ import Imaging
 /// (modular), grey and colour, alpha over white, any bit depth brought to 8; the codestream's orientation as the
 /// picture's own (the Exif box's is not applied on top); ICC, EXIF and XMP.
 ///
-/// A decode takes the first frame (an animation's, with a warning) a run of rows at a time from libjxl's
-/// image-out callback, cuts the region out of them and shrinks it by a whole factor on the way (`BoxShrink`).
-/// libjxl 0.7 has no reduced-size decode. When the cell needs 1/16 of each side or less, a lossy (VarDCT)
+/// A decode takes the first frame (an animation's, with a warning) whole into a buffer (`JXLPicture`: libjxl
+/// 0.7's row callback costs more memory than the buffer), then hands out the region as rows or shrunk by a whole
+/// factor (`BoxShrink`). libjxl 0.7 has no reduced-size decode. When the cell needs 1/16 of each side or less, a lossy (VarDCT)
 /// picture is drawn from its DC alone (the 1/8 picture every VarDCT frame starts with: `JxlDecoderFlushImage`
 /// at the JXL_DEC_FRAME_PROGRESSION event), which skips the AC coefficients: 0.23 s instead of 0.35 s for
-/// 12 MP, thread CPU. libjxl still renders it at full size through the callback. Modular (lossless) frames have
+/// 12 MP, thread CPU. libjxl still renders it at full size into the buffer. Modular (lossless) frames have
 /// no such step and are decoded whole.
 public struct JXLCodec: ImageCodec {
     public init() {}
@@ -35,9 +35,9 @@ public struct JXLCodec: ImageCodec {
     // takes 0.38 s of CPU (0.32 s at 1/8) and 1.9 s. Every group is decoded whatever the output size, so it
     // is nearly all per stored pixel: ~30 ns lossy, ~140 ns lossless; lossy files are the common kind.
     public var cost: DecodeCost { DecodeCost(perStoredPixel: 35, perDecodedPixel: 2) }
-    /// libjxl 0.7 decodes the whole frame into its own float buffers whatever is asked: about 220 MB at the peak
-    /// for 12 megapixels (18 bytes a stored pixel); the rows handed out are shrunk as they come.
-    public var memory: DecodeMemory { DecodeMemory(perStoredPixel: 18, perDecodedPixel: 0) }
+    /// The whole picture's 8-bit buffer (3 bytes a pixel, 4 with alpha) and libjxl's own working memory beside it
+    /// (about 3.5 bytes a pixel): 81 MB at the peak for 12 megapixels. The region's rows are read from the buffer.
+    public var memory: DecodeMemory { DecodeMemory(perStoredPixel: 7, perDecodedPixel: 0) }
 
     public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
         let container = try JXLContainer.read(source)
@@ -86,70 +86,52 @@ public struct JXLCodec: ImageCodec {
         try request.requireFirstPicture(of: "a JPEG XL")
         if shouldCancel() { throw .cancelled }
         // Only a cell that could take the DC picture asks libjxl for its progression events at all.
-        if Self.mayTakeDC(request), let fromDC = try decode(source, request, pool: pool, fromDC: true,
-                                                             shouldCancel: shouldCancel) {
-            return fromDC
-        }
-        // The DC picture came short (a flush that drew some rows and not others): decoded again, whole.
-        return try decode(source, request, pool: pool, fromDC: false, shouldCancel: shouldCancel)!
-    }
-
-    /// The decode; with `fromDC`, a region shrunk by 8 is taken from the frame's DC picture where there is one,
-    /// and nil is returned when libjxl's flush of it leaves the region incomplete.
-    private func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool, fromDC: Bool,
-                        shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage? {
+        let fromDC = Self.mayTakeDC(request)
         var events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FULL_IMAGE.rawValue
         if fromDC { events |= JXL_DEC_FRAME_PROGRESSION.rawValue }
         let session = try JXLSession(source, events: Int32(events), threads: JXLSession.decodeThreads)
         // kDC is libjxl's default detail; said anyway, as the event is only asked for it.
         if fromDC && !session.setProgressiveDetail(kDC) { throw .internalError("libjxl refuses progressive detail") }
         var info = JxlBasicInfo()
-        var sink: JXLRowSink?
-        var width = 0, height = 0
+        var picture: JXLPicture?
+        var region = PixelRegion(x: 0, y: 0, width: 0, height: 0)
+        var factor = 1
+        func decoded(_ picture: JXLPicture) -> DecodedImage {
+            picture.decoded(factor: factor, acceptsRows: request.acceptsRows, storedWidth: Int(info.xsize),
+                            storedHeight: Int(info.ysize))
+        }
         while true {
             let status = try session.next(shouldCancel: shouldCancel)
             if shouldCancel() { throw .cancelled }
             switch status {
             case JXL_DEC_BASIC_INFO:
                 info = try session.basicInfo()
-                width = Int(info.xsize)
-                height = Int(info.ysize)
                 // Before libjxl reads a frame, so before it allocates a pixel of it.
-                try request.checkPixels(width: width, height: height)
-                let region = try request.region(inside: width, height)
-                let factor = request.shrinkFactor(for: region)
-                sink = JXLRowSink(region: region, factor: factor, channels: info.alpha_bits > 0 ? 4 : 3, pool: pool)
+                try request.checkPixels(width: Int(info.xsize), height: Int(info.ysize))
+                region = try request.region(inside: Int(info.xsize), Int(info.ysize))
+                factor = request.shrinkFactor(for: region)
             case JXL_DEC_COLOR_ENCODING:
                 _ = session.settleColour(info)
             case JXL_DEC_FRAME_PROGRESSION:
                 // Every VarDCT frame has its DC (1/8) step; taken only when the cell needs 1/16 of each side or
                 // less. The DC picture is smoothed (libjxl upsamples it, then it is box-shrunk): a cell nearer
                 // 1/8 would print it softer than the whole decode; with 2x left for the final filter (libvips'
-                // rule for JPEG shrink-on-load) that softness goes.
-                guard let sink, sink.received == 0, Self.mayTakeDC(request) else { continue }
-                let flushed = session.flush()
-                if flushed && sink.isComplete && sink.overlaps == 0 {
-                    return sink.finish(storedWidth: width, storedHeight: height)
-                }
-                if sink.received > 0 {
-                    sink.abandon()
-                    return nil
-                }
+                // rule for JPEG shrink-on-load) that softness goes. A flush that fails leaves the decode to go
+                // on: the whole picture then overwrites the buffer.
+                if let picture, session.flush() { return decoded(picture) }
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
-                guard let sink else { throw .corrupt("corrupt JPEG XL (pixels before its header)") }
-                try session.setOutput(channels: sink.channels, sink: sink)
+                guard info.xsize > 0 else { throw .corrupt("corrupt JPEG XL (pixels before its header)") }
+                let made = JXLPicture(width: Int(info.xsize), height: Int(info.ysize),
+                                      channels: info.alpha_bits > 0 ? 4 : 3, region: region, pool: pool)
+                try session.setOutput(made)
+                picture = made
             case JXL_DEC_FULL_IMAGE:
                 // The first frame is the picture (an animation's first frame, layers already merged).
-                guard let sink, sink.isComplete else {
-                    sink?.abandon()
-                    throw .corrupt("corrupt JPEG XL (libjxl gave fewer rows than the picture has)")
-                }
-                return sink.finish(storedWidth: width, storedHeight: height)
+                guard let picture else { throw .corrupt("corrupt JPEG XL (no pixels)") }
+                return decoded(picture)
             case JXL_DEC_SUCCESS:
-                sink?.abandon()
                 throw .corrupt("corrupt JPEG XL (no image)")
             default:
-                sink?.abandon()
                 throw Self.failure(status)
             }
         }

@@ -8,10 +8,9 @@ import ImageCodec
 /// in, so the chunks pace the work: 4000x3000, 11 chunks lossy and 96 lossless, at most 41 ms of CPU between two
 /// checks (measured with 256 KB chunks).
 ///
-/// A decode (not a probe) runs libjxl's thread runner over every core: libjxl 0.7 holds ~18 bytes a pixel, so
-/// the memory window lets one 12-MP JPEG XL decode at a time, and on one thread the other cores stood idle
-/// (issue 34's bench: 9.1 s of CPU in 16.4 s of wall). Trap: with a runner the image-out callback is called from
-/// several threads at once (JXLRowSink takes a lock).
+/// A decode (not a probe) runs libjxl's thread runner over every core: a 12-MP JPEG XL holds 81 MB while it
+/// decodes, more than the memory window lets two of beside their pages, and on one thread the other cores stood
+/// idle (issue 34's bench: 9.1 s of CPU in 16.4 s of wall).
 final class JXLSession {
     private let decoder: OpaquePointer
     private var runner: UnsafeMutableRawPointer?
@@ -148,18 +147,19 @@ final class JXLSession {
         return status == JXL_DEC_SUCCESS ? profile : nil
     }
 
-    /// Hands libjxl the row callback for the current frame (after JXL_DEC_NEED_IMAGE_OUT_BUFFER): 8-bit
-    /// samples, `channels` of them (3 RGB, 4 RGBA), given to `sink` a run of a row at a time.
-    func setOutput(channels: Int, sink: JXLRowSink) throws(CodecError) {
-        var format = JxlPixelFormat(num_channels: UInt32(channels), data_type: JXL_TYPE_UINT8,
+    /// Hands libjxl `picture`'s buffer for the current frame (after JXL_DEC_NEED_IMAGE_OUT_BUFFER): 8-bit
+    /// samples, `picture.channels` of them (3 RGB, 4 RGBA), rows packed.
+    func setOutput(_ picture: JXLPicture) throws(CodecError) {
+        var format = JxlPixelFormat(num_channels: UInt32(picture.channels), data_type: JXL_TYPE_UINT8,
                                     endianness: JXL_NATIVE_ENDIAN, align: 0)
-        let opaque = Unmanaged.passUnretained(sink).toOpaque()
-        let status = JxlDecoderSetImageOutCallback(decoder, &format, { opaque, x, y, count, pixels in
-            guard let opaque, let pixels else { return }
-            Unmanaged<JXLRowSink>.fromOpaque(opaque).takeUnretainedValue()
-                .add(x: x, y: y, count: count, pixels: pixels.assumingMemoryBound(to: UInt8.self))
-        }, opaque)
-        guard status == JXL_DEC_SUCCESS else { throw .unsupported("unsupported JPEG XL (libjxl refuses 8-bit output)") }
+        var size = 0
+        guard JxlDecoderImageOutBufferSize(decoder, &format, &size) == JXL_DEC_SUCCESS,
+              size == picture.output.count else {
+            throw .unsupported("unsupported JPEG XL (libjxl refuses 8-bit output)")
+        }
+        guard JxlDecoderSetImageOutBuffer(decoder, &format, picture.output.baseAddress, size) == JXL_DEC_SUCCESS else {
+            throw .unsupported("unsupported JPEG XL (libjxl refuses 8-bit output)")
+        }
     }
 
     /// Asks libjxl for the picture so far, after JXL_DEC_FRAME_PROGRESSION (a 1/8 detail picture from the DC).
