@@ -33,6 +33,8 @@ public final class BufferPool: Sendable {
         public var reused = 0, allocated = 0
         /// The capacity of the buffers taken and not given back yet, and the most it has been lately.
         public var outstandingBytes = 0, mostOutstandingBytes = 0
+        /// What the work under way reserved (`reserve`).
+        public var reservedBytes = 0
     }
 
     private struct Kept {
@@ -44,6 +46,9 @@ public final class BufferPool: Sendable {
         var kept: [Kept] = []
         var maxBuffers: Int
         var maxBytes: Int
+        let budget: Int
+        /// What the work under way holds by its own estimate (`reserve`).
+        var reserved = 0
         var clock: UInt64 = 0
         var statistics = Statistics()
 
@@ -66,7 +71,7 @@ public final class BufferPool: Sendable {
         /// JPEGs); returns them, to be freed unlocked.
         mutating func evictOverflow() -> [[UInt8]] {
             var evicted: [[UInt8]] = []
-            let bound = min(maxBytes, statistics.mostOutstandingBytes)
+            let bound = min(maxBytes, statistics.mostOutstandingBytes, budget - reserved + statistics.outstandingBytes)
             let staleBefore = clock - min(clock, UInt64(4 * maxBuffers))
             while let oldest = kept.indices.min(by: { kept[$0].age < kept[$1].age }),
                   kept.count > maxBuffers || statistics.keptBytes > bound - statistics.outstandingBytes
@@ -83,10 +88,41 @@ public final class BufferPool: Sendable {
     private let state: Mutex<State>
 
     /// A pool that keeps at most `maxBuffers` buffers of at least `minimumBytes`, and only while they and the ones
-    /// handed out come to at most `maxBytes`, and to no more than the most handed out at once.
-    public init(minimumBytes: Int = 4 << 20, maxBuffers: Int = 4, maxBytes: Int = 128 << 20) {
+    /// handed out come to at most `maxBytes`, and to no more than the most handed out at once; and while they and
+    /// what the work under way reserved come to at most `budget`.
+    public init(minimumBytes: Int = 4 << 20, maxBuffers: Int = 4, maxBytes: Int = 128 << 20, budget: Int = .max / 2) {
         self.minimumBytes = minimumBytes
-        state = Mutex(State(maxBuffers: max(0, maxBuffers), maxBytes: max(0, maxBytes)))
+        state = Mutex(State(maxBuffers: max(0, maxBuffers), maxBytes: max(0, maxBytes), budget: budget))
+    }
+
+    /// What a piece of work under way holds, by its own estimate, until the reservation is dropped: its pooled
+    /// buffers and what its library holds beside them (libheif's planes, LibRaw's sensor data, libjxl's state),
+    /// which the pool cannot see. Kept buffers make room for it at once: the pool never keeps more than is left
+    /// of its budget beside the reservations (a 20-megapixel AVIF's 78 MB of planes beside 46 MB of pages kept
+    /// for the next photo made a mixed folder's book 264 MB where the budget said 190).
+    public final class Reservation: Sendable {
+        private let pool: BufferPool
+        public let bytes: Int
+
+        fileprivate init(pool: BufferPool, bytes: Int) {
+            self.pool = pool
+            self.bytes = bytes
+        }
+
+        deinit { pool.unreserve(bytes) }
+    }
+
+    public func reserve(_ bytes: Int) -> Reservation {
+        let evicted = state.withLock { state in
+            state.reserved += max(0, bytes)
+            return state.evictOverflow()
+        }
+        _ = consume evicted
+        return Reservation(pool: self, bytes: max(0, bytes))
+    }
+
+    private func unreserve(_ bytes: Int) {
+        state.withLock { $0.reserved -= bytes }
     }
 
     /// Changes the bounds (a build sets them from its number of workers); drops what no longer fits.
@@ -114,7 +150,11 @@ public final class BufferPool: Sendable {
     }
 
     public var statistics: Statistics {
-        state.withLock { $0.statistics }
+        state.withLock { state in
+            var statistics = state.statistics
+            statistics.reservedBytes = state.reserved
+            return statistics
+        }
     }
 
     /// An array of exactly `count` bytes, contents unspecified: the smallest kept buffer that holds `count` bytes

@@ -18,6 +18,9 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
 
     override func run() -> Outcome {
         hooks.decodeStarted?(job.info.file.path)
+        // Given up when the render ends (ResizeCropOperation), or with the round (RenderPipeline.run).
+        let reservation = pool.reserve(job.estimatedMemory)
+        job.held.withLock { $0 = reservation }
         let info = job.info
         let source: FileSource
         do {

@@ -27,6 +27,9 @@ final class PhotoJob: Sendable {
     }
     /// Where the photo goes: the plan's placement, its crop aimed at render when `aimsAtRender`.
     var placed: PlacedPhoto { aimed.withLock { $0 } ?? placement }
+    /// What the photo holds from the start of its decode to the end of its render, by `estimatedMemory`, told to
+    /// the build's pool so that it keeps no buffer in that room (`BufferPool.reserve`).
+    let held = Mutex<BufferPool.Reservation?>(nil)
     /// The decoded photo, as stored (not yet oriented), from decode to resize; released as soon as it is used.
     let decoded = Mutex<DecodedPhoto?>(nil)
     /// What its codec said while decoding it, for `--verbose` (`DecodedImage.notes`).
@@ -83,11 +86,14 @@ extension PhotoJob {
 
     /// The bytes this photo's decode and render hold at once, from the start of its decode to the end of its
     /// resampling: what the codec keeps of the whole picture and hands out (`ImageCodec.memory`), and the page's
-    /// pixels. The file's own bytes or a lossless crop hold about the file.
+    /// pixels. The file's own bytes hold about the file; a lossless crop holds libjpeg's coefficients of the
+    /// whole picture (2 bytes each, 1.5 a pixel at 4:2:0: 36 MB for 12 megapixels, where the file's 4 MB were
+    /// counted and the pool kept 90 MB beside two crops).
     var estimatedMemory: Int {
         let stored = Double(info.storedWidth) * Double(info.storedHeight)
         let page = Double(placement.pixelWidth) * Double(placement.pixelHeight) * 3
-        if passThrough || lossless { return Int(min(stored * 3, 1e15)) / 8 }
+        if passThrough { return Int(min(stored * 3, 1e15)) / 8 }
+        if lossless { return Int(min(stored * 3, 1e15)) }
         return Int(min(info.format.codec.memory.total(stored: stored, decoded: decodedPixels) + page, 1e15))
     }
 

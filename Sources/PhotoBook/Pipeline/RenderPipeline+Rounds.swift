@@ -139,6 +139,7 @@ extension RenderPipeline {
         // Within the memory budget: a decode waits for the renders that free what it needs (MemoryWindow).
         for (position, waits) in MemoryWindow.waits(order.map { chains[$0].job.estimatedMemory }).enumerated() {
             for earlier in waits { chains[order[position]].decode.addDependency(chains[order[earlier]].render) }
+            if position > 0 { chains[order[position]].decode.addDependency(chains[order[position - 1]].decode) }
         }
         queue.addOperations(order.flatMap { [chains[$0].decode, chains[$0].render] as [Operation] } + [build],
                             waitUntilFinished: false)
@@ -150,6 +151,8 @@ extension RenderPipeline {
         for chain in chains {
             chain.decode.recordIfAbsent(.cancelled)
             chain.render.recordIfAbsent(.cancelled)
+            // A render the queue skipped never gave its photo's reservation up.
+            chain.job.held.withLock { $0 = nil }
         }
         build.recordIfAbsent(.cancelled)
     }

@@ -42,7 +42,7 @@ public final class RenderPipeline: Sendable {
         queue.maxConcurrentOperationCount = max(1, plan.settings.jobs)
         let workers = max(1, plan.settings.jobs)
         pool = BufferPool(maxBuffers: workers * Self.pooledBuffersPerWorker,
-                          maxBytes: workers * Self.pooledBytesPerWorker)
+                          maxBytes: workers * Self.pooledBytesPerWorker, budget: MemoryWindow.budget)
         cache = plan.settings.cacheDirectory.flatMap { RenderCache(directory: $0, limit: plan.settings.cacheLimit) }
     }
 
