@@ -223,6 +223,12 @@ def big_raw_report():
     return big_build(bench_photos.ensure_raw(), "memory-dng22.pdf", "22-MP camera raws")
 
 
+def mixed_report():
+    """The real mixed folder of phones, cameras and scans (Bench/bench_mixed.py) against the same budget."""
+    import bench_mixed
+    return big_build(bench_mixed.ensure_mixed(), "memory-mixed.pdf", "photos of phones, cameras and scans")
+
+
 def big_build(made, output, what):
     if not made:
         return None
@@ -272,7 +278,7 @@ def report():
     os.remove(large_out)
     dry_row, dry_command = dry_run(large_folder, LARGE, large)
     heic_builds = heic_report()
-    bigs = [b for b in (big_report(), big_raw_report()) if b]
+    bigs = [b for b in (big_report(), big_raw_report(), mixed_report()) if b]
     builds = [small, from_memory, large] + heic_builds + bigs
     if LARGE_IN_MEMORY:
         builds.append(Build(large_folder, LARGE, large_out, in_memory=True))
