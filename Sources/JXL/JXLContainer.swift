@@ -133,12 +133,13 @@ struct JXLContainer {
         defer { output.deallocate() }
         var inBox = false
         return input.withUnsafeBufferPointer { bytes -> [UInt8]? in
+            // Trap: not JxlDecoderCloseInput: libjxl 0.7 would print "decode.cc:2143: missing input" after the box.
             guard JxlDecoderSetInput(decoder, bytes.baseAddress, bytes.count) == JXL_DEC_SUCCESS else { return nil }
-            JxlDecoderCloseInput(decoder)
             while true {
                 let status = JxlDecoderProcessInput(decoder)
                 if inBox && status != JXL_DEC_BOX_NEED_MORE_OUTPUT {
-                    // The box is over (the input ends after it): what libjxl did not fill is given back.
+                    // The box is over (libjxl wants the next box, after the input's end): what libjxl did not fill
+                    // is given back.
                     let written = capacity - JxlDecoderReleaseBoxBuffer(decoder)
                     return Array(UnsafeBufferPointer(start: output, count: written))
                 }

@@ -23,6 +23,8 @@ final class JXLSession {
     /// The next offset of the file to read, and where reading stops (`limit`, at most the file's size).
     private var nextRead = 0
     private let limit: Int
+    /// Every byte of the file is in libjxl's input.
+    private var wholeFileGiven = false
 
     /// Bytes read from the file at a time: a decode's, and a probe's (the headers are in the first kilobytes).
     static let chunk = 256 << 10
@@ -65,11 +67,14 @@ final class JXLSession {
     }
 
     /// Runs the decoder to its next event (or error), feeding it the file as it asks. Asks `shouldCancel`
-    /// before each chunk is read.
+    /// before each chunk is read. Once the whole file is in, libjxl asking for more is JXL_DEC_ERROR, as libjxl
+    /// itself answers when its input is closed (`JxlDecoderCloseInput`), which it is not here.
     func next(shouldCancel: () -> Bool = { false }) throws(CodecError) -> JxlDecoderStatus {
         while true {
             let status = JxlDecoderProcessInput(decoder)
             guard status == JXL_DEC_NEED_MORE_INPUT else { return status }
+            // Trap: closed input that runs out makes Debian's libjxl 0.7 print "decode.cc:2143: missing input".
+            if wholeFileGiven { return JXL_DEC_ERROR }
             try feed(shouldCancel: shouldCancel)
         }
     }
@@ -102,7 +107,7 @@ final class JXLSession {
         guard JxlDecoderSetInput(decoder, buffer, filled) == JXL_DEC_SUCCESS else {
             throw .internalError("libjxl refused its input")
         }
-        if nextRead >= source.count { JxlDecoderCloseInput(decoder) }
+        wholeFileGiven = nextRead >= source.count
     }
 
     /// The basic info, after JXL_DEC_BASIC_INFO.

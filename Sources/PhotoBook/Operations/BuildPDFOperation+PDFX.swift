@@ -44,7 +44,7 @@ extension BuildPDFOperation {
             }
             for photo in page.photos {
                 digest.add(URL(fileURLWithPath: photo.info.file.path).lastPathComponent)
-                let placed = photo.placement
+                let placed = photo.placed
                 for rect in [placed.placement, placed.crop] { [rect.x, rect.y, rect.width, rect.height].forEach { digest.add($0) } }
                 let size = (try? FileManager.default.attributesOfItem(atPath: photo.path))?[.size] as? Int
                 digest.add(String(size ?? 0))

@@ -14,22 +14,10 @@ import Words
 /// they have ended, and ends `skipped(because:)` when one of them did not succeed, for the orchestration to plan
 /// the book again without the photo (docs/design.md §2).
 final class BuildPDFOperation: BookOperation, @unchecked Sendable {
-    /// A photo ready to draw: where the plan puts it, and the JPEG rendered for it in the build's private folder.
-    struct Photo {
-        var info: PhotoInfo
-        var placement: PlacedPhoto
-        /// The file holds the photo's own bytes: its orientation and crop are for the page to apply.
-        var passThrough: Bool
-        var path: String
-        /// A lossless crop (`DecodeOperation.losslessCrop`): the part of the upright photo its JPEG's whole blocks
-        /// show, to be clipped.
-        var blocksShown: Rect? = nil
-    }
-
     /// A planned page and the photos on it, ready to draw.
     struct Page {
         var plan: PlannedPage
-        var photos: [Photo]
+        var photos: [RenderedPhoto]
     }
 
     /// Everything the PDF is made of: its pages, its words, its dates, and where its JPEGs are embedded from.
@@ -187,7 +175,7 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
                 guard case .success(let bytes) = FileSystem.readFile(photo.path) else {
                     return .failed(.outputFailed("cannot read temporary file \(photo.path)"))
                 }
-                let info = photo.info, placed = photo.placement
+                let info = photo.info, placed = photo.placed
                 let whole = Rect(x: 0, y: 0, width: Double(info.uprightWidth), height: Double(info.uprightHeight))
                 pictures.append(ProofPicture(path: info.file.path, placed: placed, jpeg: bytes,
                                              shown: photo.passThrough ? whole : photo.blocksShown ?? placed.crop,
@@ -215,24 +203,24 @@ final class BuildPDFOperation: BookOperation, @unchecked Sendable {
     }
 
     /// Draws a photo in its cell; returns where the whole image landed on the page.
-    private func draw(_ image: PDFImage, of photo: Photo, on page: PDFPage) throws(PDFError) -> Rect {
-        let placement = photo.placement.placement
+    private func draw(_ image: PDFImage, of photo: RenderedPhoto, on page: PDFPage) throws(PDFError) -> Rect {
+        let placement = photo.placed.placement
         guard photo.passThrough else {
-            let rect = photo.blocksShown.map { photo.placement.pageRect(ofUpright: $0) } ?? placement
+            let rect = photo.blocksShown.map { photo.placed.pageRect(ofUpright: $0) } ?? placement
             try page.draw(image, in: rect, orientation: 1, clip: photo.blocksShown == nil ? nil : placement)
             return rect
         }
         // The photo's own bytes: the page turns it upright and clips it to its cell.
         let info = photo.info
-        let whole = photo.placement.wholePhotoRect(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
-        let cropped = !photo.placement.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
+        let whole = photo.placed.wholePhotoRect(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
+        let cropped = !photo.placed.usesWholePhoto(uprightWidth: info.uprightWidth, uprightHeight: info.uprightHeight)
         try page.draw(image, in: whole, orientation: info.orientation.rawValue, clip: cropped ? placement : nil)
         return whole
     }
 
     /// White or black for each text, from the photo under it, drawn on `drawn` (decoded small: only its light
     /// matters); black for all when it cannot be decoded.
-    private static func shades(of texts: [PlacedText], over bytes: [UInt8], of photo: Photo, drawn: Rect,
+    private static func shades(of texts: [PlacedText], over bytes: [UInt8], of photo: RenderedPhoto, drawn: Rect,
                                pool: BufferPool, shouldStop: () -> Bool) -> [Double] {
         guard var image = try? JPEGDecoder.decode(bytes, minimumWidth: 64, minimumHeight: 64, maxPixels: Int.max,
                                                   pool: pool, shouldCancel: shouldStop) else {

@@ -13,10 +13,10 @@ extension RenderPipeline {
         var key: RenderKey
 
         /// What the render made, once it has succeeded.
-        var made: Render? {
+        var made: RenderedPhoto? {
             job.rendered.withLock { $0 }.map { path in
-                Render(path: path, passThrough: job.passThrough, blocksShown: job.blocksShown.withLock { $0 },
-                       placed: job.placed)
+                RenderedPhoto(info: job.info, placed: job.placed, path: path, passThrough: job.passThrough,
+                              blocksShown: job.blocksShown.withLock { $0 })
             }
         }
     }
@@ -34,20 +34,9 @@ extension RenderPipeline {
         }
     }
 
-    /// A photo's JPEG in the working folder, and how the page is to draw it.
-    struct Render {
-        var path: String
-        /// The photo's own bytes: the page turns and crops it.
-        var passThrough: Bool
-        /// A lossless crop: the part of the upright photo its whole blocks show (`PhotoJob.blocksShown`).
-        var blocksShown: Rect?
-        /// Where the render placed the photo: the plan's placement, its crop aimed at render (`PhotoJob.placed`).
-        var placed: PlacedPhoto
-    }
-
     /// The chains for the photos of `plan` that no earlier round rendered, each planned photo's pixels recorded in
     /// its report. A spread's two halves are two renders of one photo, which is announced finished once.
-    func makeChains(_ plan: BookPlan, prepared: PreparedBook, renders: inout [RenderKey: Render],
+    func makeChains(_ plan: BookPlan, prepared: PreparedBook, renders: inout [RenderKey: RenderedPhoto],
                     reports: inout [PhotoReport], directory: String, round: Int) -> [Chain] {
         var chains: [Chain] = []
         var announced: Set<PhotoID> = []
@@ -90,8 +79,8 @@ extension RenderPipeline {
                     var placedHere = placed
                     if let crop = metadata.aimedCrop { placedHere.crop = crop }
                     if let source = metadata.aimedSource { placedHere.cropSource = source }
-                    renders[key] = Render(path: path, passThrough: false, blocksShown: metadata.blocksShown,
-                                          placed: placedHere)
+                    renders[key] = RenderedPhoto(info: info, placed: placedHere, path: path, passThrough: false,
+                                                 blocksShown: metadata.blocksShown)
                     reports[index].outcome = .succeeded
                     reports[index].renderedFromCache = true
                     if !reports[index].notes.contains(Self.cacheHitNote) { reports[index].notes.append(Self.cacheHitNote) }

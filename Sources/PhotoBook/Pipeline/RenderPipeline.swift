@@ -114,7 +114,7 @@ public final class RenderPipeline: Sendable {
         var alive = prepared.photos.map(\.id)
         // The probe found most content digests (`probeStep`); a build that chose its photos finds its photos' here.
         cache?.findDigests(of: prepared.photos.map(\.info.file.filePath), workers: plan.settings.jobs)
-        var renders: [RenderKey: Render] = [:]
+        var renders: [RenderKey: RenderedPhoto] = [:]
         var directory: String?
         var round = 0
         var commit = BookCommit(outputPath: outputPath, session: session, hooks: hooks)
@@ -137,7 +137,7 @@ public final class RenderPipeline: Sendable {
             let chains = makeChains(planned!.plan, prepared: prepared, renders: &renders, reports: &reports,
                                     directory: directory!, round: round)
             if let reason = session.abortReason { return stopped(.failed(reason)) }
-            build = makeBuild(planned!.plan, prepared: prepared, chains: chains, renders: renders, commit: commit)
+            build = makeBuild(planned!.plan, chains: chains, renders: renders, commit: commit)
             pdfOperations.withLock { [build] in $0.append(build) }
             clock.enter(.render)
             run(chains, build: build, first: round == 0)
@@ -194,7 +194,7 @@ public final class RenderPipeline: Sendable {
     /// The PDF of `plan`, drawing the renders of earlier rounds and those `chains` make: it depends on the chains'
     /// renders, and takes its pages from them once they have all succeeded. Renders no page draws are removed
     /// before the PDF is written.
-    private func makeBuild(_ plan: BookPlan, prepared: PreparedBook, chains: [Chain], renders: [RenderKey: Render],
+    private func makeBuild(_ plan: BookPlan, chains: [Chain], renders: [RenderKey: RenderedPhoto],
                            commit: BookCommit) -> BuildPDFOperation {
         let contents = BuildPDFOperation.Contents(words: self.plan.words,
                                                   hasTitlePage: plan.pages.first?.kind == .title,
@@ -204,43 +204,27 @@ public final class RenderPipeline: Sendable {
         let build = BuildPDFOperation(contents, pages: { [session] in
             var all = renders
             for chain in chains { if let render = chain.made { all[chain.key] = render } }
-            guard let drawn = Self.drawn(plan, renders: all) else { return nil }
-            let used = Set(drawn.flatMap { $0.photos.map(\.key) })
-            for (key, render) in all where !used.contains(key) { session.remove(temporaryFile: render.path) }
-            return drawn.map { page in
-                BuildPDFOperation.Page(plan: page.plan, photos: page.photos.map { photo in
-                    .init(info: prepared.photo(photo.placed.photo).info, placement: photo.placed,
-                          passThrough: photo.render.passThrough, path: photo.render.path,
-                          blocksShown: photo.render.blocksShown)
-                })
-            }
+            guard let pages = Self.drawn(plan, renders: all) else { return nil }
+            // Each render has a file of its own: a file no page draws is a render no page draws.
+            let drawnFiles = Set(pages.flatMap { $0.photos.map(\.path) })
+            for render in all.values where !drawnFiles.contains(render.path) { session.remove(temporaryFile: render.path) }
+            return pages
         }, commit: commit, context: operations)
         build.started = { [clock] in clock.enter(.pdf) }
         for chain in chains { build.draws(chain.render) }
         return build
     }
 
-    /// A planned page with the render each of its photos is drawn from.
-    struct DrawnPage {
-        var plan: PlannedPage
-        /// Each photo's render, and its placement with the crop the render aimed (PhotoJob.aimsAtRender).
-        var photos: [(key: RenderKey, render: Render, placed: PlacedPhoto)]
-    }
-
-    /// The pages of `plan` with their renders; nil when a planned photo has no render.
-    static func drawn(_ plan: BookPlan, renders: [RenderKey: Render]) -> [DrawnPage]? {
-        var pages: [DrawnPage] = []
+    /// The pages of `plan`, each photo drawn in its cell from its render; nil when a planned photo has no render.
+    static func drawn(_ plan: BookPlan, renders: [RenderKey: RenderedPhoto]) -> [BuildPDFOperation.Page]? {
+        var pages: [BuildPDFOperation.Page] = []
         for page in plan.pages {
-            var photos: [(key: RenderKey, render: Render, placed: PlacedPhoto)] = []
+            var photos: [RenderedPhoto] = []
             for planned in page.photos {
-                let key = RenderKey(photo: planned.photo, planned)
-                guard let render = renders[key] else { return nil }
-                // The render may have aimed the crop (PhotoJob.aimsAtRender): the page and the report show its.
-                var placed = planned
-                (placed.crop, placed.cropSource) = (render.placed.crop, render.placed.cropSource)
-                photos.append((key, render, placed))
+                guard let render = renders[RenderKey(photo: planned.photo, planned)] else { return nil }
+                photos.append(render.drawn(in: planned))
             }
-            pages.append(DrawnPage(plan: page, photos: photos))
+            pages.append(BuildPDFOperation.Page(plan: page, photos: photos))
         }
         return pages
     }
@@ -252,7 +236,7 @@ public final class RenderPipeline: Sendable {
         var reported: Set<PhotoID> = []
         for page in pages {
             for render in page.photos {
-                let placed = render.placement, info = render.info, photo = placed.photo, index = photo.index
+                let placed = render.placed, info = render.info, photo = placed.photo, index = photo.index
                 // A spread's photo is reported where it starts, on the left-hand page; its crop is what both
                 // halves show, as its crop share already counts.
                 guard reported.insert(photo).inserted else {
