@@ -14,7 +14,7 @@ import Imaging
 /// at the JXL_DEC_FRAME_PROGRESSION event), which skips the AC coefficients: 0.23 s instead of 0.35 s for
 /// 12 MP, thread CPU. libjxl still renders it at full size through the callback. Modular (lossless) frames have
 /// no such step and are decoded whole.
-public struct JXLCodec: ImageCodec {
+public struct JXLCodec: SinglePictureCodec {
     public init() {}
 
     public var name: String { "JPEG XL" }
@@ -39,7 +39,7 @@ public struct JXLCodec: ImageCodec {
     /// for 12 megapixels (18 bytes a stored pixel); the rows handed out are shrunk as they come.
     public var memory: DecodeMemory { DecodeMemory(perStoredPixel: 18, perDecodedPixel: 0) }
 
-    public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
+    public func probePicture(_ source: any ByteSource) throws(CodecError) -> ImageHeader {
         let container = try JXLContainer.read(source)
         let session = try JXLSession(source, events: Int32(JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue),
                                      limit: HeaderReading.headerLimit, chunk: JXLSession.headerChunk)
@@ -52,7 +52,7 @@ public struct JXLCodec: ImageCodec {
             case JXL_DEC_COLOR_ENCODING:
                 guard let info else { throw .corrupt("corrupt JPEG XL (colour before its header)") }
                 let profile = session.settleColour(info)
-                return [header(info, profile: profile, container: container)]
+                return header(info, profile: profile, container: container)
             case JXL_DEC_SUCCESS:
                 throw .corrupt("corrupt JPEG XL (no image)")
             default:
@@ -81,10 +81,8 @@ public struct JXLCodec: ImageCodec {
         return header
     }
 
-    public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
-                       shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
-        try request.requireFirstPicture(of: "a JPEG XL")
-        if shouldCancel() { throw .cancelled }
+    public func decodePicture(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
+                              shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         // Only a cell that could take the DC picture asks libjxl for its progression events at all.
         if Self.mayTakeDC(request), let fromDC = try decode(source, request, pool: pool, fromDC: true,
                                                              shouldCancel: shouldCancel) {
