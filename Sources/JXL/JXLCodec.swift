@@ -14,20 +14,16 @@ import Imaging
 /// at the JXL_DEC_FRAME_PROGRESSION event), which skips the AC coefficients: 0.23 s instead of 0.35 s for
 /// 12 MP, thread CPU. libjxl still renders it at full size through the callback. Modular (lossless) frames have
 /// no such step and are decoded whole.
-public struct JXLCodec: SinglePictureCodec {
+public struct JXLCodec: SinglePictureCodec, SignatureBoxCodec {
     public init() {}
 
     public var name: String { "JPEG XL" }
     public var libraryVersion: String { JXLSession.version }
     public var fileExtensions: Set<String> { ["jxl"] }
 
-    public func recognises(_ prefix: [UInt8]) -> Bool {
-        JXLContainer.isCodestream(prefix) || JXLContainer.isContainer(prefix)
-    }
+    public var signatureBox: [UInt8] { JXLContainer.signatureBox }
 
-    public func damageInSignature(_ prefix: [UInt8]) -> String? {
-        SignatureBox.damage(in: prefix, box: JXLContainer.signatureBox, format: "JPEG XL")
-    }
+    public func startsCodestream(_ prefix: [UInt8]) -> Bool { JXLContainer.isCodestream(prefix) }
 
     // Per pixel, measured on the 2-core bench machine (busy, +-15%) on a 4000x3000 photo with noise made by
     // cjxl from the fixture photo, one thread, thread CPU: lossy (-d 1, 2.7 MB) 0.35 s whole in libjxl
