@@ -14,7 +14,7 @@ import Imaging
 ///
 /// Only the region's rows are read from an uncompressed file, a band at a time, shrunk by a whole factor on
 /// the way (`BoxShrink`); RLE data is read whole (it must be walked from its start) into the region's pixels.
-public struct BMPCodec: ImageCodec {
+public struct BMPCodec: SinglePictureCodec {
     public init() {}
 
     public var name: String { "BMP" }
@@ -42,7 +42,7 @@ public struct BMPCodec: ImageCodec {
         return overflow ? Int.max : max(64 << 20, raw + (20 << 20))
     }
 
-    public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
+    public func probePicture(_ source: any ByteSource) throws(CodecError) -> ImageHeader {
         let bmp = try Self.header(source)
         var header = ImageHeader(width: bmp.width, height: bmp.height)
         header.notes = bmp.notes
@@ -62,13 +62,11 @@ public struct BMPCodec: ImageCodec {
         if bmp.topDown { detail.append("top-down") }
         if bmp.headerName.hasPrefix("OS/2") { detail.append(bmp.headerName) }
         header.detail = detail.joined(separator: ", ")
-        return [header]
+        return header
     }
 
-    public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
-                       shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
-        try request.requireFirstPicture(of: "a BMP")
-        if shouldCancel() { throw .cancelled }
+    public func decodePicture(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
+                              shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         let bmp = try Self.header(source)
         let width = bmp.width, height = bmp.height
         try request.checkPixels(width: width, height: height)

@@ -13,7 +13,7 @@ import Imaging
 /// colour). The region asked
 /// for is decoded at full resolution and shrunk by a whole factor on the way (`BoxShrink`), as a WebP
 /// animation's first frame is; rows below the region are not decoded.
-public struct GIFCodec: ImageCodec {
+public struct GIFCodec: SinglePictureCodec {
     public init() {}
 
     public var name: String { "GIF" }
@@ -45,7 +45,7 @@ public struct GIFCodec: ImageCodec {
 
     /// The logical screen, with the first frame's warnings; no pixel is decoded (the image data is skipped
     /// block by block to count the frames after the first).
-    public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
+    public func probePicture(_ source: any ByteSource) throws(CodecError) -> ImageHeader {
         let reader = try GIFReader(source)
         let first = try reader.readToFirstImage()
         var header = ImageHeader(width: first.screenWidth, height: first.screenHeight)
@@ -66,13 +66,11 @@ public struct GIFCodec: ImageCodec {
             details.append("animated")
         }
         header.detail = details.joined(separator: ", ")
-        return [header]
+        return header
     }
 
-    public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
-                       shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
-        try request.requireFirstPicture(of: "a GIF")
-        if shouldCancel() { throw .cancelled }
+    public func decodePicture(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
+                              shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         let reader = try GIFReader(source)
         let first = try reader.readToFirstImage()
         let width = first.screenWidth, height = first.screenHeight

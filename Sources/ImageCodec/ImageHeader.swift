@@ -108,8 +108,8 @@ public struct DecodeRequest: Sendable, Equatable {
 
 /// The checks every codec's decode makes of a request before it allocates anything, with the same words for all.
 extension DecodeRequest {
-    /// Refuses any picture but the first of a format that holds one (`file`: "a BMP", "a JPEG 2000 file"): the
-    /// probe said so, so another is the caller's mistake.
+    /// Refuses any picture but the first of a format that holds one (`file`: "a BMP file"; `SinglePictureCodec`
+    /// asks it): the probe said so, so another is the caller's mistake.
     public func requireFirstPicture(of file: String) throws(CodecError) {
         guard picture == 0 else { throw .internalError("\(file) holds one picture, not \(picture + 1)") }
     }

@@ -11,20 +11,16 @@ import Imaging
 /// still gives it the pixels the cell needs (`opj_set_decoded_resolution_factor`: each level halves both
 /// sides, and skips the wavelet levels above it), so a big scan shown small is neither decoded nor held
 /// whole: OpenJPEG keeps 4 bytes a sample of the decoded area only.
-public struct JPEG2000Codec: ImageCodec {
+public struct JPEG2000Codec: SinglePictureCodec, SignatureBoxCodec {
     public init() {}
 
     public var name: String { "JPEG 2000" }
     public var libraryVersion: String { "OpenJPEG \(String(cString: opj_version()))" }
     public var fileExtensions: Set<String> { ["jp2", "j2k", "j2c", "jpc", "jpf", "jpx"] }
 
-    public func recognises(_ prefix: [UInt8]) -> Bool {
-        prefix.starts(with: OpenJPEGSession.jp2Signature) || prefix.starts(with: OpenJPEGSession.codestreamSignature)
-    }
+    public var signatureBox: [UInt8] { OpenJPEGSession.jp2Signature }
 
-    public func damageInSignature(_ prefix: [UInt8]) -> String? {
-        SignatureBox.damage(in: prefix, box: OpenJPEGSession.jp2Signature, format: "JPEG 2000")
-    }
+    public func startsCodestream(_ prefix: [UInt8]) -> Bool { prefix.starts(with: OpenJPEGSession.codestreamSignature) }
 
     // Measured on the 2-core bench machine (busy, +-15%) on a 4000x3000 photo with noise made by opj_compress
     // (6 levels), one thread: lossy 9/7 at 20:1 (1.8 MB) 0.9 s whole in OpenJPEG (opj_decompress -threads 1),
@@ -38,7 +34,7 @@ public struct JPEG2000Codec: ImageCodec {
     /// above the scale asked for, so up to 4 times the pixels the engine asks for.
     public var memory: DecodeMemory { DecodeMemory(perStoredPixel: 0.5, perDecodedPixel: 80) }
 
-    public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
+    public func probePicture(_ source: any ByteSource) throws(CodecError) -> ImageHeader {
         let jp2 = try JP2Header.read(source)
         try jp2.checkTiles(source)
         let session = try OpenJPEGSession(source, readSize: 64 << 10)
@@ -60,13 +56,11 @@ public struct JPEG2000Codec: ImageCodec {
             header.colorProfile = .unusable(note)
         }
         header.notes = session.warnings
-        return [header]
+        return header
     }
 
-    public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
-                       shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
-        try request.requireFirstPicture(of: "a JPEG 2000 file")
-        if shouldCancel() { throw .cancelled }
+    public func decodePicture(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
+                              shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         let jp2 = try JP2Header.read(source)
         try jp2.checkTiles(source)
         let session = try OpenJPEGSession(source)

@@ -14,20 +14,16 @@ import Imaging
 /// at the JXL_DEC_FRAME_PROGRESSION event), which skips the AC coefficients: 0.23 s instead of 0.35 s for
 /// 12 MP, thread CPU. libjxl still renders it at full size into the buffer. Modular (lossless) frames have
 /// no such step and are decoded whole.
-public struct JXLCodec: ImageCodec {
+public struct JXLCodec: SinglePictureCodec, SignatureBoxCodec {
     public init() {}
 
     public var name: String { "JPEG XL" }
     public var libraryVersion: String { JXLSession.version }
     public var fileExtensions: Set<String> { ["jxl"] }
 
-    public func recognises(_ prefix: [UInt8]) -> Bool {
-        JXLContainer.isCodestream(prefix) || JXLContainer.isContainer(prefix)
-    }
+    public var signatureBox: [UInt8] { JXLContainer.signatureBox }
 
-    public func damageInSignature(_ prefix: [UInt8]) -> String? {
-        SignatureBox.damage(in: prefix, box: JXLContainer.signatureBox, format: "JPEG XL")
-    }
+    public func startsCodestream(_ prefix: [UInt8]) -> Bool { JXLContainer.isCodestream(prefix) }
 
     // Per pixel, measured on the 2-core bench machine (busy, +-15%) on a 4000x3000 photo with noise made by
     // cjxl from the fixture photo, one thread, thread CPU: lossy (-d 1, 2.7 MB) 0.35 s whole in libjxl
@@ -39,7 +35,7 @@ public struct JXLCodec: ImageCodec {
     /// (about 3.5 bytes a pixel): 81 MB at the peak for 12 megapixels. The region's rows are read from the buffer.
     public var memory: DecodeMemory { DecodeMemory(perStoredPixel: 7, perDecodedPixel: 0) }
 
-    public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
+    public func probePicture(_ source: any ByteSource) throws(CodecError) -> ImageHeader {
         let container = try JXLContainer.read(source)
         let session = try JXLSession(source, events: Int32(JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue),
                                      limit: HeaderReading.headerLimit, chunk: JXLSession.headerChunk)
@@ -52,7 +48,7 @@ public struct JXLCodec: ImageCodec {
             case JXL_DEC_COLOR_ENCODING:
                 guard let info else { throw .corrupt("corrupt JPEG XL (colour before its header)") }
                 let profile = session.settleColour(info)
-                return [header(info, profile: profile, container: container)]
+                return header(info, profile: profile, container: container)
             case JXL_DEC_SUCCESS:
                 throw .corrupt("corrupt JPEG XL (no image)")
             default:
@@ -81,10 +77,8 @@ public struct JXLCodec: ImageCodec {
         return header
     }
 
-    public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
-                       shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
-        try request.requireFirstPicture(of: "a JPEG XL")
-        if shouldCancel() { throw .cancelled }
+    public func decodePicture(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
+                              shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         // Only a cell that could take the DC picture asks libjxl for its progression events at all.
         let fromDC = Self.mayTakeDC(request)
         var events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FULL_IMAGE.rawValue

@@ -2,7 +2,7 @@ import Foundation
 import PhotoBook
 
 /// `photobook build INPUT... -o OUT [options]`: the options as typed and checked, each declared once in `options`.
-struct BuildCommand: RunFields, TitleFields {
+struct BuildCommand: RunFields, TextFields {
     var inputs: [String] = []
     var output: String?
     var recursive = false
@@ -12,16 +12,12 @@ struct BuildCommand: RunFields, TitleFields {
     var run = RunSwitches()
     /// Probe and plan, print the pages, write nothing (DryRun.swift).
     var dryRun = false
-    var title: String?
-    var subtitle: String?
-    var author: String?
+    /// `--title`, `--subtitle`, `--author`, `--font`, `--lang`.
+    var text = TextSettings()
     var coverPhoto: String?
     var captions = CaptionSource.none
     var pageNumbers = false
     var sections = SectionMode.none
-    var fontPath = BookFont.defaultPath
-    /// `--lang`, normalised (Words' `Language`): the words' language, before the environment's.
-    var language: String?
     /// The font, loaded and checked by `validate()` when the book has words.
     var font: BookFont?
     /// The print service's product whose figures the book starts from (`--preset`); the options given win.
@@ -190,8 +186,7 @@ struct BuildCommand: RunFields, TitleFields {
                   report: [.shows("pageNumbers", \.pageNumbers)],
                   help: "print each page's number at the bottom, as a printer counts (the title page unnumbered)",
                   \.pageNumbers),
-            TextGroup.font(\.fontPath, report: [.shows("font", \.fontPath)]),
-            TextGroup.language(\.language, report: [.shows("lang", \.language)]),
+        ] + TextGroup.fontAndLanguage(reported: true) + [
             .value("jobs", short: "j", .integer(1...jobsLimit), defaultText: "the number of cores", section: .running,
                    description: .heldNotWritten,
                    report: [.shows("jobs", \.options.jobs)], help: "photos worked on at once", \.options.jobs),

@@ -2,7 +2,7 @@ import PhotoBook
 
 /// `photobook cover FRONT [BACK] -o OUT (--spine LENGTH | --interior-pages N --paper-ppi P) [options]`: the
 /// options as typed and checked, each declared once in `options`.
-struct CoverCommand: RunFields, TitleFields {
+struct CoverCommand: RunFields, TextFields {
     var inputs: [String] = []
     var output: String?
     var pageSize = PageSize.a4
@@ -21,12 +21,8 @@ struct CoverCommand: RunFields, TitleFields {
     var crop = CropMode.auto
     var dpi = 300.0
     var quality = 90
-    var title: String?
-    var subtitle: String?
-    var author: String?
-    var fontPath = BookFont.defaultPath
-    /// `--lang`, normalised: the words' language, before the environment's.
-    var language: String?
+    /// `--title`, `--subtitle`, `--author`, `--font`, `--lang`.
+    var text = TextSettings()
     /// `--spine-text`.
     var spineText = SpineTextMode.auto
     /// `--pdfx`, `--output-profile`, `--output-condition`, and what `parse` made of them.
@@ -86,9 +82,7 @@ struct CoverCommand: RunFields, TitleFields {
             PrintGroup.outputProfile(\.pdfx.profilePath),
             PrintGroup.outputCondition(\.pdfx.condition),
             PrintGroup.intent(\.pdfx.intent),
-        ] + TextGroup.titleLines() + [
-            TextGroup.font(\.fontPath),
-            TextGroup.language(\.language),
+        ] + TextGroup.titleLines() + TextGroup.fontAndLanguage() + [
             .value("spine-text", .choice(metavar: "HOW", [
                        .auto: "vertical when most of the title is Chinese characters, kana or Hangul, else rotated",
                        .vertical: "a column of upright characters, as Japanese and Chinese books set their spines",

@@ -12,7 +12,7 @@ import JPEG
 /// Three ways to the pixels, the cheapest that gives the cell its pixels (`RawDecodePlan`): the camera's own
 /// rendering, its embedded JPEG preview, decoded at a DCT scale by the JPEG module; LibRaw at half size
 /// (`half_size`: a quarter of the work and of the memory); LibRaw at full size.
-public struct RawCodec: ImageCodec {
+public struct RawCodec: SinglePictureCodec {
     /// Rows of each band of a full-size rendering (`RawBands`), and whether its white level comes from a first
     /// pass at full size instead of half: tests make a small raw take several bands, and check them exactly.
     let bandHeight: Int
@@ -53,7 +53,7 @@ public struct RawCodec: ImageCodec {
         return overflow ? Int.max : bytes + (64 << 20)
     }
 
-    public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
+    public func probePicture(_ source: any ByteSource) throws(CodecError) -> ImageHeader {
         let signature = RawSignature(try source.prefix(imageSignatureLength))
         let handle = try LibRawHandle()
         let facts = try RawFacts.read(source, kind: signature, handle: handle)
@@ -73,13 +73,11 @@ public struct RawCodec: ImageCodec {
         header.detail = [kind, camera.isEmpty ? nil : camera,
                          facts.preview.map { "\($0.width)x\($0.height) preview" }].compactMap { $0 }
             .joined(separator: ", ")
-        return [header]
+        return header
     }
 
-    public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
-                       shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
-        try request.requireFirstPicture(of: "a raw file")
-        if shouldCancel() { throw .cancelled }
+    public func decodePicture(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
+                              shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         let signature = RawSignature(try source.prefix(imageSignatureLength))
         let handle = try LibRawHandle()
         let facts = try RawFacts.read(source, kind: signature, handle: handle)

@@ -10,7 +10,7 @@ import Imaging
 /// (`WebPDecoderConfig.options`), so a page that needs a quarter of a photo's pixels never holds the rest. An
 /// animation's first frame is decoded the same way (cropped, at full resolution) onto a white canvas and shrunk
 /// by a whole factor on the way (`BoxShrink`); the engine's resampler does the rest.
-public struct WebPCodec: ImageCodec {
+public struct WebPCodec: SinglePictureCodec {
     public init() {}
 
     public var name: String { "WebP" }
@@ -34,7 +34,7 @@ public struct WebPCodec: ImageCodec {
     public var cost: DecodeCost { DecodeCost(perStoredPixel: 22, perDecodedPixel: 1) }
 
     /// The picture the file holds: the still image, or an animation's canvas (its first frame is used).
-    public func probe(_ source: any ByteSource) throws(CodecError) -> [ImageHeader] {
+    public func probePicture(_ source: any ByteSource) throws(CodecError) -> ImageHeader {
         let layout = try WebPLayout.read(source)
         let features = try Self.features(source, layout)
         var header = ImageHeader(width: Int(features.width), height: Int(features.height))
@@ -60,13 +60,11 @@ public struct WebPCodec: ImageCodec {
         } else {
             header.detail = (features.format == 2 ? "lossless" : "lossy") + (features.has_alpha != 0 ? " with alpha" : "")
         }
-        return [header]
+        return header
     }
 
-    public func decode(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
-                       shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
-        try request.requireFirstPicture(of: "a WebP")
-        if shouldCancel() { throw .cancelled }
+    public func decodePicture(_ source: any ByteSource, _ request: DecodeRequest, pool: BufferPool,
+                              shouldCancel: () -> Bool) throws(CodecError) -> DecodedImage {
         let layout = try WebPLayout.read(source)
         let features = try Self.features(source, layout)
         let width = Int(features.width), height = Int(features.height)

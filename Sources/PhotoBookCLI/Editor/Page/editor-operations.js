@@ -92,6 +92,17 @@
     };
   }
 
+  // A page operation finds the page `target` names where it is now; `change(page)` edits it and returns false
+  // when that changes nothing.
+  function pageOp(target, change) {
+    return {
+      apply(desc) {
+        const source = locatePage(desc, target);
+        return source !== null && change(desc.pages[source]);
+      },
+    };
+  }
+
   // One step through the history: the description on top of `from` is saved; once saved, it leaves `from` and
   // the description it replaced goes onto `to` (undo's from is the undo stack, redo's the redo stack).
   function historyStep(from, to) {
@@ -208,26 +219,17 @@
       };
     },
     setLayout(target, layout) {
-      return {
-        apply(desc) {
-          const source = locatePage(desc, target);
-          if (source === null) return false;
-          const page = desc.pages[source];
-          if ((page.layout || '') === layout) return false;
-          if (layout) page.layout = layout; else delete page.layout;
-          return true;
-        },
-      };
+      return pageOp(target, (page) => {
+        if ((page.layout || '') === layout) return false;
+        if (layout) page.layout = layout; else delete page.layout;
+        return true;
+      });
     },
     setLocked(target, locked) {
-      return {
-        apply(desc) {
-          const source = locatePage(desc, target);
-          if (source === null) return false;
-          if (locked) desc.pages[source].locked = true; else delete desc.pages[source].locked;
-          return true;
-        },
-      };
+      return pageOp(target, (page) => {
+        if (locked) page.locked = true; else delete page.locked;
+        return true;
+      });
     },
     arrange() {
       return { url: '/api/arrange', method: 'POST', apply: () => true };

@@ -46,16 +46,39 @@ enum TextGroup {
     }
 
     /// The title's three lines, in the order help lists them; `reported`: each shown in a report's options.
-    static func titleLines<Command: TitleFields>(reported: Bool = false) -> [Option<Command>] {
-        [title(\.title, report: reported ? [.shows("title", \.title)] : []),
-         subtitle(\.subtitle, report: reported ? [.shows("subtitle", \.subtitle)] : []),
-         author(\.author, report: reported ? [.shows("author", \.author)] : [])]
+    static func titleLines<Command: TextFields>(reported: Bool = false) -> [Option<Command>] {
+        [title(\.text.title, report: reported ? [.shows("title", \.text.title)] : []),
+         subtitle(\.text.subtitle, report: reported ? [.shows("subtitle", \.text.subtitle)] : []),
+         author(\.text.author, report: reported ? [.shows("author", \.text.author)] : [])]
+    }
+
+    /// `--font` and `--lang`, in the order help lists them; `reported`: each shown in a report's options.
+    static func fontAndLanguage<Command: TextFields>(reported: Bool = false) -> [Option<Command>] {
+        [font(\.text.fontPath, report: reported ? [.shows("font", \.text.fontPath)] : []),
+         language(\.text.language, report: reported ? [.shows("lang", \.text.language)] : [])]
     }
 }
 
-/// The fields of a command with a title (build, init, cover) that the text group sets.
-protocol TitleFields {
-    var title: String? { get set }
-    var subtitle: String? { get set }
-    var author: String? { get set }
+/// What the text group sets on a command with words (build, init, cover): the title's three lines, the font every
+/// word is set in, and the words' language. Declared once; each command includes it as `text`.
+struct TextSettings {
+    var title: String?
+    var subtitle: String?
+    var author: String?
+    var fontPath = BookFont.defaultPath
+    /// `--lang`, normalised (Words' `Language`): the words' language, before the environment's.
+    var language: String?
+}
+
+/// A command whose words the text group sets, read as `command.title`, `.fontPath`...
+protocol TextFields {
+    var text: TextSettings { get set }
+}
+
+extension TextFields {
+    var title: String? { text.title }
+    var subtitle: String? { text.subtitle }
+    var author: String? { text.author }
+    var fontPath: String { text.fontPath }
+    var language: String? { text.language }
 }
