@@ -41,6 +41,9 @@ public struct PhotoInfo: Sendable, Equatable {
     public var fileSize: Int?
     /// FNV-1a of the file's first 64 KB, from the probe's read (`Duplicates`: which files may be copies).
     public var headHash: UInt64?
+    /// The SHA-256 of the file's bytes when the probe found it for the render cache (`DigestIndex`), else nil:
+    /// `Duplicates` then proves copies equal without opening them again.
+    public var contentDigest: String?
     /// The ICC profile the photo carries, checked against it; nil when it has none or one that cannot be used.
     public var colorProfile: ColorProfile?
     /// Why the photo's ICC profile cannot be used (the photo is then taken as sRGB): a warning for the report.

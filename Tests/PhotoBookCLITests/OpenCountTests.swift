@@ -70,13 +70,33 @@ struct OpenCountTests {
     /// that is; a photo no other shares a size with is not opened again.
     @Test func copiesAreProvedEqualWithOneMoreOpenEach() throws {
         let scratch = try Scratch()
+        let folder = try Self.copies(in: scratch)
+        let opens = try Self.opens(["build", folder, "-o", scratch.file("book.pdf"), "--no-cache"], folder: folder,
+                                   environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+        #expect(opens == ["a.jpg": 3, "b.jpg": 2, "c.jpg": 2, "d.jpg": 2], "\(opens)")
+    }
+
+    /// Three copies of one photo and another photo.
+    static func copies(in scratch: Scratch) throws -> String {
         let folder = try scratch.sub("photos")
         for name in ["a.jpg", "b.jpg", "c.jpg"] {
             _ = try FileManager.default.copyItem(atPath: Run.fixture("exif-orientation/Portrait_6.jpg"), toPath: folder + "/" + name)
         }
         _ = try FileManager.default.copyItem(atPath: Run.fixture("exif-orientation/Landscape_1.jpg"), toPath: folder + "/d.jpg")
-        let opens = try Self.opens(["build", folder, "-o", scratch.file("book.pdf"), "--no-cache"], folder: folder,
-                                   environment: ["SOURCE_DATE_EPOCH": "1700000000"])
-        #expect(opens == ["a.jpg": 3, "b.jpg": 2, "c.jpg": 2, "d.jpg": 2], "\(opens)")
+        return folder
     }
+
+    /// Through the render cache the probe reads each file's content digest anyway: copies are proved equal by
+    /// their digests, and none is opened again for it (the old binary opened them as without the cache: 3, 2, 2).
+    @Test func copiesWithDigestsAreNotOpenedAgain() throws {
+        let scratch = try Scratch()
+        let folder = try Self.copies(in: scratch)
+        let environment = ["XDG_CACHE_HOME": try scratch.sub("cache"), "SOURCE_DATE_EPOCH": "1700000000"]
+        let book = scratch.file("book.pdf"), report = scratch.file("report.json")
+        let opens = try Self.opens(["build", folder, "-o", book, "--report", report], folder: folder, environment: environment)
+        #expect(opens == ["a.jpg": 2, "b.jpg": 1, "c.jpg": 1, "d.jpg": 2], "\(opens)")
+        let left = try ReadReport(path: report).photos.filter { $0.outcome == "skipped" }.map { FileSystemName.base($0.path) }
+        #expect(left == ["b.jpg", "c.jpg"], "the copies are still left out")
+    }
+
 }

@@ -76,7 +76,7 @@ extension RenderPipeline {
         let session = self.session
         return { (info: inout PhotoInfo, source: FileSource) in
             attention?(&info, source)
-            if !session.isCancelled { _ = cache.contentDigest(of: info.file.filePath, opened: source) }
+            if !session.isCancelled { info.contentDigest = cache.contentDigest(of: info.file.filePath, opened: source) }
         }
     }
 
