@@ -99,4 +99,29 @@ struct OpenCountTests {
         #expect(left == ["b.jpg", "c.jpg"], "the copies are still left out")
     }
 
+    /// A build that chooses its photos (`--photos`) reads no digest in the probe (hashing every photo for the few
+    /// chosen would cost more than it saves): each chosen photo's decode reads it from the file it opened for the
+    /// pixels and looks the cache up there, so it is opened twice (three times before: probe, digest, decode), a
+    /// photo left out once. A rebuild takes the chosen photos' renders from the cache, under the same keys.
+    @Test func aChosenPhotoIsOpenedTwiceThroughTheCache() throws {
+        let scratch = try Scratch()
+        let folder = try scratch.sub("photos")
+        for (name, fixture) in [("a.jpg", "Landscape_1"), ("b.jpg", "Portrait_6"), ("c.jpg", "Landscape_3"),
+                                ("d.jpg", "Portrait_8")] {
+            _ = try FileManager.default.copyItem(atPath: Run.fixture("exif-orientation/\(fixture).jpg"), toPath: folder + "/" + name)
+        }
+        let environment = ["XDG_CACHE_HOME": try scratch.sub("cache"), "SOURCE_DATE_EPOCH": "1700000000"]
+        let report = scratch.file("report.json")
+        let common = ["build", folder, "--photos", "2", "--report", report]
+        let opens = try Self.opens(common + ["-o", scratch.file("first.pdf")], folder: folder, environment: environment)
+        let chosen = Set(try ReadReport(path: report).photos.filter { $0.outcome == "succeeded" }.map { FileSystemName.base($0.path) })
+        #expect(chosen.count == 2)
+        #expect(opens == Dictionary(uniqueKeysWithValues: opens.keys.map { ($0, chosen.contains($0) ? 2 : 1) }), "\(opens)")
+
+        let again = try Run.command(Run.binary, common + ["-o", scratch.file("again.pdf"), "--verbose"], environment: environment)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.components(separatedBy: "render taken from the cache").count - 1 == 2, "\(again.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.file("first.pdf")))
+                == Data(contentsOf: URL(fileURLWithPath: scratch.file("again.pdf"))))
+    }
 }

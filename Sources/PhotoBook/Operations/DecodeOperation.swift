@@ -8,10 +8,15 @@ import Platform
 final class DecodeOperation: BookOperation, @unchecked Sendable {
     let job: PhotoJob
     let maxPixels: Int
+    /// The render cache and the request to look up there once the file's digest is read here: the plan did not
+    /// know the digest (the probe of a build that chose its photos reads none). Nil when looked up already.
+    let cacheLookup: (cache: RenderCache, request: RenderRequest)?
 
-    init(job: PhotoJob, maxPixels: Int, context: Context) {
+    init(job: PhotoJob, maxPixels: Int, cacheLookup: (cache: RenderCache, request: RenderRequest)? = nil,
+         context: Context) {
         self.job = job
         self.maxPixels = maxPixels
+        self.cacheLookup = cacheLookup
         super.init(context)
         name = "decode \(job.info.file.path)"
     }
@@ -41,6 +46,8 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
         if source.count > info.largestSoundFileSize {
             return .failed(.tooLarge("the file is \(source.count >> 20) MB, far more than a \(info.storedWidth)x\(info.storedHeight) image needs"))
         }
+        if shouldStop { return .cancelled }
+        if let (cache, request) = cacheLookup, lookUp(request, in: cache, source: source) { return .succeeded }
         if shouldStop { return .cancelled }
 
         let stop = { [unowned self] in self.shouldStop }
@@ -93,6 +100,29 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
     }
 
     static let changed = Outcome.failed(.changed)
+
+    /// Looks the render up in the cache under the digest of the bytes of `source`, read here (the decode's open of
+    /// the file is the digest's: a photo chosen by --photos is opened once for its probe and once here); true on a
+    /// hit, handed on to the render as it is. The key is the one the plan would have made with the digest.
+    private func lookUp(_ request: RenderRequest, in cache: RenderCache, source: FileSource) -> Bool {
+        guard let digest = cache.contentDigest(of: job.info.file.filePath, opened: source) else { return false }
+        var request = request
+        request.contentDigest = digest
+        job.cacheKey.withLock { $0 = request.key }
+        switch cache.entry(request.key) {
+        case .hit(let jpeg, let metadata):
+            job.aimed.withLock { $0 = metadata.aimed(job.placement) }
+            job.blocksShown.withLock { $0 = metadata.blocksShown }
+            job.cacheNote.withLock { $0 = .hit }
+            job.decoded.withLock { $0 = .cached(jpeg) }
+            return true
+        case .damaged:
+            job.cacheNote.withLock { $0 = .damaged }
+            return false
+        case .miss:
+            return false
+        }
+    }
 
     private func isProbedSize(_ width: Int, _ height: Int) -> Bool {
         width == job.info.storedWidth && height == job.info.storedHeight

@@ -66,8 +66,8 @@ extension RenderPipeline {
     /// What the probe's worker does with each photo's open file after its headers (`Probe.probeAll`'s `then`):
     /// the choice's measures and the attention map (AttentionStep.swift) and, for a build through the render cache
     /// that does not choose its photos, the file's content digest (the cache's key): the photo is opened once for
-    /// all of it, and once more for its pixels. A build that chooses hashes only the photos it chose, after the
-    /// choice (`RenderCache.findDigests`): hashing a trip's 2,000 photos for its 80 would cost more than an open.
+    /// all of it, and once more for its pixels. A build that chooses hashes only the photos it chose, in their
+    /// decodes (`DecodeOperation.lookUp`): hashing a trip's 2,000 photos for its 80 would cost more than it saves.
     func probeStep(rendering: Bool) -> (@Sendable (inout PhotoInfo, FileSource) -> Void)? {
         let attention = attentionStep(leavingToRender: rendering && plan.settings.aimsAtRender)
         // Trap: not `measuresTraits`, which --verbose also sets: a verbose build hashed no photo here, and its

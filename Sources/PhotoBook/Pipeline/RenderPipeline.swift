@@ -112,8 +112,6 @@ public final class RenderPipeline: Sendable {
         // equal cells, the photos after a failed one move up without being rendered again). Each round removes at
         // least one photo.
         var alive = prepared.photos.map(\.id)
-        // The probe found most content digests (`probeStep`); a build that chose its photos finds its photos' here.
-        cache?.findDigests(of: prepared.photos.map(\.info.file.filePath), workers: plan.settings.jobs)
         var renders: [RenderKey: Render] = [:]
         var directory: String?
         var round = 0
