@@ -124,4 +124,26 @@ struct OpenCountTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.file("first.pdf")))
                 == Data(contentsOf: URL(fileURLWithPath: scratch.file("again.pdf"))))
     }
+
+    /// A multi-page TIFF: discovery leaves its pages to the probe, whose one read of the file gives every page's
+    /// header, and the pages' decodes share one open of it (`SharedFiles`). Before, discovery opened it to count
+    /// its pages, each page's probe opened it again and walked every directory, and each page's decode opened
+    /// it: 7 opens of a 3-page file. Twice now, with or without the cache.
+    @Test func aMultiPageTIFFIsOpenedTwice() throws {
+        let scratch = try Scratch()
+        let folder = try scratch.sub("photos")
+        _ = try FileManager.default.copyItem(atPath: Run.fixture("tiff/multipage.tif"), toPath: folder + "/scan.tif")
+        _ = try FileManager.default.copyItem(atPath: Run.fixture("exif-orientation/Landscape_1.jpg"), toPath: folder + "/z.jpg")
+        let environment = ["XDG_CACHE_HOME": try scratch.sub("cache"), "SOURCE_DATE_EPOCH": "1700000000"]
+        let report = scratch.file("report.json")
+        for extra in [["--no-cache"], []] {
+            let opens = try Self.opens(["build", folder, "-o", scratch.file("book.pdf"), "--layout", "grid 2x2", "--crop", "auto",
+                                        "--report", report] + extra, folder: folder, environment: environment)
+            #expect(opens == ["scan.tif": 2, "z.jpg": 2], "\(extra): \(opens)")
+            let photos = try ReadReport(path: report).photos
+            #expect(photos.map { FileSystemName.base($0.path) } == ["scan.tif (page 1 of 3)", "scan.tif (page 2 of 3)",
+                                                                   "scan.tif (page 3 of 3)", "z.jpg"])
+            #expect(photos.allSatisfy { $0.outcome == "succeeded" })
+        }
+    }
 }

@@ -40,7 +40,7 @@ enum AttentionProbe {
             do {
                 source = try FileSource(path: info.file.filePath)
             } catch {
-                return .failure(.failed(.unreadable("cannot read: \(error)", error)))
+                return .failure(.failed(Probe.unreadable(error)))
             }
         }
         guard source.count <= info.largestSoundFileSize else {

@@ -11,12 +11,16 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
     /// The render cache and the request to look up there once the file's digest is read here: the plan did not
     /// know the digest (the probe of a build that chose its photos reads none). Nil when looked up already.
     let cacheLookup: (cache: RenderCache, request: RenderRequest)?
+    /// Where the round keeps a file several of its decodes read; nil: the decode opens its file alone.
+    let files: SharedFiles?
 
     init(job: PhotoJob, maxPixels: Int, cacheLookup: (cache: RenderCache, request: RenderRequest)? = nil,
-         context: Context) {
+         files: SharedFiles? = nil, context: Context) {
         self.job = job
         self.maxPixels = maxPixels
         self.cacheLookup = cacheLookup
+        self.files = files
+        files?.expect(job.info.file.filePath)
         super.init(context)
         name = "decode \(job.info.file.path)"
     }
@@ -25,10 +29,12 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
         hooks.decodeStarted?(job.info.file.path)
         let info = job.info
         let source: FileSource
+        defer { files?.done(info.file.filePath) }
         do {
-            source = try FileSource(path: info.file.filePath)
+            // Trap: `try files?.open(path) ?? FileSource(path:)` loses the typed throw (`??` rethrows).
+            if let files { source = try files.open(info.file.filePath) } else { source = try FileSource(path: info.file.filePath) }
         } catch {
-            return .failed(.unreadable("cannot read: \(error)", error))
+            return .failed(Probe.unreadable(error))
         }
         if let probed = info.fileSize, probed != source.count { return Self.changed }
         let codec = info.format.codec

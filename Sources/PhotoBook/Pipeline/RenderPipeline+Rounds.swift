@@ -51,6 +51,7 @@ extension RenderPipeline {
                     reports: inout [PhotoReport], directory: String, round: Int) -> [Chain] {
         var chains: [Chain] = []
         var announced: Set<PhotoID> = []
+        let files = SharedFiles()
         let settings = self.plan.settings
         for (placed, spread) in plan.pages.flatMap({ page in page.photos.map { ($0, page.spread != nil) } }) {
             let photo = placed.photo
@@ -110,7 +111,7 @@ extension RenderPipeline {
             if round > 0 || !announces { renders.hooks.photoFinished = nil }
             let decode = DecodeOperation(job: job, maxPixels: settings.maxPixels,
                                          cacheLookup: lookUpInDecode.flatMap { request in cache.map { ($0, request) } },
-                                         context: operations)
+                                         files: files, context: operations)
             let render = ResizeCropOperation(job: job, decode: decode, quality: settings.quality, directory: directory,
                                              sequence: sequence.next(), cmyk: cmyk, cache: cache, context: renders)
             render.queuePriority = .high

@@ -164,7 +164,7 @@ public final class RenderPipeline: Sendable {
             if session.isCancelled { return stopped(.cancelled) }
             // A render that did not succeed without a cancel is a photo that failed.
             guard failed else { return stopped(.failed(.internalError("internal error: the book's pages were not rendered"))) }
-            if let refusal = plan.refusal(usable: alive.count, of: files.count - prepared.duplicates, afterRender: true) {
+            if let refusal = plan.refusal(usable: alive.count, of: prepared.reports.count - prepared.duplicates, afterRender: true) {
                 return stopped(.skipped(because: .refused(refusal)))
             }
         }
