@@ -29,9 +29,10 @@ enum AttentionProbe {
     /// `picture`: the photo's block means or its 1/8 decode, when the choice of photos read them already
     /// (`TraitsProbe`): measured instead of read again when no thumbnail goes first; its buffer goes to `pool`.
     /// `opened`: the photo's file when the caller holds it open already (the probe's, the render's): not opened
-    /// again.
+    /// again. `lookedForEXIFThumbnail`: the caller found none (`exifThumbnail`), which is not read again.
     static func map(of info: PhotoInfo, source opened: FileSource? = nil, maxPixels: Int, pool: BufferPool,
-                    picture: RGBImage? = nil, isCancelled: () -> Bool) -> Result<AttentionMap, CodecError>? {
+                    picture: RGBImage? = nil, lookedForEXIFThumbnail: Bool = false,
+                    isCancelled: () -> Bool) -> Result<AttentionMap, CodecError>? {
         let source: FileSource
         if let opened {
             source = opened
@@ -49,7 +50,7 @@ enum AttentionProbe {
         }
         return Result { () throws(CodecError) in
             let width = info.storedWidth, height = info.storedHeight
-            if let thumbnail = exifThumbnail(of: info, source: source, pool: pool)
+            if let thumbnail = (lookedForEXIFThumbnail ? nil : exifThumbnail(of: info, source: source, pool: pool))
                 ?? codecThumbnail(of: info, source: source, pool: pool) {
                 if let picture { pool.giveBack(picture.pixels) }
                 defer { pool.giveBack(thumbnail.pixels) }

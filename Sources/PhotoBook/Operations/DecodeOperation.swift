@@ -64,10 +64,10 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
             // Trap: `try a ?? b()` loses typed throws (`??` takes a rethrowing autoclosure): the do block would then
             // catch `any Error`. Hence the variable.
             var lossless: LosslessCrop?
-            if job.aimsAtRender, job.lossless, !hasEXIFThumbnail(source) {
-                lossless = try aimedLosslessCrop(source, codec: codec, stop: stop)
+            if job.aimsAtRender, !aimByEXIFThumbnail(source) {
+                if job.lossless { lossless = try aimedLosslessCrop(source, codec: codec, stop: stop) }
+                if lossless == nil { aim(source) }
             }
-            if job.aimsAtRender && lossless == nil { aim(source) }
             if shouldStop { return .cancelled }
             if job.lossless && lossless == nil { lossless = try losslessCrop(source, codec: codec, stop: stop) }
             if job.passThrough {
@@ -190,19 +190,22 @@ extension DecodeOperation {
         }, orientation: job.info.orientation, maxPixels: maxPixels, pool: pool, shouldCancel: stop)
     }
 
-    /// True when the probe's map would come from the photo's EXIF thumbnail: the render's aim does the same.
-    func hasEXIFThumbnail(_ source: FileSource) -> Bool {
+    /// Aims the crop by the photo's EXIF thumbnail when the probe's map would have come from it, as the render's
+    /// aim then does; false when it has none. Read and decoded once: `aim` does not look for it again.
+    func aimByEXIFThumbnail(_ source: FileSource) -> Bool {
         guard let thumbnail = AttentionProbe.exifThumbnail(of: job.info, source: source, pool: pool) else { return false }
-        pool.giveBack(thumbnail.pixels)
+        defer { pool.giveBack(thumbnail.pixels) }
+        job.aim(with: AttentionMap.measure(thumbnail, orientation: job.info.orientation))
         return true
     }
 
-    /// Aims the crop with the map the probe would have made (`AttentionProbe.map`); a map that cannot be made
-    /// leaves it at the centre (the decode then says what is wrong with the file).
+    /// Aims the crop with the map the probe would have made (`AttentionProbe.map`) of a photo without an EXIF
+    /// thumbnail (`aimByEXIFThumbnail` looked); a map that cannot be made leaves it at the centre (the decode then
+    /// says what is wrong with the file).
     func aim(_ source: FileSource) {
         let stop = { [unowned self] in self.shouldStop }
         guard case .success(let map)? = AttentionProbe.map(of: job.info, source: source, maxPixels: maxPixels, pool: pool,
-                                                           isCancelled: stop) else { return }
+                                                           lookedForEXIFThumbnail: true, isCancelled: stop) else { return }
         job.aim(with: map)
     }
 }
