@@ -5,7 +5,8 @@ import Testing
 /// How often a build opens each photo, as strace(1) sees the binary do it: once for its headers, attention and
 /// content digest, once for its pixels (issue 32, "read once"); a rebuild whose renders are in the cache opens
 /// it once. A name that promises a format is taken at its word by discovery and checked by the probe, so a
-/// misnamed photo still goes in as what its bytes are.
+/// misnamed photo still goes in as what its bytes are. So too a multi-page TIFF (all its pages), a photo with
+/// byte-identical copies (through the cache) and a photo chosen by --photos (through the cache).
 struct OpenCountTests {
     /// Each photo of the folder, by file name, and how many times the run opened it (openat(2) calls naming it).
     static func opens(_ arguments: [String], folder: String, environment: [String: String]) throws -> [String: Int] {

@@ -7,8 +7,8 @@ extension RenderPipeline {
     /// `rendering`: for a build, which may leave some maps to the render (`RenderSettings.aimsAtRender`).
     func prepare(rendering: Bool = false) -> Result<PreparedBook, EarlyStop> {
         // Probe: headers only. A photo that cannot be read is left out here, before any pixels exist.
-        // Up to --jobs probes at once (ProbeAll.swift); the results come back in the files' order, a file whose
-        // pages the probe counted as its pages (`PhotoFile.countsPagesWhenProbed`): the book's photos from here on.
+        // Up to --jobs probes at once (ProbeAll.swift); the results come back in the files' order. A file whose
+        // pages the probe counted (`PhotoFile.countsPagesWhenProbed`) is its pages from here on: each a photo.
         let session = self.session
         let probedFiles = Probe.probeAll(files, maxPixels: plan.settings.maxPixels, jobs: plan.settings.jobs,
                                          isCancelled: { session.isCancelled },
