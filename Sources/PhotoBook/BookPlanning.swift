@@ -19,7 +19,7 @@ public struct GivenBook: Sendable {
 /// Everything a build knows before any pixel: the probe's findings in book order, the captions and the warnings
 /// so far. The build and the dry run both start from it.
 struct PreparedBook {
-    /// One per file, in the files' order.
+    /// One per photo file, in the files' order (a multi-page file whose pages the probe counted: one per page).
     var reports: [PhotoReport]
     /// The photos that can be used, in book order.
     var photos: [PreparedPhoto]

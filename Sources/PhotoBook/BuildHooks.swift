@@ -9,6 +9,9 @@ public struct BuildHooks: Sendable {
     public var measureStarted: (@Sendable (_ path: String) -> Void)?
     /// A photo is done with, however it ended: its render body has ended, or its probe already failed.
     public var photoFinished: (@Sendable (_ path: String) -> Void)?
+    /// The probe counted the pages of a multi-page file that discovery did not count
+    /// (`PhotoFile.countsPagesWhenProbed`): the book has `total` photos to finish, not one per file given.
+    public var photosCounted: (@Sendable (_ total: Int) -> Void)?
     /// The PDF build is about to add page `index` (0-based) of `count`.
     public var pageStarted: (@Sendable (_ index: Int, _ count: Int) -> Void)?
     /// The save is about to copy image `index` (0-based) of `count` from its page file into the temporary PDF.

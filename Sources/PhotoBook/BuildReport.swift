@@ -51,7 +51,21 @@ extension PhotoReport {
     /// Adds what the codec said while decoding `job`'s photo to its notes, once (a spread's two halves and a
     /// page planned again decode one photo more than once).
     mutating func addDecodeNotes(of job: PhotoJob) {
+        if let note = job.cacheNote.withLock({ $0 }) { noteCache(note) }
         for note in job.decodeNotes.withLock({ $0 }) where !notes.contains(note) { notes.append(note) }
+    }
+
+    static let cacheHitNote = "render taken from the cache"
+
+    /// What the render cache said of the photo's render: a hit (said once), or an entry found damaged.
+    mutating func noteCache(_ note: RenderCache.Note) {
+        switch note {
+        case .hit:
+            renderedFromCache = true
+            if !notes.contains(Self.cacheHitNote) { notes.append(Self.cacheHitNote) }
+        case .damaged:
+            notes.append("its cached render failed its checksum (damaged or truncated): rendered again")
+        }
     }
 
     /// Where the plan put the photo: its page, its cell there, the share the crop leaves out, the pixels it

@@ -46,6 +46,23 @@ public struct PhotoFile: Sendable, Equatable {
     public var inputGroup = 0
     /// True for a photo named on the command line rather than found in a folder.
     public var isNamed = false
+    /// The file may hold several pictures (a TIFF) and discovery left them to the probe to count
+    /// (`Discovery.discover(countsPages: false)`): this one photo stands for them all until the probe gives each
+    /// picture a photo of its own, named by its page (`Probe.probeAll`, `PhotoFile.pages(_:)`).
+    public var countsPagesWhenProbed = false
+
+    /// The photos of the file's `count` pictures, as discovery would have named them: itself for one picture.
+    func pages(_ count: Int) -> [PhotoFile] {
+        guard countsPagesWhenProbed else { return [self] }
+        var page = self
+        page.countsPagesWhenProbed = false
+        guard count > 1 else { return [page] }
+        return (0..<count).map { picture in
+            page.path = Discovery.pageName(filePath, picture: picture, of: count)
+            page.picture = picture
+            return page
+        }
+    }
 }
 
 /// What discovery found: photos in book order, and what it passed over.
@@ -66,11 +83,17 @@ public struct Discovery: Sendable {
     private var expanded: [FileSystem.FileID: String] = [:]
     /// The Takeout JSON names of each folder that holds photos, listed once (`Discovery+Takeout.swift`).
     var takeoutFolders: [String: TakeoutNames] = [:]
+    /// A file that may hold several pictures (a TIFF) is opened here to count them; else the probe counts them.
+    private var countsPages = true
 
     /// Expands `inputs` (folders, non-recursive unless `recursive`; and files) into photos, in natural name order
-    /// within each folder and in command-line order across inputs.
-    public static func discover(_ inputs: [String], recursive: Bool) -> Discovery {
+    /// within each folder and in command-line order across inputs. A multi-page TIFF is one photo per page; with
+    /// `countsPages` false it is one photo that the build's probe turns into its pages, from the one read of the
+    /// file that gives every page's header (`PhotoFile.countsPagesWhenProbed`): for a build whose photos nothing
+    /// names by their place in the list before it runs.
+    public static func discover(_ inputs: [String], recursive: Bool, countsPages: Bool = true) -> Discovery {
         var result = Discovery()
+        result.countsPages = countsPages
         var seen: [FileSystem.FileID: String] = [:]
         var group = -1, afterNamedFile = false
         for input in inputs {
@@ -245,12 +268,15 @@ public struct Discovery: Sendable {
             return
         }
         seen[id] = path
-        let pictures = format.map { Self.pictureCount(of: path, codec: $0.codec) } ?? 1
+        let severalPictures = format?.codec.mayHoldSeveralPictures == true
+        let pictures = format.map { countsPages ? Self.pictureCount(of: path, codec: $0.codec) : 1 } ?? 1
         // Every sidecar is found here and read by the probe: planning reads no file.
         let sidecar = Self.sidecar(of: path), takeout = takeoutSidecar(of: path), captionFile = Captions.sidecarFile(of: path)
         guard pictures > 1 else {
-            photos.append(PhotoFile(path: path, format: format, id: id, sidecar: sidecar, takeout: takeout,
-                                    captionFile: captionFile))
+            var photo = PhotoFile(path: path, format: format, id: id, sidecar: sidecar, takeout: takeout,
+                                  captionFile: captionFile)
+            photo.countsPagesWhenProbed = severalPictures && !countsPages
+            photos.append(photo)
             return
         }
         // A multi-page TIFF: one photo per page, in page order, each named by its page.

@@ -8,8 +8,9 @@ import Platform
 /// preferred; the others are left out, said by name.
 ///
 /// Cheap, as the probe is: no pixel is decoded; the probe's read gives each file's size and a hash of its first
-/// 64 KB, and only files whose size and first 64 KB are another's are read again, whole, compared with each other,
-/// not hashed: a comparison stops at the first difference and cannot be fooled by a collision.
+/// 64 KB, and only files whose size and first 64 KB are another's are compared whole: by the SHA-256 the probe
+/// read for the render cache when it has both (no file opened again), else read again and compared byte for
+/// byte, not hashed: a comparison stops at the first difference and cannot be fooled by a collision.
 enum Duplicates {
     /// A photo left out, the photo kept in its place (indices into the photos given), and why they are one.
     struct LeftOut: Equatable {
@@ -78,13 +79,15 @@ enum Duplicates {
 
     /// For each file whose bytes an earlier file (in `photos`' order) has, that earlier file's path. Only files
     /// whose size and first 64 KB (the probe's `fileSize` and `headHash`, from the read it made anyway) are
-    /// another's are opened again, to be compared whole.
+    /// another's are compared whole: by their `contentDigest`s when the probe found both, else opened again.
     static func identicalFiles(_ photos: [PhotoInfo]) -> [String: String] {
         var seen: Set<String> = []
         var bySize: [Int: [(path: String, head: UInt64)]] = [:]
+        var digests: [String: String] = [:]
         for photo in photos where seen.insert(photo.file.filePath).inserted {
             guard let size = photo.fileSize, size > 0, let head = photo.headHash else { continue }
             bySize[size, default: []].append((photo.file.filePath, head))
+            digests[photo.file.filePath] = photo.contentDigest
         }
         var first: [String: String] = [:]
         for (size, sameSize) in bySize where sameSize.count > 1 {
@@ -107,6 +110,7 @@ enum Duplicates {
                 var originals: [String] = []
                 for path in alike {
                     if let original = originals.first(where: { original in
+                        if let x = digests[original], let y = digests[path] { return x == y }
                         guard let x = open(original), let y = open(path) else { return false }
                         return sameBytes(x, y, size: size)
                     }) {

@@ -41,6 +41,9 @@ public struct PhotoInfo: Sendable, Equatable {
     public var fileSize: Int?
     /// FNV-1a of the file's first 64 KB, from the probe's read (`Duplicates`: which files may be copies).
     public var headHash: UInt64?
+    /// The SHA-256 of the file's bytes when the probe found it for the render cache (`DigestIndex`), else nil:
+    /// `Duplicates` then proves copies equal without opening them again.
+    public var contentDigest: String?
     /// The ICC profile the photo carries, checked against it; nil when it has none or one that cannot be used.
     public var colorProfile: ColorProfile?
     /// Why the photo's ICC profile cannot be used (the photo is then taken as sRGB): a warning for the report.
@@ -117,13 +120,29 @@ public enum Probe {
                                  = { path in Result { () throws(FileSystem.Failure) in try FileSource(path: path) } })
         -> Result<PhotoInfo, PhotoError> {
         Result { () throws(PhotoError) in
-            let source = try open(file.filePath).mapError { PhotoError.unreadable("cannot read: \($0)", $0) }.get()
+            let source = try open(file.filePath).mapError(unreadable).get()
             return try probe(file, source: source, maxPixels: maxPixels)
         }
     }
 
+    /// Why a photo's file cannot be opened, in its owner's words.
+    static func unreadable(_ failure: FileSystem.Failure) -> PhotoError { .unreadable("cannot read: \(failure)", failure) }
+
     /// The headers of the photo `source` holds: its format from its first bytes, then what its codec reads.
     static func probe(_ photo: PhotoFile, source file: any ByteSource, maxPixels: Int) throws(PhotoError) -> PhotoInfo {
+        try info(photo, of: read(photo, source: file), maxPixels: maxPixels)
+    }
+
+    /// What one read of a photo file gives each of its pictures: the format its bytes are, every picture's header,
+    /// and the bytes read first (`PrefixCachedSource`).
+    struct ProbedFile {
+        var source: PrefixCachedSource
+        var format: ImageFormat
+        var headers: [ImageHeader]
+    }
+
+    /// Reads the headers of every picture of the file `file` holds (one walk of a multi-page TIFF's directories).
+    static func read(_ photo: PhotoFile, source file: any ByteSource) throws(PhotoError) -> ProbedFile {
         // One read for the signature and, for most formats, the whole header.
         let source: PrefixCachedSource, signature: [UInt8]
         do throws(CodecError) {
@@ -150,8 +169,14 @@ public enum Probe {
             throw error.failure
         }
         guard !headers.isEmpty else { throw .corrupt("the \(format.name) file holds no picture") }
-        guard photo.picture < headers.count else { throw .changed }
-        let header = headers[photo.picture]
+        return ProbedFile(source: source, format: format, headers: headers)
+    }
+
+    /// What photobook knows of picture `photo.picture` of the file `probed` read.
+    static func info(_ photo: PhotoFile, of probed: ProbedFile, maxPixels: Int) throws(PhotoError) -> PhotoInfo {
+        let (source, format) = (probed.source, probed.format)
+        guard photo.picture < probed.headers.count else { throw .changed }
+        let header = probed.headers[photo.picture]
         let width = header.width, height = header.height
         guard width > 0, height > 0 else { throw .corrupt("image has no pixels (\(width)x\(height))") }
         guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels,
@@ -176,8 +201,8 @@ public enum Probe {
                                  ?? metadata.imageDescription ?? header.xmp.flatMap(XMP.description(inPacket:)),
                              format: format, formatDetail: header.detail, isEmbeddableAsIs: header.isEmbeddableAsIs)
         info.captureDateIsUTCOnly = ownDate == nil && takeout?.captureDate != nil
-        info.fileSize = file.count
-        if source.cached.count >= min(Duplicates.headLength, file.count) {
+        info.fileSize = source.count
+        if source.cached.count >= min(Duplicates.headLength, source.count) {
             info.headHash = Duplicates.headHash(source.cached.prefix(Duplicates.headLength))
         }
         info.shot = PhotoInfo.Shot(metadata)

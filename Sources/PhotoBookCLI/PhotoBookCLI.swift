@@ -140,7 +140,8 @@ public enum PhotoBookCLI {
         let say = Diagnostics(quiet: command.quiet, verbose: command.verbose, progressAnyway: run.environment.progressAnyway)
         let output = command.output
         let ready: ReadyBuild
-        switch prepare(command, run, description: description, initializing: initialize != nil, say: say) {
+        switch prepare(command, run, description: description, initializing: initialize != nil,
+                       leavesPagesToProbe: initialize == nil && !command.dryRun, say: say) {
         case .failure(let stop): return stop.status
         case .success(let found): ready = found
         }
@@ -181,8 +182,9 @@ public enum PhotoBookCLI {
     struct Stopped: Error { var status: ExitStatus }
 
     /// Checks the output and the report's place, reads the font and finds the photos, saying every mistake.
+    /// `leavesPagesToProbe`: the photos go to a build's pipeline, whose probe counts a multi-page TIFF's pages.
     static func prepare(_ command: BuildCommand, _ run: Run, description: DescriptionInput?, initializing: Bool = false,
-                        say: Diagnostics) -> Result<ReadyBuild, Stopped> {
+                        leavesPagesToProbe: Bool = false, say: Diagnostics) -> Result<ReadyBuild, Stopped> {
         let output = command.output
         // Warnings given before the build starts, which its report must list too ("every warning of the build").
         var early: [BuildWarning] = []
@@ -213,8 +215,12 @@ public enum PhotoBookCLI {
         options.creationDate = render.creationDate
         options.text = render.font.map { TextOptions(font: $0) }
 
-        // A description's photos were found when it was read, each as listed.
-        let discovery = Discovery.discover(description == nil ? command.inputs : [], recursive: command.recursive)
+        // A description's photos were found when it was read, each as listed. A build's probe counts a multi-page
+        // TIFF's pages from the read that gives their headers (discovery opened it once more for that); the others
+        // (a dry run and init name the photos by their place in this list, and so does a cover photo, one of them)
+        // count them here.
+        let discovery = Discovery.discover(description == nil ? command.inputs : [], recursive: command.recursive,
+                                           countsPages: !leavesPagesToProbe || command.coverPhoto != nil)
         for (path, reason) in discovery.errors { say.error(reason, path: path) }
         if !discovery.errors.isEmpty { return .failure(Stopped(status: .usage)) }
         var inputIDs = description?.inputIDs ?? discovery.inputIDs

@@ -4,7 +4,7 @@ import Foundation
 /// The words of the progress line while photos are worked on: how many are done of how many, and once one is,
 /// how fast they go and about how long the rest will take.
 struct ProgressLine: Sendable {
-    let total: Int
+    var total: Int
     private let start: UInt64
 
     init(total: Int, start: DispatchTime = .now()) {

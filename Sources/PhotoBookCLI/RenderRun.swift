@@ -95,10 +95,15 @@ struct RenderRun {
             })
         hooks.measureStarted = { _ in harness.reached(.measure) }
         if let meter {
-            let done = Mutex(0)
+            let done = Mutex(0), line = Mutex(meter)
             hooks.photoFinished = { _ in
                 let count = done.withLock { $0 += 1; return $0 }
-                say.progress(meter.text(done: count))
+                say.progress(line.withLock { $0 }.text(done: count))
+            }
+            // Before any photo is done: the probe counted a multi-page file's pages.
+            hooks.photosCounted = { total in
+                let meter = line.withLock { $0.total = total; return $0 }
+                say.progress(meter.text(done: done.withLock { $0 }))
             }
         }
         return hooks

@@ -29,9 +29,10 @@ enum AttentionProbe {
     /// `picture`: the photo's block means or its 1/8 decode, when the choice of photos read them already
     /// (`TraitsProbe`): measured instead of read again when no thumbnail goes first; its buffer goes to `pool`.
     /// `opened`: the photo's file when the caller holds it open already (the probe's, the render's): not opened
-    /// again.
+    /// again. `lookedForEXIFThumbnail`: the caller found none (`exifThumbnail`), which is not read again.
     static func map(of info: PhotoInfo, source opened: FileSource? = nil, maxPixels: Int, pool: BufferPool,
-                    picture: RGBImage? = nil, isCancelled: () -> Bool) -> Result<AttentionMap, CodecError>? {
+                    picture: RGBImage? = nil, lookedForEXIFThumbnail: Bool = false,
+                    isCancelled: () -> Bool) -> Result<AttentionMap, CodecError>? {
         let source: FileSource
         if let opened {
             source = opened
@@ -40,7 +41,7 @@ enum AttentionProbe {
             do {
                 source = try FileSource(path: info.file.filePath)
             } catch {
-                return .failure(.failed(.unreadable("cannot read: \(error)", error)))
+                return .failure(.failed(Probe.unreadable(error)))
             }
         }
         guard source.count <= info.largestSoundFileSize else {
@@ -49,7 +50,7 @@ enum AttentionProbe {
         }
         return Result { () throws(CodecError) in
             let width = info.storedWidth, height = info.storedHeight
-            if let thumbnail = exifThumbnail(of: info, source: source, pool: pool)
+            if let thumbnail = (lookedForEXIFThumbnail ? nil : exifThumbnail(of: info, source: source, pool: pool))
                 ?? codecThumbnail(of: info, source: source, pool: pool) {
                 if let picture { pool.giveBack(picture.pixels) }
                 defer { pool.giveBack(thumbnail.pixels) }

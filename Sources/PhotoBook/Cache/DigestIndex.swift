@@ -10,9 +10,10 @@ import Platform
 struct DigestIndex: Sendable {
     let directory: String
 
-    /// The digest of the file at `path`, from the index, else read from `opened` (the probe's open file, when it
-    /// is the file now at `path`: one open of the photo for its headers and its digest), else read by path.
-    func digest(of path: String, opened: FileSource? = nil) -> String? {
+    /// The digest of the file at `path`, from the index, else read from `opened` (the probe's or the decode's open
+    /// file, when it is the file now at `path`: one open of the photo for its headers and its digest), else read
+    /// by path; with `readsFile` false, from the index only (nil when it does not know it).
+    func digest(of path: String, opened: FileSource? = nil, readsFile: Bool = true) -> String? {
         guard case .success(let before) = FileSystem.status(path), before.kind == .regular else { return nil }
         let identity = "\(path)\u{0}\(before.id.device) \(before.id.inode) \(before.size) "
             + "\(before.modifiedNanoseconds) \(before.changedNanoseconds)"
@@ -24,6 +25,7 @@ struct DigestIndex: Sendable {
                 return String(lines[2])
             }
         }
+        guard readsFile else { return nil }
         let bytes: [UInt8]
         if let opened, opened.status.id == before.id, opened.status.size == before.size,
            opened.status.changedNanoseconds == before.changedNanoseconds {

@@ -1,4 +1,3 @@
-import Dispatch
 import ImageCodec
 import Geometry
 import Platform
@@ -45,6 +44,9 @@ public final class RenderCache: Sendable {
         return nil
     }
 
+    /// What a look-up found that the photo's report says (`PhotoReport.noteCache`).
+    enum Note: Sendable { case hit, damaged }
+
     /// What a look-up found.
     enum Lookup {
         case hit(jpeg: [UInt8], metadata: Metadata)
@@ -54,26 +56,13 @@ public final class RenderCache: Sendable {
     }
 
     /// The content digest of a source file (`DigestIndex`), read from `opened` when it is given and the index does
-    /// not know it; nil when it cannot be read.
-    func contentDigest(of path: String, opened: FileSource? = nil) -> String? {
+    /// not know it; nil when it cannot be read. With `readsFile` false, only what this build or the index knows:
+    /// the file is not read (the decode reads it, and its digest with it: `DecodeOperation.lookUp`).
+    func contentDigest(of path: String, opened: FileSource? = nil, readsFile: Bool = true) -> String? {
         if let digest = known.withLock({ $0[path] }) { return digest }
-        let digest = digests.digest(of: path, opened: opened)
+        let digest = digests.digest(of: path, opened: opened, readsFile: readsFile)
         if let digest { known.withLock { $0[path] = digest } }
         return digest
-    }
-
-    /// Finds the content digests of `paths` on `workers` threads at once, before the renders are planned: on an
-    /// empty index, hashing 48 photos one after another added a quarter to the first build.
-    func findDigests(of paths: [String], workers: Int) {
-        let unique = Array(Set(paths))
-        let next = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(workers, unique.count))) { _ in
-            while true {
-                let index = next.withLock { value in defer { value += 1 }; return value }
-                guard index < unique.count else { return }
-                _ = contentDigest(of: unique[index])
-            }
-        }
     }
 
     private func entryPath(_ key: String) -> String { "\(directory)/entries/\(key)" }
@@ -167,6 +156,14 @@ public final class RenderCache: Sendable {
 }
 
 extension RenderCache.Metadata {
+    /// `placed` with the crop the cached render aimed, when it aimed one.
+    func aimed(_ placed: PlacedPhoto) -> PlacedPhoto {
+        var placed = placed
+        if let crop = aimedCrop { placed.crop = crop }
+        if let source = aimedSource { placed.cropSource = source }
+        return placed
+    }
+
     /// One line per field, numbers written exactly (Double's description reads back to the same value).
     var text: String {
         var lines: [String] = []

@@ -8,10 +8,19 @@ import Platform
 final class DecodeOperation: BookOperation, @unchecked Sendable {
     let job: PhotoJob
     let maxPixels: Int
+    /// The render cache and the request to look up there once the file's digest is read here: the plan did not
+    /// know the digest (the probe of a build that chose its photos reads none). Nil when looked up already.
+    let cacheLookup: (cache: RenderCache, request: RenderRequest)?
+    /// Where the round keeps a file several of its decodes read; nil: the decode opens its file alone.
+    let files: SharedFiles?
 
-    init(job: PhotoJob, maxPixels: Int, context: Context) {
+    init(job: PhotoJob, maxPixels: Int, cacheLookup: (cache: RenderCache, request: RenderRequest)? = nil,
+         files: SharedFiles? = nil, context: Context) {
         self.job = job
         self.maxPixels = maxPixels
+        self.cacheLookup = cacheLookup
+        self.files = files
+        files?.expect(job.info.file.filePath)
         super.init(context)
         name = "decode \(job.info.file.path)"
     }
@@ -23,10 +32,12 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
         job.held.withLock { $0 = reservation }
         let info = job.info
         let source: FileSource
+        defer { files?.done(info.file.filePath) }
         do {
-            source = try FileSource(path: info.file.filePath)
+            // Trap: `try files?.open(path) ?? FileSource(path:)` loses the typed throw (`??` rethrows).
+            if let files { source = try files.open(info.file.filePath) } else { source = try FileSource(path: info.file.filePath) }
         } catch {
-            return .failed(.unreadable("cannot read: \(error)", error))
+            return .failed(Probe.unreadable(error))
         }
         if let probed = info.fileSize, probed != source.count { return Self.changed }
         let codec = info.format.codec
@@ -45,6 +56,8 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
             return .failed(.tooLarge("the file is \(source.count >> 20) MB, far more than a \(info.storedWidth)x\(info.storedHeight) image needs"))
         }
         if shouldStop { return .cancelled }
+        if let (cache, request) = cacheLookup, lookUp(request, in: cache, source: source) { return .succeeded }
+        if shouldStop { return .cancelled }
 
         let stop = { [unowned self] in self.shouldStop }
         do {
@@ -54,10 +67,10 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
             // Trap: `try a ?? b()` loses typed throws (`??` takes a rethrowing autoclosure): the do block would then
             // catch `any Error`. Hence the variable.
             var lossless: LosslessCrop?
-            if job.aimsAtRender, job.lossless, !hasEXIFThumbnail(source) {
-                lossless = try aimedLosslessCrop(source, codec: codec, stop: stop)
+            if job.aimsAtRender, !aimByEXIFThumbnail(source) {
+                if job.lossless { lossless = try aimedLosslessCrop(source, codec: codec, stop: stop) }
+                if lossless == nil { aim(source) }
             }
-            if job.aimsAtRender && lossless == nil { aim(source) }
             if shouldStop { return .cancelled }
             if job.lossless && lossless == nil { lossless = try losslessCrop(source, codec: codec, stop: stop) }
             if job.passThrough {
@@ -96,6 +109,29 @@ final class DecodeOperation: BookOperation, @unchecked Sendable {
     }
 
     static let changed = Outcome.failed(.changed)
+
+    /// Looks the render up in the cache under the digest of the bytes of `source`, read here (the decode's open of
+    /// the file is the digest's: a photo chosen by --photos is opened once for its probe and once here); true on a
+    /// hit, handed on to the render as it is. The key is the one the plan would have made with the digest.
+    private func lookUp(_ request: RenderRequest, in cache: RenderCache, source: FileSource) -> Bool {
+        guard let digest = cache.contentDigest(of: job.info.file.filePath, opened: source) else { return false }
+        var request = request
+        request.contentDigest = digest
+        job.cacheKey.withLock { $0 = request.key }
+        switch cache.entry(request.key) {
+        case .hit(let jpeg, let metadata):
+            job.aimed.withLock { $0 = metadata.aimed(job.placement) }
+            job.blocksShown.withLock { $0 = metadata.blocksShown }
+            job.cacheNote.withLock { $0 = .hit }
+            job.decoded.withLock { $0 = .cached(jpeg) }
+            return true
+        case .damaged:
+            job.cacheNote.withLock { $0 = .damaged }
+            return false
+        case .miss:
+            return false
+        }
+    }
 
     private func isProbedSize(_ width: Int, _ height: Int) -> Bool {
         width == job.info.storedWidth && height == job.info.storedHeight
@@ -157,19 +193,22 @@ extension DecodeOperation {
         }, orientation: job.info.orientation, maxPixels: maxPixels, pool: pool, shouldCancel: stop)
     }
 
-    /// True when the probe's map would come from the photo's EXIF thumbnail: the render's aim does the same.
-    func hasEXIFThumbnail(_ source: FileSource) -> Bool {
+    /// Aims the crop by the photo's EXIF thumbnail when the probe's map would have come from it, as the render's
+    /// aim then does; false when it has none. Read and decoded once: `aim` does not look for it again.
+    func aimByEXIFThumbnail(_ source: FileSource) -> Bool {
         guard let thumbnail = AttentionProbe.exifThumbnail(of: job.info, source: source, pool: pool) else { return false }
-        pool.giveBack(thumbnail.pixels)
+        defer { pool.giveBack(thumbnail.pixels) }
+        job.aim(with: AttentionMap.measure(thumbnail, orientation: job.info.orientation))
         return true
     }
 
-    /// Aims the crop with the map the probe would have made (`AttentionProbe.map`); a map that cannot be made
-    /// leaves it at the centre (the decode then says what is wrong with the file).
+    /// Aims the crop with the map the probe would have made (`AttentionProbe.map`) of a photo without an EXIF
+    /// thumbnail (`aimByEXIFThumbnail` looked); a map that cannot be made leaves it at the centre (the decode then
+    /// says what is wrong with the file).
     func aim(_ source: FileSource) {
         let stop = { [unowned self] in self.shouldStop }
         guard case .success(let map)? = AttentionProbe.map(of: job.info, source: source, maxPixels: maxPixels, pool: pool,
-                                                           isCancelled: stop) else { return }
+                                                           lookedForEXIFThumbnail: true, isCancelled: stop) else { return }
         job.aim(with: map)
     }
 }

@@ -15,13 +15,13 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
     let sequence: Int
     /// The press's CMYK the page's pixels are converted to as they are encoded (a PDF/X-1a book); nil for RGB.
     let cmyk: CMYKTarget?
-    /// Where the page's JPEG is kept for later builds, and under which key (`RenderRequest.key`).
-    let cacheEntry: (cache: RenderCache, key: String)?
+    /// Where the page's JPEG is kept for later builds, under the job's `cacheKey`.
+    let cache: RenderCache?
 
     init(job: PhotoJob, decode: DecodeOperation, quality: Int, directory: String, sequence: Int, cmyk: CMYKTarget?,
-         cacheEntry: (cache: RenderCache, key: String)? = nil, context: Context) {
+         cache: RenderCache? = nil, context: Context) {
         self.job = job
-        self.cacheEntry = cacheEntry
+        self.cache = cache
         self.cmyk = cmyk
         self.decode = decode
         self.quality = quality
@@ -50,6 +50,8 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
             return stopped.outcome
         case .success(.original(let original)):
             bytes = original
+        case .success(.cached(let jpeg)):
+            return write(jpeg, stores: false)
         case .success(.pixels(let page)):
             // The decoded photo is gone by now (it lived only inside makePage): one page in memory while encoding.
             // Its pixels go back to the pool for the next photo once encoded.
@@ -90,6 +92,7 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
 
     private enum Page {
         case original([UInt8])
+        case cached([UInt8])
         case pixels(RGBImage)
     }
 
@@ -100,6 +103,7 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         switch job.decoded.withLock({ photo in defer { photo = nil }; return photo }) {
         case nil: return .failure(Stopped(outcome: .failed(.internalError("internal error: no decoded image"))))
         case .original(let bytes)?: return .success(.original(bytes))
+        case .cached(let bytes)?: return .success(.cached(bytes))
         case .transcoded(let bytes, let blocksShown)?:
             job.blocksShown.withLock { $0 = blocksShown }
             return .success(.original(bytes))
@@ -175,13 +179,13 @@ final class ResizeCropOperation: BookOperation, @unchecked Sendable {
         return PixelRegion(x: Int(x), y: Int(y), width: width, height: height)
     }
 
-    /// Writes the page's JPEG into the build's private directory.
-    private func write(_ bytes: [UInt8]) -> Outcome {
+    /// Writes the page's JPEG into the build's private directory, and into the cache when `stores`.
+    private func write(_ bytes: [UInt8], stores: Bool = true) -> Outcome {
         let path = "\(directory)/page-\(sequence).jpg"
         // A failed write aborts the whole build (BuildSession.writeTemporaryFile): this photo is not at fault.
         guard session.writeTemporaryFile(path, bytes, in: directory) else { return .cancelled }
         job.rendered.withLock { $0 = path }
-        if let (cache, key) = cacheEntry, !shouldStop {
+        if stores, let cache, let key = job.cacheKey.withLock({ $0 }), !shouldStop {
             let aimed = job.aimed.withLock { $0 }
             cache.store(key, jpeg: bytes, metadata: .init(blocksShown: job.blocksShown.withLock { $0 },
                                                            aimedCrop: aimed?.crop, aimedSource: aimed?.cropSource))

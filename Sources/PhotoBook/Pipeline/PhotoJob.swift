@@ -39,6 +39,11 @@ final class PhotoJob: Sendable {
     /// For a lossless render: the part of the upright photo (full-resolution pixels) its JPEG's whole blocks show,
     /// a little more than the plan's crop, which the page clips to.
     let blocksShown = Mutex<Rect?>(nil)
+    /// The key its render is kept under in the render cache (`RenderRequest.key`); nil without a cache. Set when
+    /// the chain is made if the file's digest is known then, else by the decode, from the bytes it reads.
+    let cacheKey = Mutex<String?>(nil)
+    /// What the decode's look-up in the render cache found worth a note (`DecodeOperation.lookUp`).
+    let cacheNote = Mutex<RenderCache.Note?>(nil)
 
     /// - Parameter reencodes: every photo is decoded and encoded again (a PDF/X-1a book's CMYK): no pass-through,
     ///   no lossless crop.
@@ -66,6 +71,8 @@ enum DecodedPhoto: Sendable {
     /// A new JPEG of the photo's own blocks, cropped and turned upright; `blocksShown` is the part of the upright
     /// photo they show (full-resolution pixels).
     case transcoded([UInt8], blocksShown: Rect)
+    /// The render an earlier build made, from the render cache: written as it is, not stored again.
+    case cached([UInt8])
 }
 
 extension PhotoJob {

@@ -7,17 +7,21 @@ extension RenderPipeline {
     /// `rendering`: for a build, which may leave some maps to the render (`RenderSettings.aimsAtRender`).
     func prepare(rendering: Bool = false) -> Result<PreparedBook, EarlyStop> {
         // Probe: headers only. A photo that cannot be read is left out here, before any pixels exist.
-        var reports = files.map { PhotoReport(path: $0.path, outcome: .cancelled) }
+        // Up to --jobs probes at once (ProbeAll.swift); the results come back in the files' order. A file whose
+        // pages the probe counted (`PhotoFile.countsPagesWhenProbed`) is its pages from here on: each a photo.
+        let session = self.session
+        let probedFiles = Probe.probeAll(files, maxPixels: plan.settings.maxPixels, jobs: plan.settings.jobs,
+                                         isCancelled: { session.isCancelled },
+                                         then: probeStep(rendering: rendering))
+        let probed = probedFiles.flatMap { found in found.map { $0.map(Optional.some) } ?? [nil] }
+        let photoFiles = zip(files, probedFiles).flatMap { file, found in found.map { file.pages($0.count) } ?? [file] }
+        if photoFiles.count != files.count { hooks.photosCounted?(photoFiles.count) }
+        var reports = photoFiles.map { PhotoReport(path: $0.path, outcome: .cancelled) }
         var usable: [(id: PhotoID, info: PhotoInfo)] = []
         func stop(_ book: Outcome) -> Result<PreparedBook, EarlyStop> {
             .failure(EarlyStop(report: BuildReport(photos: reports, book: book, pagesWritten: 0, seconds: 0)))
         }
-        // Up to --jobs probes at once (ProbeAll.swift); the results come back in the files' order.
-        let session = self.session
-        let probed = Probe.probeAll(files, maxPixels: plan.settings.maxPixels, jobs: plan.settings.jobs,
-                                    isCancelled: { session.isCancelled },
-                                    then: probeStep(rendering: rendering))
-        for (index, file) in files.enumerated() {
+        for (index, file) in photoFiles.enumerated() {
             switch probed[index] {
             case nil: return stop(.cancelled)
             case .success(let info)?:
@@ -33,7 +37,7 @@ extension RenderPipeline {
         // A signal during the last probe must read as an interruption, not as a PDF with no usable photo.
         if session.isCancelled { return stop(.cancelled) }
         let duplicates = leaveOutDuplicates(&usable, reports: &reports)
-        if let refusal = plan.refusal(usable: usable.count, of: files.count - duplicates.count, afterRender: false) {
+        if let refusal = plan.refusal(usable: usable.count, of: photoFiles.count - duplicates.count, afterRender: false) {
             return stop(.skipped(because: .refused(refusal)))
         }
         clock.enter(.plan)
@@ -66,8 +70,8 @@ extension RenderPipeline {
     /// What the probe's worker does with each photo's open file after its headers (`Probe.probeAll`'s `then`):
     /// the choice's measures and the attention map (AttentionStep.swift) and, for a build through the render cache
     /// that does not choose its photos, the file's content digest (the cache's key): the photo is opened once for
-    /// all of it, and once more for its pixels. A build that chooses hashes only the photos it chose, after the
-    /// choice (`RenderCache.findDigests`): hashing a trip's 2,000 photos for its 80 would cost more than an open.
+    /// all of it, and once more for its pixels. A build that chooses hashes only the photos it chose, in their
+    /// decodes (`DecodeOperation.lookUp`): hashing a trip's 2,000 photos for its 80 would cost more than it saves.
     func probeStep(rendering: Bool) -> (@Sendable (inout PhotoInfo, FileSource) -> Void)? {
         let attention = attentionStep(leavingToRender: rendering && plan.settings.aimsAtRender)
         // Trap: not `measuresTraits`, which --verbose also sets: a verbose build hashed no photo here, and its
@@ -76,7 +80,7 @@ extension RenderPipeline {
         let session = self.session
         return { (info: inout PhotoInfo, source: FileSource) in
             attention?(&info, source)
-            if !session.isCancelled { _ = cache.contentDigest(of: info.file.filePath, opened: source) }
+            if !session.isCancelled { info.contentDigest = cache.contentDigest(of: info.file.filePath, opened: source) }
         }
     }
 

@@ -40,6 +40,7 @@ extension RenderPipeline {
                     reports: inout [PhotoReport], directory: String, round: Int) -> [Chain] {
         var chains: [Chain] = []
         var announced: Set<PhotoID> = []
+        let files = SharedFiles()
         let settings = self.plan.settings
         for (placed, spread) in plan.pages.flatMap({ page in page.photos.map { ($0, page.spread != nil) } }) {
             let photo = placed.photo
@@ -63,49 +64,50 @@ extension RenderPipeline {
                                         photo: (Double(info.uprightWidth), Double(info.uprightHeight)))
             let job = PhotoJob(info: info, placement: placed, keepOriginals: settings.keepOriginals,
                                losslessCrops: settings.losslessCrops, reencodes: cmyk != nil, aimsAtRender: aims)
-            // The photo's own bytes need no cache; any other render may be in it from an earlier build.
-            var cacheKey: String?
-            if let cache, !job.passThrough,
-               let digest = cache.contentDigest(of: info.file.filePath) {
-                let request = RenderRequest(contentDigest: digest, picture: info.file.picture, crop: "\(placed.crop)",
+            // The photo's own bytes need no cache; any other render may be in it from an earlier build. Its key
+            // needs the file's digest: the probe's (`probeStep`), or the index's, else the decode's, which reads the
+            // file anyway (a build that chose its photos: `DecodeOperation.lookUp`).
+            var lookUpInDecode: RenderRequest?
+            if let cache, !job.passThrough {
+                var request = RenderRequest(contentDigest: "", picture: info.file.picture, crop: "\(placed.crop)",
                                             pixelWidth: placed.pixelWidth, pixelHeight: placed.pixelHeight,
                                             orientation: info.orientation.rawValue, quality: settings.quality,
                                             colour: cmyk.map { "cmyk \(SHA256.hex($0.profile)) \($0.intent.rawValue)" } ?? "rgb",
                                             lossless: job.lossless, aimsAtRender: aims)
-                cacheKey = request.key
-                switch cache.entry(request.key) {
-                case .hit(let jpeg, let metadata):
-                    guard let path = writeCached(jpeg, directory: directory) else { return [] }
-                    var placedHere = placed
-                    if let crop = metadata.aimedCrop { placedHere.crop = crop }
-                    if let source = metadata.aimedSource { placedHere.cropSource = source }
-                    renders[key] = RenderedPhoto(info: info, placed: placedHere, path: path, passThrough: false,
-                                                 blocksShown: metadata.blocksShown)
-                    reports[index].outcome = .succeeded
-                    reports[index].renderedFromCache = true
-                    if !reports[index].notes.contains(Self.cacheHitNote) { reports[index].notes.append(Self.cacheHitNote) }
-                    if round == 0 && announces { hooks.photoFinished?(info.file.path) }
-                    continue
-                case .damaged:
-                    reports[index].notes.append("its cached render failed its checksum (damaged or truncated): rendered again")
-                case .miss:
-                    break
+                if let digest = cache.contentDigest(of: info.file.filePath, readsFile: false) {
+                    request.contentDigest = digest
+                    job.cacheKey.withLock { $0 = request.key }
+                    switch cache.entry(request.key) {
+                    case .hit(let jpeg, let metadata):
+                        guard let path = writeCached(jpeg, directory: directory) else { return [] }
+                        renders[key] = RenderedPhoto(info: info, placed: metadata.aimed(placed), path: path,
+                                                     passThrough: false, blocksShown: metadata.blocksShown)
+                        reports[index].outcome = .succeeded
+                        reports[index].noteCache(.hit)
+                        if round == 0 && announces { hooks.photoFinished?(info.file.path) }
+                        continue
+                    case .damaged:
+                        reports[index].noteCache(.damaged)
+                    case .miss:
+                        break
+                    }
+                } else {
+                    lookUpInDecode = request
                 }
             }
             // A photo is announced finished once, by its first render; renders of later rounds redo finished photos.
             var renders = operations
             if round > 0 || !announces { renders.hooks.photoFinished = nil }
-            let decode = DecodeOperation(job: job, maxPixels: settings.maxPixels, context: operations)
+            let decode = DecodeOperation(job: job, maxPixels: settings.maxPixels,
+                                         cacheLookup: lookUpInDecode.flatMap { request in cache.map { ($0, request) } },
+                                         files: files, context: operations)
             let render = ResizeCropOperation(job: job, decode: decode, quality: settings.quality, directory: directory,
-                                             sequence: sequence.next(), cmyk: cmyk,
-                                             cacheEntry: cacheKey.flatMap { key in cache.map { ($0, key) } }, context: renders)
+                                             sequence: sequence.next(), cmyk: cmyk, cache: cache, context: renders)
             render.queuePriority = .high
             chains.append(Chain(job: job, decode: decode, render: render, photo: photo, key: key))
         }
         return chains
     }
-
-    static let cacheHitNote = "render taken from the cache"
 
     /// Writes a cached render into the working folder as the render would have; nil when it cannot be written
     /// (the build is then aborted, as a render's failed write aborts it).

@@ -112,8 +112,6 @@ public final class RenderPipeline: Sendable {
         // equal cells, the photos after a failed one move up without being rendered again). Each round removes at
         // least one photo.
         var alive = prepared.photos.map(\.id)
-        // The probe found most content digests (`probeStep`); a build that chose its photos finds its photos' here.
-        cache?.findDigests(of: prepared.photos.map(\.info.file.filePath), workers: plan.settings.jobs)
         var renders: [RenderKey: RenderedPhoto] = [:]
         var directory: String?
         var round = 0
@@ -166,7 +164,7 @@ public final class RenderPipeline: Sendable {
             if session.isCancelled { return stopped(.cancelled) }
             // A render that did not succeed without a cancel is a photo that failed.
             guard failed else { return stopped(.failed(.internalError("internal error: the book's pages were not rendered"))) }
-            if let refusal = plan.refusal(usable: alive.count, of: files.count - prepared.duplicates, afterRender: true) {
+            if let refusal = plan.refusal(usable: alive.count, of: prepared.reports.count - prepared.duplicates, afterRender: true) {
                 return stopped(.skipped(because: .refused(refusal)))
             }
         }
