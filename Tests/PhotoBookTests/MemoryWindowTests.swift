@@ -29,7 +29,7 @@ import Testing
 
     /// The photos certainly ended when each decode starts, by the graph alone: those whose renders it waits for
     /// and what had ended when they started, and, with `inOrder`, what had ended when the decode queued before it
-    /// started (RenderPipeline.run makes each decode wait for that one).
+    /// started (RenderPipeline.run starts decodes in order, each through a gate that waits for the gate before).
     static func endedAtStart(_ waits: [[Int]], inOrder: Bool) -> [Set<Int>] {
         var ended: [Set<Int>] = []
         for (index, waited) in waits.enumerated() {

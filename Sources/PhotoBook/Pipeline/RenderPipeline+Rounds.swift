@@ -127,13 +127,19 @@ extension RenderPipeline {
         // costliest photos started early, the cheap ones fill the cores at the end instead of one long one.
         let costs = chains.map(\.job.estimatedCost)
         let order = chains.indices.sorted { a, b in costs[a] != costs[b] ? costs[a] > costs[b] : a < b }
-        // Within the memory budget: a decode waits for the renders that free what it needs (MemoryWindow).
+        // Within the memory budget: a decode waits for the renders that free what it needs (MemoryWindow), through
+        // a start gate that also waits for the gate before it: decodes start in order, yet run side by side (a
+        // decode depending on the decode before it waited for its end: a JPEG book took 1.6 times as long).
+        var gates: [Operation] = []
         for (position, waits) in MemoryWindow.waits(order.map { chains[$0].job.estimatedMemory }).enumerated() {
-            for earlier in waits { chains[order[position]].decode.addDependency(chains[order[earlier]].render) }
-            if position > 0 { chains[order[position]].decode.addDependency(chains[order[position - 1]].decode) }
+            let gate = BlockOperation {}
+            for earlier in waits { gate.addDependency(chains[order[earlier]].render) }
+            if let previous = gates.last { gate.addDependency(previous) }
+            chains[order[position]].decode.addDependency(gate)
+            gates.append(gate)
         }
-        queue.addOperations(order.flatMap { [chains[$0].decode, chains[$0].render] as [Operation] } + [build],
-                            waitUntilFinished: false)
+        queue.addOperations(order.indices.flatMap { [gates[$0], chains[order[$0]].decode, chains[order[$0]].render] }
+                            + [build], waitUntilFinished: false)
         if first { hooks.graphReady?() }
         if session.isCancelled { queue.cancelAllOperations() }
         queue.isSuspended = false
