@@ -337,6 +337,11 @@ def raw_seeds(out):
     for fraction in (8, 4, 2):
         with open(os.path.join(out, f"cut-{fraction}.dng"), "wb") as f:
             f.write(data[: len(data) // fraction])
+    # The opcode list claiming 2^32 - 1 opcodes that looped LibRaw for minutes (RawHostileInputTests says more).
+    entry = data.index(b"\x41\xc7\x07\x00")
+    (at,) = struct.unpack_from("<I", data, entry + 8)
+    with open(os.path.join(out, "opcode-count.dng"), "wb") as f:
+        f.write(data[:at] + b"\xff\xff\xff\xff" + data[at + 4:])
 
 
 if __name__ == "__main__":

@@ -12,12 +12,22 @@
 #endif
 
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <new>
 
+// libgomp's, loaded with LibRaw (Debian builds it with OpenMP); weak, so that the stream links without it.
+extern "C" int omp_in_parallel(void) __attribute__((weak));
+
 namespace {
+
+/// How many reads may find the file's end before the stream stops LibRaw. A sound raw's decoders read past its
+/// end a few times at most (a bit reader's lookahead); LibRaw 0.20 loops on counts it read from the file without
+/// a bound or a cancellation check, reading past the end each time: lossy_dng_load_raw takes an opcode list's
+/// count (up to 2^32) from the file and reads 16 bytes per opcode, which took minutes on a 54-KB fuzzed DNG.
+constexpr int64_t readsPastEndAllowed = 1 << 16;
 
 class CallbackStream final : public LibRaw_abstract_datastream {
 public:
@@ -41,7 +51,10 @@ public:
                 position_ += int64_t(take);
                 continue;
             }
-            if (position_ >= size_) break;
+            if (position_ >= size_) {
+                foundEnd();
+                break;
+            }
             if (wanted - done >= sizeof buffer_) {
                 long got = fetch(position_, out + done, long(std::min<size_t>(wanted - done, 1 << 30)));
                 if (got <= 0) break;
@@ -68,7 +81,10 @@ public:
 
     int get_char() override {
         if (position_ < bufferStart_ || position_ >= bufferStart_ + bufferLength_) {
-            if (!fill()) return -1;
+            if (!fill()) {
+                if (position_ >= size_) foundEnd();
+                return -1;
+            }
         }
         return buffer_[position_++ - bufferStart_];
     }
@@ -115,7 +131,20 @@ public:
     }
     void unlock() override { mutex_.unlock(); }
 
+    /// True once LibRaw was stopped for reading past the file's end too often.
+    bool ranPastEnd() const { return ranPastEnd_; }
+
 private:
+    /// Counts a read that found the file's end; past the allowance, stops LibRaw's decode by the exception its
+    /// own checks throw for a file that ends early (unpack and open_datastream catch it and return
+    /// LIBRAW_IO_ERROR). Never inside an OpenMP parallel region: an exception must not leave one.
+    void foundEnd() {
+        if (++readsPastEnd_ <= readsPastEndAllowed) return;
+        if (omp_in_parallel != nullptr && omp_in_parallel()) return;
+        ranPastEnd_ = true;
+        throw LIBRAW_EXCEPTION_IO_EOF;
+    }
+
     long fetch(int64_t offset, void *into, long count) {
         long got = read_(context_, offset, into, count);
         return got < 0 ? 0 : got;
@@ -136,6 +165,8 @@ private:
     int64_t position_ = 0;
     int64_t bufferStart_ = 0;
     long bufferLength_ = 0;
+    int64_t readsPastEnd_ = 0;
+    bool ranPastEnd_ = false;
     std::mutex mutex_;
     unsigned char buffer_[64 * 1024];
 };
@@ -168,6 +199,10 @@ extern "C" void pbraw_stream_free(pbraw_stream *stream) {
     if (stream == nullptr) return;
     delete stream->stream;
     delete stream;
+}
+
+extern "C" int pbraw_stream_ran_past_end(const pbraw_stream *stream) {
+    return stream != nullptr && stream->stream != nullptr && stream->stream->ranPastEnd();
 }
 
 extern "C" void pbraw_black_pattern(const void *data, unsigned *rows, unsigned *columns) {

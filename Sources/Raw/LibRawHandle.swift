@@ -99,9 +99,14 @@ final class LibRawHandle {
     /// or "I/O error"): thrown ahead of LibRaw's own code, so that a disk's error keeps its kind.
     var readFailure: CodecError? { reading?.takeUnretainedValue().failure }
 
-    /// The failure LibRaw's `code` means for a file of `kind`, unless reading the file failed first.
+    /// The failure LibRaw's `code` means for a file of `kind`, unless reading the file failed first or the stream
+    /// stopped LibRaw reading past the file's end (CRawStream: a damaged count looped LibRaw over nothing).
     func failure(_ code: Int32, kind: String) -> CodecError {
-        readFailure ?? RawCodec.failure(code, kind: kind)
+        if let readFailure { return readFailure }
+        if let stream, pbraw_stream_ran_past_end(stream) != 0 {
+            return .corrupt("corrupt \(kind) (LibRaw kept reading past the end of the file: damaged or cut short)")
+        }
+        return RawCodec.failure(code, kind: kind)
     }
 
     /// Fails on LibRaw's `code`, or on what the callbacks found during the call that returned it.

@@ -90,6 +90,29 @@ import Testing
         }
     }
 
+    /// A lossy DNG whose opcode list claims 2^32 - 1 opcodes: LibRaw 0.20 (its own dcraw_emu too) loops over the
+    /// count reading 16 bytes an opcode, past the file's end, for minutes (a fuzzer's find, 54 KB). The stream
+    /// stops it after 65,536 reads that found the end, and the decode fails by name.
+    @Test func anOpcodeCountThatRunsPastTheEndIsRefused() throws {
+        var bytes = try RawTestSupport.bytes(RawTestSupport.dng)
+        // The raw's OpcodeList2 entry (tag 0xC741, UNDEFINED): its data starts with the big-endian opcode count.
+        let tag: [UInt8] = [0x41, 0xC7, 7, 0]
+        let found = (8..<bytes.count - 12).first { (at: Int) -> Bool in Array(bytes[at..<at + 4]) == tag }
+        let entry = try #require(found)
+        var list = 0
+        for index in (0..<4).reversed() { list = list << 8 | Int(bytes[entry + 8 + index]) }
+        #expect(bytes[list..<list + 4] == [0, 0, 0, 3], "the fixture's three opcodes")
+        bytes.replaceSubrange(list..<list + 4, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        let source = MemorySource(bytes)
+        let header = try RawTestSupport.probe(source)
+        #expect(throws: CodecError.corrupt("corrupt DNG (LibRaw kept reading past the end of the file: damaged or "
+                                           + "cut short)")) {
+            _ = try RawTestSupport.decode(source, region: PixelRegion(x: 0, y: 0, width: header.width,
+                                                                      height: header.height),
+                                          minimumWidth: header.width, minimumHeight: header.height)
+        }
+    }
+
     @Test(arguments: [1, 2, 3, 5])
     func aDecodeIsCancelledAtLibRawsProgressCallbacks(_ after: Int) throws {
         let source = MemorySource(try RawTestSupport.bytes(RawTestSupport.dng))

@@ -31,6 +31,11 @@ int pbraw_open(void *data, void *context, pbraw_read_fn read, int64_t size, pbra
 
 void pbraw_stream_free(pbraw_stream *stream);
 
+/* True (1) when the stream stopped LibRaw because it kept reading past the file's end (more than 65,536 reads that
+ * found the end): LibRaw then returned LIBRAW_IO_ERROR. A damaged raw's counts can make LibRaw 0.20 loop for minutes
+ * reading nothing (raw_stream.cpp says where); this ends such a loop in milliseconds. */
+int pbraw_stream_ran_past_end(const pbraw_stream *stream);
+
 /* The size of the repeating black-level pattern LibRaw subtracts (color.cblack[4] rows by cblack[5] columns, 0 by 0
  * for none) of the processor `data`: Swift cannot read cblack, an array of 4104 unsigned, through the C API. */
 void pbraw_black_pattern(const void *data, unsigned *rows, unsigned *columns);
