@@ -11,12 +11,10 @@ struct BMPHeader: Equatable {
     var topDown: Bool
     var bitCount: Int
     var compression: Compression
-    var headerSize: Int
     /// Where the pixel data starts in the file.
     var pixelOffset: Int
-    /// 256 RGB entries, black past `paletteCount` (an index past the palette is black).
+    /// 256 RGB entries, black past the entries the file has (an index past the palette is black).
     var palette: [UInt8]
-    var paletteCount: Int
     /// Red, green, blue and alpha masks of a 16- or 32-bit pixel (alpha 0: none).
     var masks: [UInt32]
     /// Bytes from one stored row to the next (rows are padded to 4 bytes).
@@ -145,9 +143,8 @@ struct BMPHeader: Equatable {
 
         let stride = ((width * bitCount + 31) / 32) * 4
         var result = BMPHeader(width: width, height: height, topDown: topDown, bitCount: bitCount,
-                               compression: compression, headerSize: headerSize, pixelOffset: pixelOffset,
-                               palette: palette, paletteCount: paletteCount, masks: masks, stride: stride,
-                               headerName: headerName)
+                               compression: compression, pixelOffset: pixelOffset, palette: palette, masks: masks,
+                               stride: stride, headerName: headerName)
         if compression == .none || compression == .bitfields {
             // The last row may lack its padding. stride and height are at most 2^27 and 2^24: no overflow.
             guard pixelOffset + stride * (height - 1) + result.rowBytes <= fileSize else { throw truncated }
