@@ -52,12 +52,13 @@ public struct BMPCodec: SinglePictureCodec {
                 && bytes[36..<40].elementsEqual(Array("acsp".utf8))
                 ? .profile(bytes) : .unusable("its embedded colour profile is not an ICC profile")
         }
-        var detail = ["\(bmp.bitCount)-bit"]
-        switch bmp.compression {
+        let format = bmp.pixelFormat
+        var detail = ["\(format.bitCount)-bit"]
+        switch format.compression {
         case .rle8: detail.append("RLE8")
         case .rle4: detail.append("RLE4")
-        case .bitfields: detail.append(bmp.hasAlpha ? "bit fields with alpha" : "bit fields")
-        case .none: if bmp.bitCount <= 8 { detail.append("palette") }
+        case .bitfields: detail.append(format.hasAlpha ? "bit fields with alpha" : "bit fields")
+        case .none: if format.bitCount <= 8 { detail.append("palette") }
         }
         if bmp.topDown { detail.append("top-down") }
         if bmp.headerName.hasPrefix("OS/2") { detail.append(bmp.headerName) }
@@ -72,12 +73,12 @@ public struct BMPCodec: SinglePictureCodec {
         try request.checkPixels(width: width, height: height)
         let region = try request.region(inside: width, height)
         let factor = request.shrinkFactor(for: region)
-        if bmp.compression == .rle8 || bmp.compression == .rle4 {
+        if bmp.pixelFormat.compression == .rle8 || bmp.pixelFormat.compression == .rle4 {
             return try decodeRunLength(source, bmp, region: region, factor: factor, pool: pool, shouldCancel: shouldCancel)
         }
         var usesAlpha = false
-        if bmp.hasAlpha { usesAlpha = try Self.someAlphaIsNotZero(source, bmp, shouldCancel: shouldCancel) }
-        let pixels = BMPPixels(bmp, usesAlpha: usesAlpha)
+        if bmp.pixelFormat.hasAlpha { usesAlpha = try Self.someAlphaIsNotZero(source, bmp, shouldCancel: shouldCancel) }
+        let pixels = BMPPixels(bmp.pixelFormat, usesAlpha: usesAlpha)
         var shrink = BoxShrink(region: region, factor: factor, pool: pool)
         var row = [UInt8](repeating: 0, count: region.width * 3)
         var y = region.y
@@ -128,7 +129,7 @@ public struct BMPCodec: SinglePictureCodec {
     /// True when some pixel's alpha is not zero: reads every row (a band at a time) until one is found.
     static func someAlphaIsNotZero(_ source: any ByteSource, _ bmp: BMPHeader,
                                    shouldCancel: () -> Bool) throws(CodecError) -> Bool {
-        let pixels = BMPPixels(bmp, usesAlpha: true)
+        let pixels = BMPPixels(bmp.pixelFormat, usesAlpha: true)
         var y = 0
         while y < bmp.height {
             if shouldCancel() { throw .cancelled }

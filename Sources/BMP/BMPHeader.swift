@@ -6,19 +6,25 @@ import ImageCodec
 struct BMPHeader: Equatable {
     enum Compression: Equatable { case none, rle8, rle4, bitfields }
 
+    /// How a stored pixel is coded and what colour it makes: all that `BMPPixels` needs to turn rows into RGB,
+    /// and `BMPRunLength` to decode RLE data.
+    struct PixelFormat: Equatable {
+        var bitCount: Int
+        var compression: Compression
+        /// 256 RGB entries, black past the entries the file has (an index past the palette is black).
+        var palette: [UInt8]
+        /// Red, green, blue and alpha masks of a 16- or 32-bit pixel (alpha 0: none).
+        var masks: [UInt32]
+
+        var hasAlpha: Bool { masks[3] != 0 }
+    }
+
     var width: Int, height: Int
     /// Rows are stored top row first (a negative height); else bottom row first.
     var topDown: Bool
-    var bitCount: Int
-    var compression: Compression
-    var headerSize: Int
+    var pixelFormat: PixelFormat
     /// Where the pixel data starts in the file.
     var pixelOffset: Int
-    /// 256 RGB entries, black past `paletteCount` (an index past the palette is black).
-    var palette: [UInt8]
-    var paletteCount: Int
-    /// Red, green, blue and alpha masks of a 16- or 32-bit pixel (alpha 0: none).
-    var masks: [UInt32]
     /// Bytes from one stored row to the next (rows are padded to 4 bytes).
     var stride: Int
     /// Where an embedded ICC profile (V5, PROFILE_EMBEDDED) lies in the file.
@@ -28,8 +34,7 @@ struct BMPHeader: Equatable {
     var headerName: String
 
     /// Bytes of one row's pixels, without the padding.
-    var rowBytes: Int { (width * bitCount + 7) / 8 }
-    var hasAlpha: Bool { masks[3] != 0 }
+    var rowBytes: Int { (width * pixelFormat.bitCount + 7) / 8 }
 
     static let signature: [UInt8] = [0x42, 0x4D]  // "BM"
     /// The most pixels a side may have: far past any real picture, small enough that no size computed from it
@@ -144,10 +149,9 @@ struct BMPHeader: Equatable {
         }
 
         let stride = ((width * bitCount + 31) / 32) * 4
-        var result = BMPHeader(width: width, height: height, topDown: topDown, bitCount: bitCount,
-                               compression: compression, headerSize: headerSize, pixelOffset: pixelOffset,
-                               palette: palette, paletteCount: paletteCount, masks: masks, stride: stride,
-                               headerName: headerName)
+        let pixelFormat = PixelFormat(bitCount: bitCount, compression: compression, palette: palette, masks: masks)
+        var result = BMPHeader(width: width, height: height, topDown: topDown, pixelFormat: pixelFormat,
+                               pixelOffset: pixelOffset, stride: stride, headerName: headerName)
         if compression == .none || compression == .bitfields {
             // The last row may lack its padding. stride and height are at most 2^27 and 2^24: no overflow.
             guard pixelOffset + stride * (height - 1) + result.rowBytes <= fileSize else { throw truncated }

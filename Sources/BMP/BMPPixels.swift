@@ -23,13 +23,13 @@ struct BMPPixels {
         }
     }
 
-    init(_ header: BMPHeader, usesAlpha: Bool) {
-        bitCount = header.bitCount
-        palette = header.palette
-        channels = header.masks.map(Channel.init)
-        self.usesAlpha = usesAlpha && header.hasAlpha
-        isDefault32 = header.bitCount == 32 && header.masks[0] == 0xFF_0000 && header.masks[1] == 0xFF00
-            && header.masks[2] == 0xFF && !self.usesAlpha
+    init(_ format: BMPHeader.PixelFormat, usesAlpha: Bool) {
+        bitCount = format.bitCount
+        palette = format.palette
+        channels = format.masks.map(Channel.init)
+        self.usesAlpha = usesAlpha && format.hasAlpha
+        isDefault32 = format.bitCount == 32 && format.masks[0] == 0xFF_0000 && format.masks[1] == 0xFF00
+            && format.masks[2] == 0xFF && !self.usesAlpha
     }
 
     /// True when some pixel of `row` (a stored row of `width` pixels) has an alpha other than zero.

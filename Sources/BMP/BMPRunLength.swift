@@ -13,8 +13,8 @@ struct BMPRunLength {
     /// first, into `out` (`region.width * region.height * 3` bytes).
     func decode(_ data: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>,
                 shouldCancel: () -> Bool) throws(CodecError) {
-        let width = header.width, height = header.height, four = header.compression == .rle4
-        let palette = header.palette
+        let width = header.width, height = header.height, four = header.pixelFormat.compression == .rle4
+        let palette = header.pixelFormat.palette
         let left = region.x, right = region.x + region.width
         var i = 0, x = 0, row = 0  // row: stored rows from the bottom
         var commands = 0

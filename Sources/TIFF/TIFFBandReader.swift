@@ -20,7 +20,7 @@ struct TIFFBandReader {
     func read(shouldCancel: () -> Bool, emit: Emit) throws(CodecError) {
         if page.isTiled {
             try readTiles(shouldCancel, emit)
-        } else if converter != nil && !page.isPlanar {
+        } else if converter != nil && !page.pixelFormat.isPlanar {
             try readScanlines(shouldCancel, emit)
         } else {
             try readStrips(shouldCancel, emit)
@@ -84,7 +84,7 @@ struct TIFFBandReader {
         let rowsPerStrip = max(1, page.rowsPerStrip)
         let stripsPerPlane = (page.height + rowsPerStrip - 1) / rowsPerStrip
         // Only the planes of the samples used: a file may declare thousands.
-        let planeSamples = page.isPlanar ? converter?.used ?? [0] : [0]
+        let planeSamples = page.pixelFormat.isPlanar ? converter?.used ?? [0] : [0]
         let planeCount = planeSamples.count
         let stripBytes = converter == nil ? try Self.bytes(page.width, rowsPerStrip, 4) : file.stripSize
         guard stripBytes > 0 else { throw file.failure("cannot size a strip") }
@@ -132,7 +132,7 @@ struct TIFFBandReader {
     private func readTiles(_ shouldCancel: () -> Bool, _ emit: Emit) throws(CodecError) {
         let tileWidth = page.tileWidth, tileHeight = page.tileHeight
         guard tileWidth > 0, tileHeight > 0 else { throw .corrupt("corrupt TIFF (tiles of no size)") }
-        let planeSamples = page.isPlanar ? converter?.used ?? [0] : [0]
+        let planeSamples = page.pixelFormat.isPlanar ? converter?.used ?? [0] : [0]
         let planeCount = planeSamples.count
         let tileBytes = converter == nil ? try Self.bytes(tileWidth, tileHeight, 4) : file.tileSize
         guard tileBytes > 0 else { throw file.failure("cannot size a tile") }

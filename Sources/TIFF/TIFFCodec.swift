@@ -91,10 +91,10 @@ public struct TIFFCodec: ImageCodec {
     private func header(_ page: TIFFPage, _ file: TIFFFile) throws(CodecError) -> ImageHeader {
         var header = ImageHeader(width: page.width, height: page.height)
         header.orientation = .fixed(Orientation(exifValue: page.orientation))
-        header.colorComponents = page.colorComponents
+        header.colorComponents = page.pixelFormat.colorComponents
         header.detail = page.detail
         if let profile = file.bytes(TIFFTAG_ICCPROFILE) {
-            if page.isCMYK {
+            if page.pixelFormat.isCMYK {
                 // Converted to sRGB through it while decoding: the pixels handed out are no longer the profile's.
                 header.profileDescribesDecodedPixels = false
                 let space = profile.count >= 20 ? String(decoding: profile[16..<20], as: UTF8.self) : ""
@@ -109,7 +109,7 @@ public struct TIFFCodec: ImageCodec {
             let trimmed = text.trimmingSpaces
             if !trimmed.isEmpty { header.description = trimmed }
         }
-        if page.sampleFormat == SAMPLEFORMAT_IEEEFP {
+        if page.pixelFormat.sampleFormat == SAMPLEFORMAT_IEEEFP {
             header.warnings.append("floating-point TIFF samples cannot be decoded")
         }
         return header
@@ -143,13 +143,13 @@ public struct TIFFCodec: ImageCodec {
 
         // Trap: libtiff hands out JPEG-compressed YCbCr as subsampled YCbCr unless told to convert (JPEGCOLORMODE).
         var jpegAsRGB = false
-        if page.compression == COMPRESSION_JPEG && page.photometric == PHOTOMETRIC_YCBCR {
+        if page.compression == COMPRESSION_JPEG && page.pixelFormat.photometric == PHOTOMETRIC_YCBCR {
             jpegAsRGB = file.setJPEGColorModeRGB()
         }
         var converter: TIFFRowConverter?
-        if TIFFRowConverter.handles(page, jpegAsRGB: jpegAsRGB) {
-            let profile = page.isCMYK ? file.bytes(TIFFTAG_ICCPROFILE) : nil
-            converter = try TIFFRowConverter(page: page, file: file, profile: profile,
+        if TIFFRowConverter.handles(page.pixelFormat, jpegAsRGB: jpegAsRGB) {
+            let profile = page.pixelFormat.isCMYK ? file.bytes(TIFFTAG_ICCPROFILE) : nil
+            converter = try TIFFRowConverter(format: page.pixelFormat, file: file, profile: profile,
                                              maxWidth: max(region.width, page.isTiled ? page.tileWidth : 0))
         } else if let refusal = file.rgbaReaderRefusal() {
             throw .unsupported("unsupported TIFF (\(page.detail): \(refusal))")

@@ -17,14 +17,12 @@ final class TIFFRowConverter {
         case cmyk(ConversionToSRGB?)
     }
 
-    let bits: Int
-    /// Samples a stored pixel has, and the ones read of them: the colour samples, then alpha (a file may
-    /// declare thousands of extra samples; only these cost anything).
-    let samples: Int
+    /// The page's samples as stored; with an alpha sample, the last sample unpacked is alpha, premultiplied
+    /// into the colour or not.
+    let format: TIFFPage.PixelFormat
+    /// The samples read of a stored pixel's: the colour samples, then alpha (a file may declare thousands of
+    /// extra samples; only these cost anything).
     let used: [Int]
-    let isPlanar: Bool
-    /// Whether the last sample unpacked is alpha, premultiplied into the colour or not.
-    let alpha: (index: Int, associated: Bool)?
     let colour: Colour
     /// `used.count` 8-bit values a pixel, for the widest row converted.
     private var unpacked: [UInt8]
@@ -33,46 +31,46 @@ final class TIFFRowConverter {
     /// 2^bits entries: a stored value scaled to 0...255 (for 1, 2 and 4 bits).
     private let scaleTable: [UInt8]
 
-    /// Whether this converter takes the page as libtiff hands its samples out; otherwise libtiff's RGBA reader
-    /// must. `jpegAsRGB`: libtiff's JPEG codec has been told to turn YCbCr into RGB.
-    static func handles(_ page: TIFFPage, jpegAsRGB: Bool) -> Bool {
-        guard page.sampleFormat == SAMPLEFORMAT_UINT || page.sampleFormat == SAMPLEFORMAT_VOID else { return false }
-        let colourSamples = page.samplesPerPixel - (page.alpha == nil ? 0 : 1)
-        switch Int32(page.photometric) {
+    /// Whether this converter takes a page of this format as libtiff hands its samples out; otherwise libtiff's
+    /// RGBA reader must. `jpegAsRGB`: libtiff's JPEG codec has been told to turn YCbCr into RGB.
+    static func handles(_ format: TIFFPage.PixelFormat, jpegAsRGB: Bool) -> Bool {
+        guard format.sampleFormat == SAMPLEFORMAT_UINT || format.sampleFormat == SAMPLEFORMAT_VOID else { return false }
+        let bits = format.bitsPerSample, samples = format.samplesPerPixel
+        let colourSamples = samples - (format.alpha == nil ? 0 : 1)
+        switch Int32(format.photometric) {
         case PHOTOMETRIC_MINISBLACK, PHOTOMETRIC_MINISWHITE:
-            return (1...16).contains(page.bitsPerSample) && page.samplesPerPixel >= 1
+            return (1...16).contains(bits) && samples >= 1
         case PHOTOMETRIC_RGB:
             // libtiff's RGBA reader takes only 8 and 16 bits of RGB: 2, 4, 10, 12 or 14 bits are read here.
-            return (1...16).contains(page.bitsPerSample) && colourSamples >= 3
+            return (1...16).contains(bits) && colourSamples >= 3
         case PHOTOMETRIC_YCBCR:
-            return jpegAsRGB && page.bitsPerSample == 8 && page.samplesPerPixel >= 3
+            return jpegAsRGB && bits == 8 && samples >= 3
         case PHOTOMETRIC_PALETTE:
-            return [1, 2, 4, 8].contains(page.bitsPerSample) && page.samplesPerPixel >= 1
+            return [1, 2, 4, 8].contains(bits) && samples >= 1
         case PHOTOMETRIC_SEPARATED:
-            return page.isCMYK && (1...16).contains(page.bitsPerSample) && colourSamples == 4
+            return format.isCMYK && (1...16).contains(bits) && colourSamples == 4
         default:
             return false
         }
     }
 
-    /// A converter for rows of up to `maxWidth` pixels of `page` (which `handles` takes).
-    init(page: TIFFPage, file: TIFFFile, profile: [UInt8]?, maxWidth: Int) throws(CodecError) {
-        bits = page.bitsPerSample
-        samples = page.samplesPerPixel
-        isPlanar = page.isPlanar
-        alpha = page.alpha
-        switch Int32(page.photometric) {
+    /// A converter for rows of up to `maxWidth` pixels of the current page of `file`, whose format is `format`
+    /// (which `handles` takes).
+    init(format: TIFFPage.PixelFormat, file: TIFFFile, profile: [UInt8]?, maxWidth: Int) throws(CodecError) {
+        self.format = format
+        let bits = format.bitsPerSample
+        switch Int32(format.photometric) {
         case PHOTOMETRIC_MINISBLACK, PHOTOMETRIC_MINISWHITE:
-            colour = .grey(minIsWhite: page.photometric == PHOTOMETRIC_MINISWHITE)
+            colour = .grey(minIsWhite: format.photometric == PHOTOMETRIC_MINISWHITE)
         case PHOTOMETRIC_PALETTE:
-            guard let map = file.colorMap(entries: 1 << page.bitsPerSample) else {
+            guard let map = file.colorMap(entries: 1 << bits) else {
                 throw .corrupt("corrupt TIFF (a palette picture without a colour map)")
             }
             // Some old writers put 8-bit values in the 16-bit map; libtiff's RGBA reader guesses the same way.
             let eightBit = (map.red + map.green + map.blue).allSatisfy { $0 < 256 }
             func scale(_ value: UInt16) -> UInt8 { eightBit ? UInt8(value) : UInt8((UInt32(value) + 128) / 257) }
-            var table = [UInt8](repeating: 0, count: 3 << page.bitsPerSample)
-            for entry in 0..<(1 << page.bitsPerSample) {
+            var table = [UInt8](repeating: 0, count: 3 << bits)
+            for entry in 0..<(1 << bits) {
                 table[entry * 3] = scale(map.red[entry])
                 table[entry * 3 + 1] = scale(map.green[entry])
                 table[entry * 3 + 2] = scale(map.blue[entry])
@@ -90,13 +88,13 @@ final class TIFFRowConverter {
         case .rgb: colourCount = 3
         case .cmyk: colourCount = 4
         }
-        used = Array(0..<colourCount) + (page.alpha.map { [$0.index] } ?? [])
+        used = Array(0..<colourCount) + (format.alpha.map { [$0.index] } ?? [])
         let (count, overflow) = maxWidth.multipliedReportingOverflow(by: used.count)
         guard !overflow, count <= TIFFFile.maxSingleAllocation else {
             throw .unsupported("unsupported TIFF (rows of \(maxWidth) pixels)")
         }
         unpacked = [UInt8](repeating: 0, count: count)
-        inks = page.isCMYK && used.count != 4 ? [UInt8](repeating: 0, count: maxWidth * 4) : []
+        inks = format.isCMYK && used.count != 4 ? [UInt8](repeating: 0, count: maxWidth * 4) : []
         let top = (1 << min(bits, 8)) - 1
         if bits > 8 || 8 % bits != 0 {
             scaleTable = []
@@ -111,7 +109,8 @@ final class TIFFRowConverter {
     /// row's start: one pointer for chunky samples; for planar ones, one for each sample of `used`, in its order.
     func convert(planes: UnsafeBufferPointer<UnsafeRawPointer>, first: Int, count: Int,
                  into rgb: UnsafeMutablePointer<UInt8>) {
-        let stride = used.count, samples = self.samples, bits = self.bits
+        let stride = used.count, samples = format.samplesPerPixel, bits = format.bitsPerSample
+        let isPlanar = format.isPlanar
         precondition(count * stride <= unpacked.count, "row wider than the converter was made for")
         unpacked.withUnsafeMutableBufferPointer { out in
             for (slot, sample) in used.enumerated() {
@@ -197,7 +196,7 @@ final class TIFFRowConverter {
                 }
             }
         }
-        if let alpha {
+        if let alpha = format.alpha {
             var s = samples - 1, d = 0
             for _ in 0..<count {
                 let a = UInt32(u[s])

@@ -52,8 +52,8 @@ enum CameraEXIF {
 /// trip, group its bursts and split it into events. (`CameraEXIF` stays as it is: the bench's corpus is cached by
 /// its bytes.)
 struct PhoneEXIF {
-    var make: String
-    var model: String
+    /// The phone, written as Make and Model.
+    var camera: TripShot.Camera
     var orientation: Int
     /// Local wall-clock time "YYYY:MM:DD HH:MM:SS".
     var dateTime: String
@@ -85,8 +85,8 @@ struct PhoneEXIF {
     /// A little-endian TIFF structure: IFD0, then the Exif IFD, each followed by the values too long for an entry.
     func tiff() -> [UInt8] {
         let millis = String(milliseconds + 1000).dropFirst()  // three digits
-        let ifd0: [Entry] = [.ascii(0x010F, make), .ascii(0x0110, model), .short(0x0112, orientation),
-                             .ascii(0x0132, dateTime), .long(0x8769, 0)]
+        let ifd0: [Entry] = [.ascii(0x010F, camera.make), .ascii(0x0110, camera.model),
+                             .short(0x0112, orientation), .ascii(0x0132, dateTime), .long(0x8769, 0)]
         let exif: [Entry] = [.ascii(0x9003, dateTime), .ascii(0x9011, offset), .ascii(0x9291, String(millis))]
         var bytes: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]
         let exifOffset = 8 + Self.size(of: ifd0)

@@ -46,7 +46,7 @@ struct TripWriter {
             bytes = try PNGWriter.encode(stored)  // a screenshot: no camera, no EXIF
         } else {
             let camera = TripShot.cameras[shot.camera ?? 0]
-            let exif = PhoneEXIF(make: camera.make, model: camera.model, orientation: shot.orientation,
+            let exif = PhoneEXIF(camera: camera, orientation: shot.orientation,
                                  dateTime: TripPlan.exifDate(shot.localSeconds), milliseconds: shot.milliseconds,
                                  offset: TripPlan.offsetText)
             let options = JPEGEncoder.Options(quality: quality, chromaSubsampling: .both)
