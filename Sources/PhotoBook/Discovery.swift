@@ -52,8 +52,8 @@ public struct PhotoFile: Sendable, Equatable {
     public var countsPagesWhenProbed = false
     /// What discovery read of the file to count its pictures, and the file it opened, for the probe to take
     /// instead of opening it again (`Probe.EarlyRead`): shared by the photos of the file's pages; nil when
-    /// discovery did not open the file.
-    var earlyRead: Probe.EarlyRead?
+    /// discovery did not open the file. Photos compare without it.
+    @Uncompared var earlyRead: Probe.EarlyRead? = nil
 
     /// The photos of the file's `count` pictures, as discovery would have named them: itself for one picture.
     func pages(_ count: Int) -> [PhotoFile] {

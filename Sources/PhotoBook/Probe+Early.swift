@@ -23,7 +23,7 @@ extension Probe {
     /// `mostHeld` reads are held at once (as `SharedFiles` keeps at most 64 files open): past it discovery only
     /// counts the pictures and the probe opens the file again, as before. A read is let go when the probe takes it,
     /// or when the photos carrying it are dropped unprobed (a build stopped by a usage error).
-    final class EarlyRead: Sendable, Equatable {
+    final class EarlyRead: Sendable {
         /// The open file and what was read of it.
         struct Opened: Sendable {
             var file: FileSource
@@ -57,9 +57,6 @@ extension Probe {
             if taken != nil { Self.held.wrappingSubtract(1, ordering: .relaxed) }
             return taken
         }
-
-        /// A read in hand does not make another photo of the file: photos compare as before.
-        static func == (_: EarlyRead, _: EarlyRead) -> Bool { true }
     }
 
     /// How many photos the file at `path` holds, for discovery, which took it for a `format` file: 1 unless its
@@ -74,4 +71,12 @@ extension Probe {
         let count = probed.format == format ? probed.headers.count : 1
         return (max(1, count), EarlyRead(EarlyRead.Opened(file: file, probed: probed)))
     }
+}
+
+/// A value its owner's comparison leaves out: `PhotoFile.earlyRead`, since a read in hand, or none, does not make
+/// another photo of the file (photos compare as they did before there was one).
+@propertyWrapper
+struct Uncompared<Value: Sendable>: Sendable, Equatable {
+    var wrappedValue: Value
+    static func == (_: Self, _: Self) -> Bool { true }
 }
