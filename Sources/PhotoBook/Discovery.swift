@@ -50,6 +50,10 @@ public struct PhotoFile: Sendable, Equatable {
     /// (`Discovery.discover(countsPages: false)`): this one photo stands for them all until the probe gives each
     /// picture a photo of its own, named by its page (`Probe.probeAll`, `PhotoFile.pages(_:)`).
     public var countsPagesWhenProbed = false
+    /// What discovery read of the file to count its pictures, and the file it opened, for the probe to take
+    /// instead of opening it again (`Probe.EarlyRead`): shared by the photos of the file's pages; nil when
+    /// discovery did not open the file. Photos compare without it.
+    @Uncompared var earlyRead: Probe.EarlyRead? = nil
 
     /// The photos of the file's `count` pictures, as discovery would have named them: itself for one picture.
     func pages(_ count: Int) -> [PhotoFile] {
@@ -83,14 +87,17 @@ public struct Discovery: Sendable {
     private var expanded: [FileSystem.FileID: String] = [:]
     /// The Takeout JSON names of each folder that holds photos, listed once (`Discovery+Takeout.swift`).
     var takeoutFolders: [String: TakeoutNames] = [:]
-    /// A file that may hold several pictures (a TIFF) is opened here to count them; else the probe counts them.
+    /// A file that may hold several pictures (a TIFF) is opened here to count them, by the probe's own read of it,
+    /// handed on with its photos (`Probe.EarlyRead`); else the probe counts them.
     private var countsPages = true
 
     /// Expands `inputs` (folders, non-recursive unless `recursive`; and files) into photos, in natural name order
     /// within each folder and in command-line order across inputs. A multi-page TIFF is one photo per page; with
     /// `countsPages` false it is one photo that the build's probe turns into its pages, from the one read of the
     /// file that gives every page's header (`PhotoFile.countsPagesWhenProbed`): for a build whose photos nothing
-    /// names by their place in the list before it runs.
+    /// names by their place in the list before it runs. With `countsPages` it counts them by that same read, which
+    /// its photos carry to the probe (`PhotoFile.earlyRead`): either way the file is opened once before its
+    /// pixels.
     public static func discover(_ inputs: [String], recursive: Bool, countsPages: Bool = true) -> Discovery {
         var result = Discovery()
         result.countsPages = countsPages
@@ -269,21 +276,25 @@ public struct Discovery: Sendable {
         }
         seen[id] = path
         let severalPictures = format?.codec.mayHoldSeveralPictures == true
-        let pictures = format.map { countsPages ? Self.pictureCount(of: path, codec: $0.codec) : 1 } ?? 1
+        let counted = countsPages ? format.map { Probe.countPictures(of: path, format: $0) } : nil
+        let pictures = counted?.count ?? 1, read = counted?.read
         // Every sidecar is found here and read by the probe: planning reads no file.
         let sidecar = Self.sidecar(of: path), takeout = takeoutSidecar(of: path), captionFile = Captions.sidecarFile(of: path)
         guard pictures > 1 else {
             var photo = PhotoFile(path: path, format: format, id: id, sidecar: sidecar, takeout: takeout,
                                   captionFile: captionFile)
             photo.countsPagesWhenProbed = severalPictures && !countsPages
+            photo.earlyRead = read
             photos.append(photo)
             return
         }
         // A multi-page TIFF: one photo per page, in page order, each named by its page.
         for picture in 0..<pictures {
-            photos.append(PhotoFile(path: Self.pageName(path, picture: picture, of: pictures), format: format, id: id,
-                                    picture: picture, filePath: path, sidecar: sidecar, takeout: takeout,
-                                    captionFile: captionFile))
+            var page = PhotoFile(path: Self.pageName(path, picture: picture, of: pictures), format: format, id: id,
+                                 picture: picture, filePath: path, sidecar: sidecar, takeout: takeout,
+                                 captionFile: captionFile)
+            page.earlyRead = read
+            photos.append(page)
         }
     }
 
@@ -300,14 +311,6 @@ public struct Discovery: Sendable {
         guard words.count == 3, words[1] == "of", let page = Int(words[0]), let count = Int(words[2]),
               page >= 1, page <= count else { return nil }
         return (String(name[..<open.lowerBound]), page - 1, count)
-    }
-
-    /// How many photos the file holds: 1 unless its format may hold several and its probe finds them. A file
-    /// whose probe fails is one photo, which fails with its reason when the book is built.
-    static func pictureCount(of path: String, codec: any ImageCodec) -> Int {
-        guard codec.mayHoldSeveralPictures, let source = try? FileSource(path: path),
-              let headers = try? codec.probe(source) else { return 1 }
-        return max(1, headers.count)
     }
 }
 

@@ -130,7 +130,7 @@ public enum Probe {
 
     /// The headers of the photo `source` holds: its format from its first bytes, then what its codec reads.
     static func probe(_ photo: PhotoFile, source file: any ByteSource, maxPixels: Int) throws(PhotoError) -> PhotoInfo {
-        try info(photo, of: read(photo, source: file), maxPixels: maxPixels)
+        try info(photo, of: read(format: photo.format, source: file), maxPixels: maxPixels)
     }
 
     /// What one read of a photo file gives each of its pictures: the format its bytes are, every picture's header,
@@ -141,8 +141,9 @@ public enum Probe {
         var headers: [ImageHeader]
     }
 
-    /// Reads the headers of every picture of the file `file` holds (one walk of a multi-page TIFF's directories).
-    static func read(_ photo: PhotoFile, source file: any ByteSource) throws(PhotoError) -> ProbedFile {
+    /// Reads the headers of every picture of the file `file` holds (one walk of a multi-page TIFF's directories),
+    /// which discovery took for a `format` file (`PhotoFile.format`).
+    static func read(format named: ImageFormat?, source file: any ByteSource) throws(PhotoError) -> ProbedFile {
         // One read for the signature and, for most formats, the whole header.
         let source: PrefixCachedSource, signature: [UInt8]
         do throws(CodecError) {
@@ -156,7 +157,7 @@ public enum Probe {
         // saved as .jpg, an iPhone's HEIC renamed), or that discovery knew no format of (named on the command line
         // or called like a photo), is read as what its bytes are, or refused by them.
         let format: ImageFormat
-        if let known = photo.format, known.codec.recognises(signature) {
+        if let known = named, known.codec.recognises(signature) {
             format = known
         } else {
             guard let sniffed = ImageFormat(sniffing: signature) else { throw ImageFormat.unrecognised(signature) }

@@ -13,7 +13,9 @@ extension Probe {
     /// The probes read headers from disk, so one after another they left the other cores idle while a book of
     /// hundreds of photos was being looked at (issue 13); the work is handed out one file at a time, in order.
     /// The photos of one file (a multi-page TIFF's pages) are probed from one open of it and one read of its
-    /// headers: each page probed alone walked every directory of the file again.
+    /// headers: each page probed alone walked every directory of the file again. When discovery already made
+    /// that read to count the pictures, it is taken from the photos (`PhotoFile.earlyRead`, `Probe.EarlyRead`)
+    /// with the file it opened, which is not opened again.
     /// `then` does more for each photo probed, on the same worker, with the file the probe opened (its measures
     /// and attention map, AttentionStep.swift): the file is opened once for all of it.
     static func probeAll(_ files: [PhotoFile], maxPixels: Int, jobs: Int,
@@ -30,12 +32,16 @@ extension Probe {
                 let group = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard group < groups.count else { return }
                 let first = files[groups[group][0]]
-                var opened: FileSource?
+                // What discovery read of the file when it counted its pictures, if it did: taken from every photo
+                // of the file that carries one, so that none is held open after this.
+                let early = groups[group].compactMap { files[$0].earlyRead?.take() }.first
+                var opened = early?.file
                 let read = Result { () throws(PhotoError) in
+                    if let early { return early.probed }
                     let source = try Result { () throws(FileSystem.Failure) in try FileSource(path: first.filePath) }
                         .mapError(unreadable).get()
                     opened = source
-                    return try Probe.read(first, source: source)
+                    return try Probe.read(format: first.format, source: source)
                 }
                 for index in groups[group] {
                     var found: [Result<PhotoInfo, PhotoError>]

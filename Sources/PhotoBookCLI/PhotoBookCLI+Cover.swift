@@ -49,7 +49,8 @@ extension PhotoBookCLI {
                 return .usage
             }
         }
-        let discovery = Discovery.discover(command.inputs, recursive: false)
+        // Only the inputs' identities and errors: their pictures are counted below, each input found on its own.
+        let discovery = Discovery.discover(command.inputs, recursive: false, countsPages: false)
         if let problem = OutputCheck.problem(with: output, inputs: discovery.inputIDs) {
             say.error(problem, path: output)
             return .usage
@@ -59,8 +60,15 @@ extension PhotoBookCLI {
             say.error("the cover needs every photo it names; nothing was written", path: output)
             return .failure
         }
-        // The same file twice (front and back alike) is found once: find each input on its own.
-        let found = command.inputs.map { Discovery.discover([$0], recursive: false).photos }
+        // The same file twice (front and back alike) is found once: find each input on its own. The same path
+        // twice is found once, so that its one read goes to the probe (`Discovery.discover`).
+        var discovered: [String: [PhotoFile]] = [:]
+        let found = command.inputs.map { input in
+            if let known = discovered[input] { return known }
+            let photos = Discovery.discover([input], recursive: false).photos
+            discovered[input] = photos
+            return photos
+        }
         let files = found.compactMap(\.first)
         guard files.count == command.inputs.count else {
             say.error("cannot read the photos named; nothing was written", path: output)

@@ -216,9 +216,9 @@ public enum PhotoBookCLI {
         options.text = render.font.map { TextOptions(font: $0) }
 
         // A description's photos were found when it was read, each as listed. A build's probe counts a multi-page
-        // TIFF's pages from the read that gives their headers (discovery opened it once more for that); the others
-        // (a dry run and init name the photos by their place in this list, and so does a cover photo, one of them)
-        // count them here.
+        // TIFF's pages from the read that gives their headers; the others (a dry run and init name the photos by
+        // their place in this list, and so does a cover photo, one of them) count them here, by that same read,
+        // which the photos hand on to the probe (`Discovery.discover`): the file is not opened again for it.
         let discovery = Discovery.discover(description == nil ? command.inputs : [], recursive: command.recursive,
                                            countsPages: !leavesPagesToProbe || command.coverPhoto != nil)
         for (path, reason) in discovery.errors { say.error(reason, path: path) }
@@ -261,22 +261,28 @@ public enum PhotoBookCLI {
             text.pageNumbers = command.pageNumbers
             text.sections = command.sections
             if let cover = command.coverPhoto {
-                let found = Discovery.discover([cover], recursive: false)
+                // Found first without counting its pictures: a cover among the book's photos was counted with
+                // them, and counting it again would open it once more (issue 32, each photo opened twice at most).
+                let found = Discovery.discover([cover], recursive: false, countsPages: false)
                 for (path, reason) in found.errors { say.error("--cover-photo: \(reason)", path: path) }
                 if !found.errors.isEmpty { return .failure(Stopped(status: .usage)) }
-                guard let photo = found.photos.first, photo.format != nil else {
+                guard let file = found.photos.first, let format = file.format else {
                     say.error("--cover-photo: not a photo photobook reads (\(ImageFormat.names))", path: cover)
                     return .failure(Stopped(status: .usage))
                 }
+                // A cover that is also among the book's photos is that photo, shown once, on the title page; any
+                // other is found again, its pictures counted, and goes in after them (its first picture).
+                let index = photos.firstIndex(where: { $0.id == file.id })
+                let photo = index.map { photos[$0] } ?? Discovery.discover([cover], recursive: false).photos.first ?? file
                 // A multi-page file (a TIFF of several scans) is one photo per page; the title page shows one.
-                if found.photos.count > 1 {
-                    let why = "--cover-photo: a \(photo.format!.name) of \(found.photos.count) pages: the title page "
+                let pages = photo.path == photo.filePath ? 1 : Discovery.pageName(photo.path)?.count ?? 1
+                if pages > 1 {
+                    let why = "--cover-photo: a \(format.name) of \(pages) pages: the title page "
                         + "shows page 1 (to show another, save that page as a file of its own)"
                     say.warning(why, path: cover)
                     early.append(BuildWarning(path: cover, message: why))
                 }
-                // A cover that is also among the book's photos is that photo, shown once, on the title page.
-                if let index = photos.firstIndex(where: { $0.id == photo.id }) {
+                if let index {
                     text.titlePhoto = PhotoID(index)
                 } else {
                     text.titlePhoto = PhotoID(photos.count)

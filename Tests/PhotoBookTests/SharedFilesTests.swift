@@ -35,4 +35,18 @@ struct SharedFilesTests {
         #expect(probed.map { try? $0.get().file } == counted.map(Optional.some))
         #expect(probed == counted.map { Probe.probe($0, maxPixels: 100_000_000) }, "as each page probed alone")
     }
+
+    /// Discovery that counts the pages does so by the probe's own read, which its pages carry to the probe
+    /// (`Probe.EarlyRead`): the probe takes it, once, and finds what a read of its own would.
+    @Test func theProbeTakesTheReadDiscoveryCountedThePagesBy() throws {
+        let counted = Discovery.discover([Self.tiff], recursive: false).photos
+        let read = try #require(counted.first?.earlyRead)
+        #expect(counted.count == 3 && counted.allSatisfy { $0.earlyRead === read }, "the pages share one read")
+        let probed = Probe.probeAll(counted, maxPixels: 100_000_000, jobs: 2, isCancelled: { false })
+        #expect(read.take() == nil, "taken by the probe")
+        #expect(probed.map { $0?.count } == [1, 1, 1])
+        #expect(probed.map { $0?[0] } == counted.map { Probe.probe($0, maxPixels: 100_000_000) }, "as each page probed alone")
+        #expect(Discovery.discover([Self.tiff], recursive: false, countsPages: false).photos[0].earlyRead == nil,
+                "nothing read when the probe counts the pages")
+    }
 }
