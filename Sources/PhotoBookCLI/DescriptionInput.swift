@@ -60,15 +60,8 @@ struct DescriptionInput {
         var photos: [PhotoFile] = []
         var inputIDs: Set<FileSystem.FileID> = []
         var book = GivenBook(pages: [])
-        // Each path is found once, however often it is listed: a multi-page file's pages, listed one by one, share
-        // the one read that counted them, which they hand on to the probe (`Discovery.discover`).
-        var discovered: [String: Discovery] = [:]
-        func discover(_ path: String) -> Discovery {
-            if let known = discovered[path] { return known }
-            let found = Discovery.discover([path], recursive: false)
-            discovered[path] = found
-            return found
-        }
+        // Each path is found once, however often it is listed (a multi-page file's pages, one by one).
+        var paths = PathDiscovery()
         for (number, page) in description.pages.enumerated() {
             let place = "pages[\(number)]"
             guard !page.photos.isEmpty else {
@@ -94,11 +87,11 @@ struct DescriptionInput {
                 let at = "\(place).photos[\(slot)]"
                 guard !photo.path.isEmpty else { throw fail("\(at).path", "expected the path of a photo") }
                 let resolved = resolve(photo.path, from: path)
-                var found = discover(resolved)
+                var found = paths.discover(resolved)
                 // A page of a multi-page file, named as discovery names it and as init writes it.
                 let page = found.errors.isEmpty ? nil : Discovery.pageName(resolved)
                 if let page, case .success = FileSystem.status(page.file) {
-                    found = discover(page.file)
+                    found = paths.discover(page.file)
                 }
                 if let (_, reason) = found.errors.first { throw fail("\(at).path", "\(resolved): \(reason)") }
                 if (try? FileSystem.status(resolved).get())?.kind == .directory {

@@ -60,15 +60,9 @@ extension PhotoBookCLI {
             say.error("the cover needs every photo it names; nothing was written", path: output)
             return .failure
         }
-        // The same file twice (front and back alike) is found once: find each input on its own. The same path
-        // twice is found once, so that its one read goes to the probe (`Discovery.discover`).
-        var discovered: [String: [PhotoFile]] = [:]
-        let found = command.inputs.map { input in
-            if let known = discovered[input] { return known }
-            let photos = Discovery.discover([input], recursive: false).photos
-            discovered[input] = photos
-            return photos
-        }
+        // The same file twice (front and back alike) is found once: find each input on its own, the same path once.
+        var paths = PathDiscovery()
+        let found = command.inputs.map { paths.discover($0).photos }
         let files = found.compactMap(\.first)
         guard files.count == command.inputs.count else {
             say.error("cannot read the photos named; nothing was written", path: output)

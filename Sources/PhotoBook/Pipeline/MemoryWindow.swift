@@ -8,8 +8,9 @@ import Foundation
 /// Made part of the graph: a photo's decode depends on the renders of the earliest photos still in the window
 /// when it would not fit beside them, so the queue never starts it before their memory is free; and decodes start
 /// in the queue's order (each through a gate that waits for the gate before it: RenderPipeline.run), so that every
-/// photo that left the window has ended when one starts, not only those it waited for. (Trap: without that order a photo that waited for nobody started beside photos that had left the window
-/// for a later one's sake: a mixed folder's HEICs and PNGs ran beside a 22-megapixel raw, 232 MB.) The dependencies
+/// photo that left the window has ended when one starts, not only those it waited for. (Trap: without that order a
+/// photo that waited for nobody started beside photos that had left the window for a later one's sake: a mixed
+/// folder's HEICs and PNGs ran beside a 22-megapixel raw, 232 MB.) The dependencies
 /// point only to photos queued before it, whose renders depend only on their own decodes: no cycle, and no
 /// worker sits blocked waiting for memory (a worker would, with a semaphore taken inside the decode, while the
 /// render that frees the memory waits for a worker).
